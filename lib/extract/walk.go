@@ -1,0 +1,74 @@
+package extract
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Source is one CLIF input: a file path, or "-" for stdin.
+type Source struct {
+	Path string
+}
+
+// Name is the source's name in messages and provenance.
+func (s Source) Name() string {
+	if s.Path == "-" {
+		return "stdin"
+	}
+	return s.Path
+}
+
+// Expand turns command-line paths into sources: files as given (whatever
+// their extension), directories walked recursively for *.clif files in
+// lexical order, "-" as stdin. No paths means stdin.
+func Expand(paths []string) ([]Source, error) {
+	if len(paths) == 0 {
+		return []Source{{Path: "-"}}, nil
+	}
+	var out []Source
+	for _, p := range paths {
+		if p == "-" {
+			out = append(out, Source{Path: "-"})
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, Source{Path: p})
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".clif") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			out = append(out, Source{Path: f})
+		}
+	}
+	return out, nil
+}
+
+// Read returns the source's bytes.
+func (s Source) Read() ([]byte, error) {
+	if s.Path == "-" {
+		return io.ReadAll(os.Stdin)
+	}
+	return os.ReadFile(s.Path)
+}
