@@ -4,9 +4,9 @@ package ir
 // commands written in its comments. Test-case records carry only a Module;
 // tools add the header per configuration.
 type File struct {
-	Name     string // file name for messages, "" for stdin
-	Tests    []HeaderLine
-	Header   []HeaderLine // set and target lines, in order: sets are cumulative and apply to the targets after them
+	Name   string // file name for messages, "" for stdin
+	Tests  []HeaderLine
+	Header []HeaderLine // set and target lines, in order: sets are cumulative and apply to the targets after them
 	Module
 	Commands []RunCommand
 }

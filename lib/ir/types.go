@@ -86,9 +86,14 @@ func Vector(lane Type, n int) Type {
 	return Type(uint16(lane.LaneKind()) | uint16(log2)<<typeLog2Shift)
 }
 
-// DynamicOf returns the dynamic vector type "lane x n x N".
+// MaxDynamicBits is the widest fixed vector (in bits) that has a dynamic
+// form; Cranelift's vector_to_dynamic refuses wider ones.
+const MaxDynamicBits = 256
+
+// DynamicOf returns the dynamic vector type "lane x n x N", or Invalid when
+// fixed is not a vector of at most MaxDynamicBits bits.
 func DynamicOf(fixed Type) Type {
-	if !fixed.IsVector() {
+	if !fixed.IsVector() || fixed.Bits() > MaxDynamicBits {
 		return Invalid
 	}
 	return fixed | typeDynamicBit
@@ -97,10 +102,14 @@ func DynamicOf(fixed Type) Type {
 // LaneKind is the element kind.
 func (t Type) LaneKind() LaneKind { return LaneKind(t & typeLaneMask) }
 
-// Valid reports whether t names a type.
+// Valid reports whether t names a type. A dynamic vector has at least 2
+// lanes and at most MaxDynamicBits bits (minimum size).
 func (t Type) Valid() bool {
 	k := t.LaneKind()
-	return k != LaneInvalid && k < numLaneKinds && t>>9 == 0 && (t.IsDynamic() == false || t.log2Lanes() > 0)
+	if k == LaneInvalid || k >= numLaneKinds || t>>9 != 0 {
+		return false
+	}
+	return !t.IsDynamic() || (t.log2Lanes() > 0 && t.Bits() <= MaxDynamicBits)
 }
 
 func (t Type) log2Lanes() uint { return uint(t&typeLog2Mask) >> typeLog2Shift }
@@ -135,18 +144,27 @@ func (t Type) IsInt() bool { k := t.LaneKind(); return k >= LaneI8 && k <= LaneI
 // IsFloat reports float lanes (scalar or vector).
 func (t Type) IsFloat() bool { k := t.LaneKind(); return k >= LaneF16 && k <= LaneF128 }
 
-// WithLane keeps the lane count and replaces the lane type.
+// WithLane keeps the lane count and replaces the lane type (Invalid if the
+// result is no type, e.g. a dynamic vector over MaxDynamicBits).
 func (t Type) WithLane(lane Type) Type {
-	return Type(uint16(t)&^typeLaneMask | uint16(lane.LaneKind()))
+	r := Type(uint16(t)&^typeLaneMask | uint16(lane.LaneKind()))
+	if !r.Valid() {
+		return Invalid
+	}
+	return r
 }
 
-// WithLanes keeps the lane type and sets the lane count (Invalid if impossible).
+// WithLanes keeps the lane type and sets the lane count (Invalid if impossible;
+// a dynamic vector keeps at least 2 lanes).
 func (t Type) WithLanes(n int) Type {
 	v := Vector(t.LaneType(), n)
 	if v == Invalid {
 		return Invalid
 	}
-	return v | t&typeDynamicBit
+	if r := v | t&typeDynamicBit; r.Valid() {
+		return r
+	}
+	return Invalid
 }
 
 // IntOfWidth returns the integer scalar of the given bit width, or Invalid.
@@ -283,19 +301,26 @@ func (t Type) SplitLanes() Type {
 	return h.DoubleVector()
 }
 
-// MergeLanes doubles the lane width and halves the lane count.
+// MergeLanes doubles the lane width and halves the lane count (same total
+// width; the lane count is halved first so that no wider intermediate is
+// needed).
 func (t Type) MergeLanes() Type {
-	d := t.DoubleWidth()
-	if d == Invalid {
+	h := t.HalfVector()
+	if h == Invalid {
 		return Invalid
 	}
-	return d.HalfVector()
+	return h.DoubleWidth()
 }
 
 // AsTruthy is the type of a comparison result for t: the integer of the same
-// lane width, per lane (f32x4 -> i32x4); for scalars it is i8.
+// lane width, per lane (f32x4 -> i32x4); for scalars it is i8. As in
+// Cranelift, whose as_truthy tests is_vector, a dynamic vector counts as no
+// vector here: icmp on i32x4xN gives i8.
 func (t Type) AsTruthy() Type {
-	if t.IsScalar() {
+	if !t.Valid() {
+		return Invalid
+	}
+	if !t.IsVector() {
 		return I8
 	}
 	return t.AsInt()

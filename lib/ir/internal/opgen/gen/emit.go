@@ -1,4 +1,10 @@
-package main
+// Package gen turns opcodes.txt, cliff's declarative opcode table, into the
+// Go source of lib/ir/opcodes_gen.go. The opgen command writes that file;
+// lib/ir's tests call Generate to see that the checked-in copy is current.
+//
+// It does not import lib/ir, so a broken generated file never stops the
+// generator from building.
+package gen
 
 import (
 	"bytes"
@@ -7,7 +13,8 @@ import (
 	"strings"
 )
 
-// Generate parses the table and returns the formatted Go source.
+// Generate parses the table (file names it in errors, as file:line) and
+// returns the formatted Go source.
 func Generate(file string, src []byte) ([]byte, error) {
 	t, err := parseTable(file, src)
 	if err != nil {
@@ -108,10 +115,10 @@ func operands(op *opcode, list []operand) string {
 	var parts []string
 	for _, o := range list {
 		switch o.kind {
-		case "varargs":
+		case kindVarargs:
 			parts = append(parts, fmt.Sprintf("{Name: %q, Kind: OperandVarargs}", o.name))
-		case "fixed":
-			parts = append(parts, fmt.Sprintf("{Name: %q, Kind: OperandFixed, Type: %s}", o.name, knownTypes[o.fixed]))
+		case kindFixed:
+			parts = append(parts, fmt.Sprintf("{Name: %q, Kind: OperandFixed, Type: %s}", o.name, goType(o.fixed)))
 		default:
 			d := "DeriveNone"
 			if o.derive != "" {

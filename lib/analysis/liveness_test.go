@@ -1,0 +1,170 @@
+package analysis
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"cliff/lib/ir"
+)
+
+func vals(ns ...int) []ir.Value {
+	var out []ir.Value
+	for _, n := range ns {
+		out = append(out, ir.Value(n))
+	}
+	return out
+}
+
+func TestLiveness(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		build   func() *ir.Function
+		in, out [][]ir.Value // by block
+	}{{
+		// block0(v0): v1 = iconst; jump block1(v1)
+		// block1(v2): v3 = iadd v2, v0; brif v3, block1(v3), block2
+		// block2:     return v0
+		name: "loop",
+		build: func() *ir.Function {
+			b := newFB(3)
+			v0 := b.param(0)
+			b.jump(0, to(1, b.iconst(0)))
+			v2 := b.param(1)
+			v3 := b.iadd(1, v2, v0)
+			b.brif(1, v3, to(1, v3), to(2))
+			b.ret(2, v0)
+			return b.f
+		},
+		in:  [][]ir.Value{nil, vals(0), vals(0)},
+		out: [][]ir.Value{vals(0), vals(0), nil},
+	}, {
+		// block0(v0, v1): v2 = iconst; brif v0, block1, block2
+		// block1:         v3 = iadd v1, v1; jump block3(v3)
+		// block2:         jump block3(v2)
+		// block3(v4):     v5 = iadd v4, v1; return v5
+		name: "diamond",
+		build: func() *ir.Function {
+			b := newFB(4)
+			v0, v1 := b.param(0), b.param(0)
+			v2 := b.iconst(0)
+			b.brif(0, v0, to(1), to(2))
+			b.jump(1, to(3, b.iadd(1, v1, v1)))
+			b.jump(2, to(3, v2))
+			v4 := b.param(3)
+			b.ret(3, b.iadd(3, v4, v1))
+			return b.f
+		},
+		in:  [][]ir.Value{nil, vals(1), vals(1, 2), vals(1)},
+		out: [][]ir.Value{vals(1, 2), vals(1), vals(1), nil},
+	}, {
+		// Uses through an alias keep the aliased value live; a value
+		// used only in its own block is never live across blocks.
+		// block0: v0 = iconst; v1 = iconst; v2 = iadd v1, v1; jump block1
+		// block1: v4 = iadd v3, v3; return v4        (v3 -> v0)
+		name: "alias",
+		build: func() *ir.Function {
+			b := newFB(2)
+			v0 := b.iconst(0)
+			v1 := b.iconst(0)
+			b.iadd(0, v1, v1)
+			b.jump(0, to(1))
+			a := b.alias(v0)
+			b.ret(1, b.iadd(1, a, a))
+			return b.f
+		},
+		in:  [][]ir.Value{nil, vals(0)},
+		out: [][]ir.Value{vals(0), nil},
+	}, {
+		// Unreachable blocks have liveness too, and do not leak into
+		// their reachable successors' predecessors.
+		// block0: v0 = iconst; jump block1
+		// block1: return v0
+		// block2: v1 = iconst; jump block1     (unreachable)
+		// block3: jump block2                  (unreachable)
+		name: "unreachable",
+		build: func() *ir.Function {
+			b := newFB(4)
+			v0 := b.iconst(0)
+			b.jump(0, to(1))
+			b.ret(1, v0)
+			b.iconst(2)
+			b.jump(2, to(1))
+			b.jump(3, to(2))
+			return b.f
+		},
+		in:  [][]ir.Value{nil, vals(0), vals(0), vals(0)},
+		out: [][]ir.Value{vals(0), nil, vals(0), vals(0)},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.build()
+			l := NewLiveness(f, NewCFG(f))
+			for b := range tc.in {
+				blk := ir.Block(b)
+				if got := l.LiveIn(blk); !slices.Equal(got, tc.in[b]) {
+					t.Errorf("LiveIn(%v) = %v, want %v", blk, got, tc.in[b])
+				}
+				if got := l.LiveOut(blk); !slices.Equal(got, tc.out[b]) {
+					t.Errorf("LiveOut(%v) = %v, want %v", blk, got, tc.out[b])
+				}
+				for v := range f.Values {
+					val := ir.Value(v)
+					rv, _ := naiveResolve(f, val)
+					if got, want := l.IsLiveOut(val, blk), slices.Contains(tc.out[b], rv); got != want {
+						t.Errorf("IsLiveOut(%v, %v) = %v, want %v", val, blk, got, want)
+					}
+					if got, want := l.IsLiveIn(val, blk), slices.Contains(tc.in[b], rv); got != want {
+						t.Errorf("IsLiveIn(%v, %v) = %v, want %v", val, blk, got, want)
+					}
+				}
+			}
+			if l.LiveIn(99) != nil || l.IsLiveOut(0, 99) {
+				t.Errorf("blocks outside the layout should have no live values")
+			}
+		})
+	}
+}
+
+// TestLivenessRandom compares the bitset dataflow with per-value path
+// exploration on random functions, valid SSA in reachable blocks and
+// anything at all in unreachable ones.
+func TestLivenessRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	nonempty := 0
+	for iter := range 1000 {
+		n := 1 + r.IntN(14)
+		succs := randomSuccs(r, n)
+		if iter%2 == 0 {
+			succs = randomCFG(r, n)
+		}
+		dom, _ := naiveDom(succs)
+		rpo, _ := naiveRPO(succs)
+		f := randomSSA(r, succs, naiveIdom(dom), rpo)
+		l := NewLiveness(f, NewCFG(f))
+		in, out := naiveLiveness(f)
+		for _, b := range f.Layout {
+			wantIn, wantOut := sortedKeys(in[b]), sortedKeys(out[b])
+			if got := l.LiveIn(b); !slices.Equal(got, wantIn) {
+				t.Fatalf("function %d over %v: LiveIn(%v) = %v, want %v", iter, succs, b, got, wantIn)
+			}
+			if got := l.LiveOut(b); !slices.Equal(got, wantOut) {
+				t.Fatalf("function %d over %v: LiveOut(%v) = %v, want %v", iter, succs, b, got, wantOut)
+			}
+			if len(wantOut) > 0 {
+				nonempty++
+			}
+		}
+	}
+	if nonempty < 1000 {
+		t.Errorf("only %d blocks with live-out values", nonempty)
+	}
+}
+
+func sortedKeys(m map[ir.Value]bool) []ir.Value {
+	var out []ir.Value
+	for v := range m {
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
+}

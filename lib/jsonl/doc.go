@@ -1,0 +1,17 @@
+// Package jsonl reads and writes the JSON-lines streams that every cliff tool
+// exchanges: one JSON record per line, on stdin/stdout or in files, plain or
+// zstd-compressed.
+//
+// Streams hold millions of records and a single line can be several MiB (a
+// whole CLIF module), so the Reader has no line-length limit (unlike
+// bufio.Scanner's 64 KiB default, which broke gron on long lines) and
+// decompresses zstd as a stream, never holding the whole input.
+//
+// Compression is decided by content on input (the zstd magic number in the
+// first bytes, whatever the file is called) and by name on output (a path
+// ending in ".zst" is written compressed).
+//
+// A Writer is not safe for concurrent use. Concurrent producers send their
+// records on a channel that one goroutine drains into the Writer (see Funnel),
+// so lines never interleave — the same design as httpx.
+package jsonl

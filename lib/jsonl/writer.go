@@ -1,0 +1,210 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+const writeBufferSize = 256 << 10
+
+// A Writer writes JSON records, one per line, plain or zstd-compressed. It
+// buffers: call Close (idempotent, so defer it and also check it on the
+// success path) to flush and, for zstd, finish the frame. A Writer whose
+// producer fails half-way still leaves every record it accepted readable once
+// Close has run.
+//
+// A Writer is for one goroutine; see Funnel for concurrent producers.
+type Writer struct {
+	buf      *bufio.Writer
+	line     bytes.Buffer  // the record being encoded
+	enc      *json.Encoder // encodes into line
+	zw       *zstd.Encoder // nil for plain output
+	dst      io.Closer     // closed by Close when the Writer owns it (Create)
+	records  int
+	err      error // sticky write error
+	closed   bool
+	closeErr error
+}
+
+// NewWriter returns a Writer producing plain JSON lines on w.
+func NewWriter(w io.Writer) *Writer {
+	return newWriter(w, nil, nil)
+}
+
+// NewZstdWriter returns a Writer producing a zstd-compressed stream on w.
+func NewZstdWriter(w io.Writer) (*Writer, error) {
+	zw, err := zstd.NewWriter(w, encoderOptions...)
+	if err != nil {
+		return nil, err
+	}
+	return newWriter(zw, zw, nil), nil
+}
+
+func newWriter(w io.Writer, zw *zstd.Encoder, dst io.Closer) *Writer {
+	wr := &Writer{buf: bufio.NewWriterSize(w, writeBufferSize), zw: zw, dst: dst}
+	// Encoding into a separate buffer keeps a value that fails to marshal
+	// from leaving half a line in the output.
+	wr.enc = json.NewEncoder(&wr.line)
+	// CLIF is full of "<", ">" and "&" ("-> i32", "<1, 2>"): keep them
+	// readable instead of escaping them as \u003c for HTML.
+	wr.enc.SetEscapeHTML(false)
+	return wr
+}
+
+// Create creates (or truncates) a file for writing; "-" is stdout. A name
+// ending in ".zst" is written zstd-compressed. Close closes the file (but not
+// stdout).
+func Create(path string) (*Writer, error) {
+	if path == "-" {
+		return NewWriter(os.Stdout), nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(path, ".zst") {
+		return newWriter(f, nil, f), nil
+	}
+	zw, err := zstd.NewWriter(f, encoderOptions...)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return newWriter(zw, zw, f), nil
+}
+
+// Write writes v as one line of JSON (encoding/json, without HTML escaping).
+// A value that cannot be marshalled writes nothing and does not spoil the
+// Writer; a write error is sticky.
+func (w *Writer) Write(v any) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	w.line.Reset()
+	if err := w.enc.Encode(v); err != nil {
+		return fmt.Errorf("jsonl: record %d: %w", w.records+1, err)
+	}
+	if _, err := w.buf.Write(w.line.Bytes()); err != nil {
+		w.err = err
+		return err
+	}
+	w.records++
+	return nil
+}
+
+// WriteRaw writes line, which must be one JSON record without a line break
+// inside (a trailing "\n" is allowed), as it is: for passing records through
+// unchanged.
+func (w *Writer) WriteRaw(line []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	if bytes.IndexByte(line, '\n') >= 0 {
+		return fmt.Errorf("jsonl: record %d: line break inside a raw record", w.records+1)
+	}
+	if _, err := w.buf.Write(line); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.buf.WriteByte('\n'); err != nil {
+		w.err = err
+		return err
+	}
+	w.records++
+	return nil
+}
+
+func (w *Writer) usable() error {
+	if w.closed {
+		return errors.New("jsonl: write after Close")
+	}
+	return w.err
+}
+
+// Records returns the number of records written so far.
+func (w *Writer) Records() int { return w.records }
+
+// Err returns the sticky write error, if any: producers feeding a Funnel can
+// poll it to stop early.
+func (w *Writer) Err() error { return w.err }
+
+// Flush pushes buffered records through to the underlying writer (for zstd, as
+// a complete block the reader can decode), so a downstream tool sees them
+// without waiting for Close. Flushing after every record costs compression
+// ratio; flush on a timer or every few hundred records.
+func (w *Writer) Flush() error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if err := w.buf.Flush(); err != nil {
+		w.err = err
+		return err
+	}
+	if w.zw != nil {
+		if err := w.zw.Flush(); err != nil {
+			w.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// Close flushes the buffer, finishes the zstd frame and closes the file
+// opened by Create. It runs once; later calls return the first call's result.
+// It finishes the zstd frame even after a write error, so whatever reached
+// the output stays decodable.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.closeErr
+	}
+	w.closed = true
+	var errs []error
+	if w.err == nil {
+		errs = append(errs, w.buf.Flush())
+	} else {
+		errs = append(errs, w.err)
+	}
+	if w.zw != nil {
+		errs = append(errs, w.zw.Close())
+	}
+	if w.dst != nil {
+		errs = append(errs, w.dst.Close())
+	}
+	w.closeErr = firstError(errs)
+	return w.closeErr
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Funnel writes every value received on in to w, in order, until in is
+// closed: the one goroutine that owns w while any number of producers send
+// records on in. After the first error (a write error, or a value that cannot
+// be marshalled) it writes nothing more but keeps draining in, so that
+// producers never block forever, and returns that error once in is closed.
+// Producers that want to stop early can poll w.Err. Funnel does not close w.
+func Funnel[T any](w *Writer, in <-chan T) error {
+	var first error
+	for v := range in {
+		if first != nil {
+			continue
+		}
+		first = w.Write(v)
+	}
+	return first
+}

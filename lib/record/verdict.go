@@ -1,0 +1,96 @@
+package record
+
+import "fmt"
+
+// A Verdict is cliff-diff's judgement of one case, from comparing its
+// RunResults across configurations. cliff-cluster groups verdicts;
+// cliff-locate reads the interesting ones.
+type Verdict struct {
+	Kind    string  `json:"kind"`
+	Version int     `json:"v"`
+	CaseID  string  `json:"case_id"`
+	Verdict Outcome `json:"verdict"`
+	// Input is the first input vector on which the configurations disagree
+	// (nil when not about one input, e.g. a compile crash).
+	Input *int `json:"input,omitempty"`
+	// Sides group the configurations by outcome: each side agrees within
+	// itself and differs from the others. A divergence has two or more; a
+	// crash or timeout, at least the one side that failed.
+	Sides   []Side `json:"sides,omitempty"`
+	Summary string `json:"summary,omitempty"` // one line for humans
+	// Case is the case itself, included for verdicts other than
+	// "consistent" so that later tools need not join on CaseID.
+	Case *Case `json:"case,omitempty"`
+}
+
+// Outcome is the verdict on a case.
+type Outcome string
+
+// Verdicts.
+const (
+	OutcomeConsistent   Outcome = "consistent"    // every configuration agrees
+	OutcomeDivergent    Outcome = "divergent"     // configurations compute different outputs or traps: a miscompile
+	OutcomeCompileError Outcome = "compile_error" // some configurations reject the case (a generator or Cranelift bug)
+	OutcomeCompileCrash Outcome = "compile_crash" // Cranelift panicked in some configuration
+	OutcomeCrash        Outcome = "crash"         // compiled code crashed
+	OutcomeTimeout      Outcome = "timeout"       // some configuration ran out of time
+	OutcomeHarnessError Outcome = "harness_error" // cliff failed: no judgement on Cranelift
+)
+
+// Outcomes lists every verdict.
+func Outcomes() []Outcome {
+	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError}
+}
+
+// A Side is a group of configurations that ended the same way.
+type Side struct {
+	Configs []Config `json:"configs"`
+	Status  Status   `json:"status"`
+	Hash    string   `json:"hash,omitempty"`   // their common output hash
+	Output  string   `json:"output,omitempty"` // their output for the verdict's Input
+}
+
+// InputIndex returns a pointer to i, for Verdict.Input.
+func InputIndex(i int) *int { return &i }
+
+// RecordKind implements Record.
+func (*Verdict) RecordKind() string { return KindVerdict }
+
+// Stamp implements Record.
+func (v *Verdict) Stamp() { v.Kind, v.Version = KindVerdict, SchemaVersion }
+
+// Validate checks the required fields, the sides and the embedded case.
+func (v *Verdict) Validate() error {
+	p := newProblems(KindVerdict, v.CaseID)
+	p.header(v.Kind, v.Version, KindVerdict, false)
+	p.require("case_id", v.CaseID)
+	oneOf(p, "verdict", v.Verdict, Outcomes()...)
+	if v.Input != nil && *v.Input < 0 {
+		p.addf("input", "%d is negative", *v.Input)
+	}
+	if v.Verdict == OutcomeDivergent && len(v.Sides) < 2 {
+		p.addf("sides", "%d for a divergence, want at least 2", len(v.Sides))
+	}
+	for i, s := range v.Sides {
+		field := fmt.Sprintf("sides[%d]", i)
+		if len(s.Configs) == 0 {
+			p.addf(field+".configs", "missing")
+		}
+		for j, c := range s.Configs {
+			c.validate(p, fmt.Sprintf("%s.configs[%d]", field, j))
+		}
+		oneOf(p, field+".status", s.Status, Statuses()...)
+		if s.Hash != "" {
+			p.hash(field+".hash", s.Hash)
+		}
+	}
+	if v.Case != nil {
+		if err := v.Case.Validate(); err != nil {
+			p.addf("case", "%v", err)
+		}
+		if v.Case.ID != v.CaseID {
+			p.addf("case.id", "%q, but case_id is %q", v.Case.ID, v.CaseID)
+		}
+	}
+	return p.err()
+}
