@@ -1,0 +1,76 @@
+// Command cliff-extract turns CLIF files into cliff's corpus of basic blocks
+// (JSON lines of snippet records), or with --check lints them.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/extract"
+)
+
+func main() {
+	if err := app().Run(os.Args); err != nil {
+		fmt.Fprintln(os.Stderr, "cliff-extract:", err)
+		os.Exit(1)
+	}
+}
+
+func app() *cli.App {
+	return &cli.App{
+		Name:      "cliff-extract",
+		Usage:     "extract a corpus of basic blocks from CLIF files, or check CLIF files",
+		ArgsUsage: "[PATH...]  (files, directories searched for *.clif, or - for stdin; none means stdin)",
+		Description: `Writes one snippet record per basic block (and with --functions one per
+function) as JSON lines. Files that do not parse are reported on stderr as
+file:line:col: message and skipped.
+
+With --check, only parses (and with --verify verifies) the files and prints
+one line per failing file.
+
+Exit status: 0 all files were read (or passed --check), 1 some file failed
+(unless --keep-going) or an error occurred.`,
+		HideHelpCommand: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
+			&cli.BoolFlag{Name: "stats", Usage: "print counts per opcode and per type to stderr"},
+			&cli.BoolFlag{Name: "keep-going", Usage: "exit 0 even if some files did not parse"},
+			&cli.BoolFlag{Name: "check", Usage: "only parse the files and report the failing ones"},
+			&cli.BoolFlag{Name: "verify", Usage: "also run the verifier (with --check, or to skip functions that do not verify)"},
+		},
+		Action: func(c *cli.Context) error {
+			sources, err := extract.Expand(c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if c.Bool("check") {
+				failed, err := extract.Check(os.Stdout, sources, extract.CheckOptions{Verify: c.Bool("verify")})
+				if err != nil {
+					return err
+				}
+				if failed > 0 {
+					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), 1)
+				}
+				return nil
+			}
+			summary, err := extract.Run(extract.RunOptions{
+				Sources:   sources,
+				Output:    c.String("output"),
+				Functions: c.Bool("functions"),
+				Verify:    c.Bool("verify"),
+				Stats:     c.Bool("stats"),
+				Log:       os.Stderr,
+			})
+			if err != nil {
+				return err
+			}
+			if summary.FailedFiles > 0 && !c.Bool("keep-going") {
+				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), 1)
+			}
+			return nil
+		},
+	}
+}
