@@ -30,8 +30,9 @@ func CheckFile(src Source, opts CheckOptions) []string {
 		return nil
 	}
 	var problems []string
+	vopts := verify.OptionsFor(file)
 	for _, f := range file.Funcs {
-		for _, e := range verify.Function(f) {
+		for _, e := range verify.FunctionWith(f, vopts) {
 			problems = append(problems, verifyMessage(src.Name(), f, e))
 		}
 	}
@@ -72,11 +73,15 @@ func verifyMessage(name string, f *ir.Function, e verify.Error) string {
 	if line == 0 && e.Inst != ir.NoInst {
 		line = f.Pos.InstPos(e.Inst).Line
 	}
+	if line == 0 && e.Entity != "" {
+		line = f.Pos.DeclPos(e.Entity).Line
+	}
 	if line == 0 && e.Block != ir.NoBlock {
 		line = f.Pos.BlockPos(e.Block).Line
 	}
 	if line == 0 {
 		line = f.Pos.Func.Line
 	}
+	e.Pos = ir.Pos{} // the line goes in front, as file:line
 	return fmt.Sprintf("%s:%d: %s", name, line, e.Error())
 }

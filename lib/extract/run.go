@@ -91,10 +91,11 @@ func (x *extractor) source(src Source) error {
 		fmt.Fprintln(x.opts.Log, parseMessage(src.Name(), err))
 		return nil
 	}
+	vopts := verify.OptionsFor(file)
 	for _, f := range file.Funcs {
 		x.sum.Functions++
 		if x.opts.Verify {
-			if errs := verify.Function(f); len(errs) > 0 {
+			if errs := verify.FunctionWith(f, vopts); len(errs) > 0 {
 				x.sum.Rejected++
 				fmt.Fprintf(x.opts.Log, "%s (function skipped)\n", verifyMessage(src.Name(), f, errs[0]))
 				continue

@@ -58,7 +58,14 @@ type Positions struct {
 	Func   Pos   // the `function` keyword
 	Blocks []Pos // by Block
 	Insts  []Pos // by Inst
+	// Decls holds the positions of preamble declarations by entity name
+	// ("ss0", "gv2", "sig1", "fn0", "const0", "region1", "dt0", "dss0").
+	Decls map[string]Pos
 }
+
+// DeclPos returns the source position of the declaration of the named
+// preamble entity, or the zero Pos.
+func (p *Positions) DeclPos(entity string) Pos { return p.Decls[entity] }
 
 // Pos is a source position; Line 0 means unknown.
 type Pos struct{ Line, Col int }
