@@ -1,0 +1,433 @@
+package ir
+
+import "fmt"
+
+// NewFunction returns an empty function with the given name ("%name" or
+// "u0:1") and signature.
+func NewFunction(name string, sig Signature) *Function {
+	return &Function{Name: name, Sig: sig, Preamble: Preamble{StackLimit: NoGlobalValue}}
+}
+
+// Builder appends blocks, values, instructions and preamble declarations to
+// a Function, keeping its per-ID slices consistent: every value it creates
+// has its Type, Kind, Block or Inst and Index set; every instruction is in
+// the Insts of its block; blocks enter the Layout when first switched to.
+//
+// The Builder fills in what the opcode table determines (the controlling
+// type when an operand carries it, the results and their types) and
+// nothing else: it does not check operand types or counts. Misuse that
+// leaves it unable to go on (no current block, a polymorphic opcode with no
+// way to know its type) panics, as a bug in the calling generator.
+type Builder struct {
+	f        *Function
+	cur      Block
+	inLayout []bool // by Block
+}
+
+// NewBuilder returns a Builder appending to f, which may already hold code.
+func NewBuilder(f *Function) *Builder {
+	b := &Builder{f: f, cur: NoBlock, inLayout: make([]bool, len(f.Blocks))}
+	for _, blk := range f.Layout {
+		if int(blk) < len(b.inLayout) {
+			b.inLayout[blk] = true
+		}
+	}
+	return b
+}
+
+// Func returns the function being built.
+func (b *Builder) Func() *Function { return b.f }
+
+// CurrentBlock returns the block instructions are appended to, or NoBlock.
+func (b *Builder) CurrentBlock() Block { return b.cur }
+
+// CreateBlock makes a new block with the next free number. It enters the
+// layout when first switched to.
+func (b *Builder) CreateBlock() Block {
+	blk := Block(len(b.f.Blocks))
+	b.f.Blocks = append(b.f.Blocks, BlockData{Used: true})
+	b.inLayout = append(b.inLayout, false)
+	return blk
+}
+
+// AppendBlockParam adds a param of type t to blk and returns it.
+func (b *Builder) AppendBlockParam(blk Block, t Type) Value {
+	bd := b.block(blk)
+	v := b.newValue(ValueData{Type: t, Kind: DefParam, Block: blk, Index: len(bd.Params)})
+	bd.Params = append(bd.Params, v)
+	return v
+}
+
+// SwitchToBlock makes blk the current block, appending it to the layout if
+// it is not there yet.
+func (b *Builder) SwitchToBlock(blk Block) {
+	b.block(blk)
+	if !b.inLayout[blk] {
+		b.inLayout[blk] = true
+		b.f.Layout = append(b.f.Layout, blk)
+	}
+	b.cur = blk
+}
+
+// SetCold marks blk cold (`block3 cold:`).
+func (b *Builder) SetCold(blk Block) { b.block(blk).Cold = true }
+
+func (b *Builder) block(blk Block) *BlockData {
+	if int(blk) >= len(b.f.Blocks) || !b.f.Blocks[blk].Used {
+		panic(fmt.Sprintf("ir.Builder: %s was not created", blk))
+	}
+	return &b.f.Blocks[blk]
+}
+
+func (b *Builder) newValue(vd ValueData) Value {
+	v := Value(len(b.f.Values))
+	b.f.Values = append(b.f.Values, vd)
+	return v
+}
+
+// Ins appends an instruction without immediates: op applied to args. ctrl
+// is the controlling type, or Invalid to take it from the operand the table
+// names. It returns the first result, or NoValue; Results gives them all.
+func (b *Builder) Ins(op Opcode, ctrl Type, args ...Value) Value {
+	return b.first(b.Append(InstData{Op: op, CtrlType: ctrl, Args: args}))
+}
+
+// Append appends d to the current block and returns its ID. The caller
+// fills Op, Args, the immediates and the destinations; Append sets
+// CtrlType when it is Invalid and the table names an operand that carries
+// it (and clears it for monomorphic opcodes), and creates the results with
+// the types the table derives from the controlling type (for calls: the
+// returns of the callee's signature). d.Results must be empty.
+//
+// Like the parser, Append sets the entity references the format does not
+// use to their invalid sentinels (NoFuncRef, NoConstant, ...), and Const to
+// NoConstant when a constant format carries inline Bytes, so that built
+// and parsed IR compare equal.
+func (b *Builder) Append(d InstData) Inst {
+	if b.cur == NoBlock {
+		panic("ir.Builder: no current block (call SwitchToBlock)")
+	}
+	if len(d.Results) != 0 {
+		panic("ir.Builder: Append creates the results itself")
+	}
+	info := d.Op.Info()
+	switch {
+	case !info.Polymorphic:
+		d.CtrlType = Invalid
+	case d.CtrlType == Invalid && info.CtrlOperand >= 0 && info.CtrlOperand < len(d.Args):
+		d.CtrlType = resolvedType(b.f, d.Args[info.CtrlOperand])
+	}
+	if info.Polymorphic && d.CtrlType == Invalid {
+		panic(fmt.Sprintf("ir.Builder: %s needs an explicit controlling type", d.Op))
+	}
+
+	clearUnusedRefs(&d)
+
+	i := Inst(len(b.f.Insts))
+	for _, out := range info.Outs {
+		switch out.Kind {
+		case OperandFixed:
+			d.Results = append(d.Results, b.newResult(i, len(d.Results), out.Type))
+		case OperandTypeVar:
+			t := Invalid
+			if out.TypeVar == 0 {
+				t = out.Derive.Apply(d.CtrlType)
+			}
+			d.Results = append(d.Results, b.newResult(i, len(d.Results), t))
+		case OperandVarargs:
+			if sig := b.calleeSig(&d); sig != nil {
+				for _, r := range sig.Returns {
+					d.Results = append(d.Results, b.newResult(i, len(d.Results), r.Type))
+				}
+			}
+		}
+	}
+	b.f.Insts = append(b.f.Insts, d)
+	bd := &b.f.Blocks[b.cur]
+	bd.Insts = append(bd.Insts, i)
+	return i
+}
+
+// clearUnusedRefs sets the entity references d's format does not carry to
+// their invalid sentinels.
+func clearUnusedRefs(d *InstData) {
+	var mask uint64
+	for _, k := range d.Op.Format().Imms {
+		mask |= 1 << k
+	}
+	used := func(k ImmKind) bool { return mask&(1<<k) != 0 }
+	if !used(ImmFuncRef) {
+		d.Func = NoFuncRef
+	}
+	if !used(ImmSigRef) && !used(ImmExceptionTable) {
+		d.Sig = NoSigRef
+	}
+	if !used(ImmStackSlot) {
+		d.Slot = NoStackSlot
+	}
+	if !used(ImmDynStackSlot) {
+		d.DynSlot = NoDynSlot
+	}
+	if !used(ImmGlobalValue) {
+		d.GV = NoGlobalValue
+	}
+	if !used(ImmRawBlock) {
+		d.RawBlock = NoBlock
+	}
+	if !used(ImmConstant) || len(d.Bytes) > 0 {
+		d.Const = NoConstant
+	}
+}
+
+func (b *Builder) newResult(i Inst, index int, t Type) Value {
+	return b.newValue(ValueData{Type: t, Kind: DefResult, Inst: i, Index: index})
+}
+
+// resolvedType is the type of v after aliases, or Invalid.
+func resolvedType(f *Function, v Value) Type {
+	v = f.Resolve(v)
+	if int(v) < len(f.Values) {
+		return f.Values[v].Type
+	}
+	return Invalid
+}
+
+// calleeSig is the signature an instruction calls: its func_ref's, else
+// its sig_ref's; nil when the format has neither or it is undeclared.
+func (b *Builder) calleeSig(d *InstData) *Signature {
+	fi := d.Op.Format()
+	sig := NoSigRef
+	for _, k := range fi.Imms {
+		switch k {
+		case ImmFuncRef:
+			for _, fr := range b.f.FuncRefs {
+				if fr.Num == d.Func {
+					sig = fr.Sig
+				}
+			}
+		case ImmSigRef:
+			if sig == NoSigRef {
+				sig = d.Sig
+			}
+		}
+	}
+	for k := range b.f.Sigs {
+		if b.f.Sigs[k].Num == sig {
+			return &b.f.Sigs[k].Sig
+		}
+	}
+	return nil
+}
+
+// Results returns the results of i.
+func (b *Builder) Results(i Inst) []Value { return b.f.Insts[i].Results }
+
+func (b *Builder) first(i Inst) Value {
+	if r := b.f.Insts[i].Results; len(r) > 0 {
+		return r[0]
+	}
+	return NoValue
+}
+
+// NewBlockCall is a branch destination: blk with value args.
+func NewBlockCall(blk Block, args ...Value) BlockCall {
+	c := BlockCall{Block: blk}
+	for _, v := range args {
+		c.Args = append(c.Args, ValueArg(v))
+	}
+	return c
+}
+
+// Block-call args, with the unused fields set as the parser sets them.
+
+// ValueArg is the block-call arg v.
+func ValueArg(v Value) BlockArg { return BlockArg{Kind: ArgValue, Value: v} }
+
+// RetArg is `retN`: the n-th return of a try_call's callee.
+func RetArg(n uint32) BlockArg { return BlockArg{Kind: ArgRet, Value: NoValue, Index: n} }
+
+// ExnArg is `exnN`: the n-th exception payload.
+func ExnArg(n uint32) BlockArg { return BlockArg{Kind: ArgExn, Value: NoValue, Index: n} }
+
+// Exception-table entries of try_call, with the unused fields set as the
+// parser sets them.
+
+// TagHandler is `tagN: dest`.
+func TagHandler(tag uint32, dest BlockCall) ExceptionHandler {
+	return ExceptionHandler{Kind: HandlerTag, Tag: tag, Context: NoValue, Dest: dest}
+}
+
+// DefaultHandler is `default: dest`.
+func DefaultHandler(dest BlockCall) ExceptionHandler {
+	return ExceptionHandler{Kind: HandlerDefault, Context: NoValue, Dest: dest}
+}
+
+// ContextHandler is `context v`.
+func ContextHandler(v Value) ExceptionHandler {
+	return ExceptionHandler{Kind: HandlerContext, Context: v, Dest: BlockCall{Block: NoBlock}}
+}
+
+// Typed helpers for the instructions whose immediates Ins cannot set.
+
+// Iconst appends `iconst.t x`. The immediate is stored zero-extended from
+// t's width, as Cranelift stores it (iconst.i8 -1 holds 255).
+func (b *Builder) Iconst(t Type, x int64) Value {
+	if bits := t.Bits(); bits > 0 && bits < 64 {
+		x &= 1<<bits - 1
+	}
+	return b.first(b.Append(InstData{Op: OpIconst, CtrlType: t, Imm: x}))
+}
+
+// F16const appends `f16const` of the given bits.
+func (b *Builder) F16const(bits uint16) Value {
+	return b.first(b.Append(InstData{Op: OpF16const, FloatBits: uint64(bits)}))
+}
+
+// F32const appends `f32const` of the given bits (math.Float32bits).
+func (b *Builder) F32const(bits uint32) Value {
+	return b.first(b.Append(InstData{Op: OpF32const, FloatBits: uint64(bits)}))
+}
+
+// F64const appends `f64const` of the given bits (math.Float64bits).
+func (b *Builder) F64const(bits uint64) Value {
+	return b.first(b.Append(InstData{Op: OpF64const, FloatBits: bits}))
+}
+
+// F128const appends `f128const` of 16 little-endian bytes, written inline.
+func (b *Builder) F128const(le []byte) Value {
+	return b.first(b.Append(InstData{Op: OpF128const, Bytes: le}))
+}
+
+// Vconst appends `vconst.t` of t.Bytes() little-endian bytes, written
+// inline.
+func (b *Builder) Vconst(t Type, le []byte) Value {
+	return b.first(b.Append(InstData{Op: OpVconst, CtrlType: t, Bytes: le}))
+}
+
+// VconstOf appends `vconst.t constN`, naming a declared constant.
+func (b *Builder) VconstOf(t Type, c Constant) Value {
+	return b.first(b.Append(InstData{Op: OpVconst, CtrlType: t, Const: c}))
+}
+
+// Icmp appends `icmp cc x, y`.
+func (b *Builder) Icmp(cc IntCC, x, y Value) Value {
+	return b.first(b.Append(InstData{Op: OpIcmp, IntCC: cc, Args: []Value{x, y}}))
+}
+
+// Fcmp appends `fcmp cc x, y`.
+func (b *Builder) Fcmp(cc FloatCC, x, y Value) Value {
+	return b.first(b.Append(InstData{Op: OpFcmp, FloatCC: cc, Args: []Value{x, y}}))
+}
+
+// Load appends `load.t flags addr+offset`.
+func (b *Builder) Load(t Type, flags MemFlags, addr Value, offset int32) Value {
+	return b.first(b.Append(InstData{Op: OpLoad, CtrlType: t, Flags: flags, Args: []Value{addr}, Imm: int64(offset)}))
+}
+
+// Store appends `store flags x, addr+offset`.
+func (b *Builder) Store(flags MemFlags, x, addr Value, offset int32) Inst {
+	return b.Append(InstData{Op: OpStore, Flags: flags, Args: []Value{x, addr}, Imm: int64(offset)})
+}
+
+// StackAddr appends `stack_addr.addrType ss+offset`.
+func (b *Builder) StackAddr(addrType Type, ss StackSlot, offset int32) Value {
+	return b.first(b.Append(InstData{Op: OpStackAddr, CtrlType: addrType, Slot: ss, Imm: int64(offset)}))
+}
+
+// FuncAddr appends `func_addr.addrType fn`.
+func (b *Builder) FuncAddr(addrType Type, fn FuncRef) Value {
+	return b.first(b.Append(InstData{Op: OpFuncAddr, CtrlType: addrType, Func: fn}))
+}
+
+// Shuffle appends `shuffle x, y, mask` (16 lane indices).
+func (b *Builder) Shuffle(x, y Value, mask []byte) Value {
+	return b.first(b.Append(InstData{Op: OpShuffle, Args: []Value{x, y}, Bytes: mask}))
+}
+
+// Trap appends `trap code`.
+func (b *Builder) Trap(code TrapCode) Inst {
+	return b.Append(InstData{Op: OpTrap, Trap: code})
+}
+
+// Call appends `call fn(args)` and returns the results, typed by the
+// returns of fn's signature.
+func (b *Builder) Call(fn FuncRef, args ...Value) []Value {
+	return b.Results(b.Append(InstData{Op: OpCall, Func: fn, Args: args}))
+}
+
+// CallIndirect appends `call_indirect sig, callee(args)` and returns the
+// results, typed by sig's returns.
+func (b *Builder) CallIndirect(sig SigRef, callee Value, args ...Value) []Value {
+	return b.Results(b.Append(InstData{Op: OpCallIndirect, Sig: sig, Args: append([]Value{callee}, args...)}))
+}
+
+// Jump appends `jump dest(args)`.
+func (b *Builder) Jump(dest Block, args ...Value) Inst {
+	return b.Append(InstData{Op: OpJump, Dests: []BlockCall{NewBlockCall(dest, args...)}})
+}
+
+// Brif appends `brif c, then(thenArgs), els(elsArgs)`.
+func (b *Builder) Brif(c Value, then Block, thenArgs []Value, els Block, elsArgs []Value) Inst {
+	return b.Append(InstData{Op: OpBrif, Args: []Value{c},
+		Dests: []BlockCall{NewBlockCall(then, thenArgs...), NewBlockCall(els, elsArgs...)}})
+}
+
+// BrTable appends `br_table idx, def, [targets]`.
+func (b *Builder) BrTable(idx Value, def BlockCall, targets []BlockCall) Inst {
+	return b.Append(InstData{Op: OpBrTable, Args: []Value{idx}, Dests: append([]BlockCall{def}, targets...)})
+}
+
+// Return appends `return vals`.
+func (b *Builder) Return(vals ...Value) Inst {
+	return b.Append(InstData{Op: OpReturn, Args: vals})
+}
+
+// Preamble declarations. Each takes the next number of its kind (one more
+// than the largest declared).
+
+// DeclareStackSlot declares `ssN = explicit_slot size[, align = align]`
+// (align 0: not written).
+func (b *Builder) DeclareStackSlot(size, align uint32) StackSlot {
+	n := StackSlot(nextNum(b.f.StackSlots, func(d *StackSlotDecl) uint32 { return uint32(d.Num) }))
+	b.f.StackSlots = append(b.f.StackSlots, StackSlotDecl{Num: n, Kind: "explicit_slot", Size: size, Align: align})
+	return n
+}
+
+// DeclareSig declares `sigN = sig`.
+func (b *Builder) DeclareSig(sig Signature) SigRef {
+	n := SigRef(nextNum(b.f.Sigs, func(d *SigDecl) uint32 { return uint32(d.Num) }))
+	b.f.Sigs = append(b.f.Sigs, SigDecl{Num: n, Sig: sig})
+	return n
+}
+
+// DeclareFuncRef declares `fnN = name sig`.
+func (b *Builder) DeclareFuncRef(name string, sig SigRef) FuncRef {
+	n := FuncRef(nextNum(b.f.FuncRefs, func(d *FuncRefDecl) uint32 { return uint32(d.Num) }))
+	b.f.FuncRefs = append(b.f.FuncRefs, FuncRefDecl{Num: n, Name: name, Sig: sig})
+	return n
+}
+
+// DeclareConstant declares `constN = 0x...` holding data (little-endian).
+func (b *Builder) DeclareConstant(data []byte) Constant {
+	n := Constant(nextNum(b.f.Constants, func(d *ConstantDecl) uint32 { return uint32(d.Num) }))
+	b.f.Constants = append(b.f.Constants, ConstantDecl{Num: n, Bytes: data})
+	return n
+}
+
+// DeclareGlobalValue declares `gvN = ...` as described by d (its Num is
+// set here).
+func (b *Builder) DeclareGlobalValue(d GlobalValueDecl) GlobalValue {
+	d.Num = GlobalValue(nextNum(b.f.GlobalValues, func(d *GlobalValueDecl) uint32 { return uint32(d.Num) }))
+	b.f.GlobalValues = append(b.f.GlobalValues, d)
+	return d.Num
+}
+
+func nextNum[T any](decls []T, num func(*T) uint32) uint32 {
+	var n uint32
+	for k := range decls {
+		if m := num(&decls[k]); m >= n && m != ^uint32(0) {
+			n = m + 1
+		}
+	}
+	return n
+}
