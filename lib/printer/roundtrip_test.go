@@ -184,6 +184,11 @@ func diffValues(path string, a, b reflect.Value) string {
 			}
 		}
 		return ""
+	case reflect.Map:
+		if !reflect.DeepEqual(a.Interface(), b.Interface()) {
+			return fmt.Sprintf("%s: maps differ", path)
+		}
+		return ""
 	}
 	if !a.Equal(b) {
 		return fmt.Sprintf("%s: %v and %v", path, a, b)
