@@ -1,0 +1,300 @@
+package parser
+
+import (
+	"cliff/lib/ir"
+)
+
+// parseBody reads blocks up to the closing brace, then finishes the
+// function: checks that every used value is defined, types the deferred
+// instructions and the aliases.
+func (fp *funcParser) parseBody() error {
+	for !fp.is(tokRBrace) {
+		if err := fp.parseBlock(); err != nil {
+			return err
+		}
+	}
+	if err := fp.checkOperandsDefined(); err != nil {
+		return err
+	}
+	if err := fp.typeDeferred(); err != nil {
+		return err
+	}
+	return fp.typeAliases()
+}
+
+// parseBlock reads a block header and the block's instructions:
+//
+//	blockN[(vX: T, ...)] [cold]:
+func (fp *funcParser) parseBlock() error {
+	bt, err := fp.expect(tokBlock, "block header")
+	if err != nil {
+		return err
+	}
+	if bt.num >= maxBlocks {
+		return fp.errAt(bt, "too many blocks: %s (the limit is block%d)", bt.text, maxBlocks-1)
+	}
+	b := ir.Block(bt.num)
+	f := fp.f
+	for len(f.Blocks) <= int(b) {
+		f.Blocks = append(f.Blocks, ir.BlockData{})
+		f.Pos.Blocks = append(f.Pos.Blocks, ir.Pos{})
+	}
+	if f.Blocks[b].Used {
+		return fp.errAt(bt, "duplicate entity: %s", bt.text)
+	}
+	f.Blocks[b].Used = true
+	f.Pos.Blocks[b] = ir.Pos{Line: bt.line, Col: bt.col}
+	f.Layout = append(f.Layout, b)
+
+	if fp.optional(tokLPar) && !fp.optional(tokRPar) {
+		for {
+			if err := fp.parseBlockParam(b); err != nil {
+				return err
+			}
+			if !fp.optional(tokComma) {
+				break
+			}
+		}
+		if _, err := fp.expect(tokRPar, "')' after block parameters"); err != nil {
+			return err
+		}
+	}
+	if fp.optional(tokCold) {
+		f.Blocks[b].Cold = true
+	}
+	if _, err := fp.expect(tokColon, "':' after block header"); err != nil {
+		return err
+	}
+	for {
+		switch fp.tok.kind {
+		case tokValue, tokIdent, tokLBracket, tokSrcLoc, tokLAngle:
+			if err := fp.parseInstLine(b); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// parseBlockParam reads `vN: T` and appends the param to b.
+func (fp *funcParser) parseBlockParam(b ir.Block) error {
+	vt, err := fp.expect(tokValue, "block parameter vN")
+	if err != nil {
+		return err
+	}
+	if _, err := fp.expect(tokColon, "':' after block parameter"); err != nil {
+		return err
+	}
+	tt, err := fp.expect(tokType, "block parameter type")
+	if err != nil {
+		return err
+	}
+	vd, err := fp.defineValue(vt)
+	if err != nil {
+		return err
+	}
+	bd := &fp.f.Blocks[b]
+	*vd = ir.ValueData{Type: tt.typ, Kind: ir.DefParam, Block: b, Index: len(bd.Params)}
+	bd.Params = append(bd.Params, ir.Value(vt.num))
+	return nil
+}
+
+// valueSlot grows the value table to hold the value of token t.
+func (fp *funcParser) valueSlot(t token) (*ir.ValueData, error) {
+	if t.num >= maxValues {
+		return nil, fp.errAt(t, "value number too large: %s (the limit is v%d)", t.text, maxValues-1)
+	}
+	for len(fp.f.Values) <= int(t.num) {
+		fp.f.Values = append(fp.f.Values, ir.ValueData{})
+	}
+	return &fp.f.Values[t.num], nil
+}
+
+// defineValue returns the slot of a value being defined, failing when the
+// value is already defined.
+func (fp *funcParser) defineValue(t token) (*ir.ValueData, error) {
+	vd, err := fp.valueSlot(t)
+	if err != nil {
+		return nil, err
+	}
+	if vd.Kind != ir.DefNone {
+		return nil, fp.errAt(t, "duplicate entity: %s", t.text)
+	}
+	return vd, nil
+}
+
+// isDefined reports whether v has a definition so far.
+func (fp *funcParser) isDefined(v ir.Value) bool {
+	return int(v) < len(fp.f.Values) && fp.f.Values[v].Kind != ir.DefNone
+}
+
+// parseInstLine reads one line of a block: an instruction, possibly with
+// results, debug tags and a source location, or a value alias `vN -> vM`.
+func (fp *funcParser) parseInstLine(b ir.Block) error {
+	tags, err := fp.optionalDebugTags()
+	if err != nil {
+		return err
+	}
+	if fp.is(tokSrcLoc) {
+		// Source locations are accepted and dropped: cliff's IR has no
+		// place for them.
+		fp.advance()
+	}
+	results := fp.resultBuf[:0]
+	defer func() { fp.resultBuf = results[:0] }()
+	if fp.is(tokValue) {
+		for {
+			vt, err := fp.expect(tokValue, "result value")
+			if err != nil {
+				return err
+			}
+			results = append(results, vt)
+			if !fp.optional(tokComma) {
+				break
+			}
+		}
+	}
+	switch {
+	case fp.is(tokArrow):
+		fp.advance()
+		return fp.parseAlias(results)
+	case fp.is(tokEqual):
+		fp.advance()
+	case len(results) > 0:
+		return fp.expected("'->' or '='")
+	}
+	start := fp.tok // the opcode
+	if len(results) > 0 {
+		start = results[0]
+	}
+	return fp.parseInstruction(b, results, tags, start)
+}
+
+// optionalDebugTags reads `<1, 2, ss0>` in front of an instruction. Stack
+// slot tags are checked and dropped: cliff's IR keeps only integer tags.
+func (fp *funcParser) optionalDebugTags() ([]uint32, error) {
+	if !fp.optional(tokLAngle) {
+		return nil, nil
+	}
+	tags := []uint32{}
+	for !fp.optional(tokRAngle) {
+		switch fp.tok.kind {
+		case tokInteger:
+			v, err := fp.uimm32("debug tag")
+			if err != nil {
+				return nil, err
+			}
+			tags = append(tags, v)
+		case tokStackSlot:
+			fp.advance()
+		default:
+			return nil, fp.expected("integer or stack slot in debug tags")
+		}
+		if !fp.optional(tokComma) {
+			if _, err := fp.expect(tokRAngle, "',' or '>' in debug tags"); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	if len(tags) == 0 {
+		return nil, nil
+	}
+	return tags, nil
+}
+
+// parseAlias reads the destination of `vN -> vM`, the lookahead being vM.
+// Redefining an alias identically is allowed, as in Cranelift.
+func (fp *funcParser) parseAlias(results []token) error {
+	if len(results) != 1 {
+		at := fp.tok
+		if len(results) > 0 {
+			at = results[0]
+		}
+		return fp.errAt(at, "wrong number of aliases: an alias defines exactly one value")
+	}
+	dt, err := fp.expect(tokValue, "value alias destination vN")
+	if err != nil {
+		return err
+	}
+	src, dest := ir.Value(results[0].num), ir.Value(dt.num)
+	vd, err := fp.valueSlot(results[0])
+	if err != nil {
+		return err
+	}
+	switch {
+	case vd.Kind == ir.DefAlias && vd.AliasOf == dest:
+		return nil
+	case vd.Kind == ir.DefAlias:
+		return fp.errAt(results[0], "value %s is already defined as an alias with destination %s", src, vd.AliasOf)
+	case vd.Kind != ir.DefNone:
+		return fp.errAt(results[0], "value %s is already defined", src)
+	}
+	if !fp.isDefined(dest) {
+		return fp.errAt(dt, "value %s is not yet defined", dest)
+	}
+	*vd = ir.ValueData{Kind: ir.DefAlias, AliasOf: dest}
+	fp.aliases = append(fp.aliases, aliasDef{src, results[0]})
+	return nil
+}
+
+// checkOperandsDefined reports the first use, in layout order, of a value
+// that the function never defines.
+func (fp *funcParser) checkOperandsDefined() error {
+	f := fp.f
+	check := func(i ir.Inst, v ir.Value) error {
+		if fp.isDefined(v) {
+			return nil
+		}
+		pos := f.Pos.InstPos(i)
+		return &Error{File: fp.file, Line: pos.Line, Col: pos.Col, Msg: "undefined operand value " + v.String()}
+	}
+	checkCall := func(i ir.Inst, bc ir.BlockCall) error {
+		for _, a := range bc.Args {
+			if a.Kind == ir.ArgValue {
+				if err := check(i, a.Value); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, b := range f.Layout {
+		for _, i := range f.Blocks[b].Insts {
+			d := &f.Insts[i]
+			for _, v := range d.Args {
+				if err := check(i, v); err != nil {
+					return err
+				}
+			}
+			for _, bc := range d.Dests {
+				if err := checkCall(i, bc); err != nil {
+					return err
+				}
+			}
+			for _, h := range d.Handlers {
+				if h.Kind == ir.HandlerContext {
+					if err := check(i, h.Context); err != nil {
+						return err
+					}
+				} else if err := checkCall(i, h.Dest); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// typeAliases gives each alias the type of the value it resolves to.
+func (fp *funcParser) typeAliases() error {
+	for _, a := range fp.aliases {
+		r := fp.f.Resolve(a.v)
+		if r == ir.NoValue {
+			return fp.errAt(a.tok, "alias cycle involving %s", a.v)
+		}
+		fp.f.Values[a.v].Type = fp.f.Values[r].Type
+	}
+	return nil
+}

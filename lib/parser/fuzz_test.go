@@ -1,0 +1,53 @@
+package parser
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzSeeds are filetests that together use most of the syntax.
+var fuzzSeeds = []string{
+	"parser/call.clif", "parser/memory.clif", "parser/branch.clif", "parser/alias.clif",
+	"runtests/simd-lane-access.clif", "runtests/try_call.clif", "runtests/i128-bitrev.clif",
+	"runtests/f16const.clif", "runtests/dynamic-simd-arithmetic.clif", "verifier/exceptions.clif",
+	"isa/x64/debug.clif",
+}
+
+// FuzzParse feeds arbitrary text to the parser: it must never panic, every
+// error must be a positioned *Error, and whatever it accepts must satisfy
+// the parser's invariants.
+func FuzzParse(f *testing.F) {
+	for _, name := range fuzzSeeds {
+		if src, err := os.ReadFile(filepath.Join(filetestsDir, name)); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("function %f(i32) -> i32 {\nblock0(v0: i32):\n    v1 = iadd v0, v0\n    return v1\n}\n; run: %f(1) == 2\n"))
+	f.Add([]byte("function %f() {\nblock1:\n    v1 = iadd v2, v2\n    jump block0\nblock0:\n    v2 = iconst.i8 1\n    v3 -> v2\n    jump block1\n}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := ParseFile("fuzz.clif", src)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
+				t.Fatalf("bad error %v", err)
+			}
+		} else {
+			for _, fn := range file.Funcs {
+				if err := checkFunction(fn); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := checkCommands(file); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ParseModule("fuzz.clif", src); err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("bad error %v", err)
+			}
+		}
+	})
+}

@@ -1,0 +1,430 @@
+package parser
+
+import (
+	"errors"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Number syntax, as Cranelift's immediates accept it. The lexer hands over
+// raw text that merely looks like a number; these functions check it against
+// the rules of the expected kind of immediate. Errors carry Cranelift's
+// wording.
+
+// u128 is an unsigned 128-bit integer.
+type u128 struct{ lo, hi uint64 }
+
+func (x u128) isZero() bool { return x.lo == 0 && x.hi == 0 }
+
+func (x u128) bitLen() int {
+	if x.hi != 0 {
+		return 64 + bits.Len64(x.hi)
+	}
+	return bits.Len64(x.lo)
+}
+
+func (x u128) shl(n uint) u128 {
+	switch {
+	case n == 0:
+		return x
+	case n >= 128:
+		return u128{}
+	case n >= 64:
+		return u128{0, x.lo << (n - 64)}
+	}
+	return u128{x.lo << n, x.hi<<n | x.lo>>(64-n)}
+}
+
+func (x u128) shr(n uint) u128 {
+	switch {
+	case n == 0:
+		return x
+	case n >= 128:
+		return u128{}
+	case n >= 64:
+		return u128{x.hi >> (n - 64), 0}
+	}
+	return u128{x.lo>>n | x.hi<<(64-n), x.hi >> n}
+}
+
+func (x u128) or(y u128) u128  { return u128{x.lo | y.lo, x.hi | y.hi} }
+func (x u128) and(y u128) u128 { return u128{x.lo & y.lo, x.hi & y.hi} }
+
+// mask returns the low n bits set.
+func mask128(n uint) u128 {
+	if n >= 128 {
+		return u128{^uint64(0), ^uint64(0)}
+	}
+	one := u128{1, 0}.shl(n)
+	// one - 1
+	if one.lo == 0 {
+		return u128{^uint64(0), one.hi - 1}
+	}
+	return u128{one.lo - 1, one.hi}
+}
+
+func (x u128) neg() u128 {
+	lo, borrow := bits.Sub64(0, x.lo, 0)
+	hi, _ := bits.Sub64(0, x.hi, borrow)
+	return u128{lo, hi}
+}
+
+// mulAdd returns x*base+d, and false on overflow past 128 bits.
+func (x u128) mulAdd(base, d uint64) (u128, bool) {
+	h1, lo := bits.Mul64(x.lo, base)
+	h2, hi := bits.Mul64(x.hi, base)
+	if h2 != 0 {
+		return u128{}, false
+	}
+	hi, c := bits.Add64(hi, h1, 0)
+	if c != 0 {
+		return u128{}, false
+	}
+	lo, c = bits.Add64(lo, d, 0)
+	hi, c = bits.Add64(hi, 0, c)
+	if c != 0 {
+		return u128{}, false
+	}
+	return u128{lo, hi}, true
+}
+
+// bytesLE returns the low n bytes of x, little-endian.
+func (x u128) bytesLE(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		if i < 8 {
+			b[i] = byte(x.lo >> (8 * i))
+		} else if i < 16 {
+			b[i] = byte(x.hi >> (8 * (i - 8)))
+		}
+	}
+	return b
+}
+
+func digitVal(c byte) (uint64, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return uint64(c - '0'), true
+	case 'a' <= c && c <= 'f':
+		return uint64(c-'a') + 10, true
+	case 'A' <= c && c <= 'F':
+		return uint64(c-'A') + 10, true
+	}
+	return 0, false
+}
+
+// parseUnsigned reads digits of the given base (no sign, no prefix, no
+// separators) into a value of at most width bits.
+func parseUnsigned(s string, base uint64, width uint) (u128, bool) {
+	if s == "" {
+		return u128{}, false
+	}
+	var v u128
+	for i := 0; i < len(s); i++ {
+		d, ok := digitVal(s[i])
+		if !ok || d >= base {
+			return u128{}, false
+		}
+		if v, ok = v.mulAdd(base, d); !ok {
+			return u128{}, false
+		}
+	}
+	if width < 128 && v.bitLen() > int(width) {
+		return u128{}, false
+	}
+	return v, true
+}
+
+// parseSizedImm reads a signed integer immediate of the given width the way
+// Cranelift's match_imm! does (i8, i16, i32 and i128 immediates): an optional
+// sign, then hex (0x..., '_' separators allowed) or plain decimal digits read
+// as an unsigned number of that width, negated when signed. The result is the
+// two's complement bit pattern, masked to width.
+func parseSizedImm(text string, width uint) (u128, error) {
+	negative := strings.HasPrefix(text, "-")
+	if negative || strings.HasPrefix(text, "+") {
+		text = text[1:]
+	}
+	var v u128
+	if hex, ok := strings.CutPrefix(text, "0x"); ok {
+		hex = strings.ReplaceAll(hex, "_", "")
+		var ok bool
+		if v, ok = parseUnsigned(hex, 16, width); !ok {
+			return u128{}, errors.New("unable to parse '" + hex + "' value as a hexadecimal u" + strconv.Itoa(int(width)) + " immediate")
+		}
+	} else {
+		var ok bool
+		if v, ok = parseUnsigned(text, 10, width); !ok {
+			return u128{}, errors.New("expected decimal immediate")
+		}
+	}
+	if negative {
+		v = v.neg().and(mask128(width))
+		// The negated value must be negative (or zero) as a signed number.
+		if !v.isZero() && v.shr(width-1).lo&1 == 0 {
+			return u128{}, errors.New("negative number too small")
+		}
+	}
+	return v, nil
+}
+
+// parseU64 reads an unsigned 64-bit number: decimal or 0x-hex, with '_'
+// separators anywhere after the prefix (Cranelift's parse_u64).
+func parseU64(s string) (uint64, error) {
+	var v uint64
+	digits := 0
+	if strings.HasPrefix(s, "-0x") {
+		return 0, errors.New("invalid character in hexadecimal number")
+	}
+	if hex, ok := strings.CutPrefix(s, "0x"); ok {
+		for i := 0; i < len(hex); i++ {
+			d, ok := digitVal(hex[i])
+			if !ok {
+				if hex[i] != '_' {
+					return 0, errors.New("invalid character in hexadecimal number")
+				}
+				continue
+			}
+			digits++
+			if digits > 16 {
+				return 0, errors.New("too many hexadecimal digits")
+			}
+			v = v<<4 | d
+		}
+	} else {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if !isDigit(c) {
+				if c != '_' {
+					return 0, errors.New("invalid character in decimal number")
+				}
+				continue
+			}
+			digits++
+			hi, lo := bits.Mul64(v, 10)
+			sum, carry := bits.Add64(lo, uint64(c-'0'), 0)
+			if hi != 0 || carry != 0 {
+				return 0, errors.New("too large decimal number")
+			}
+			v = sum
+		}
+	}
+	if digits == 0 {
+		return 0, errors.New("no digits in number")
+	}
+	return v, nil
+}
+
+// parseI64 reads a signed 64-bit number with an optional sign; the range is
+// -2^63 .. 2^64-1, large positive numbers wrapping (Cranelift's Imm64).
+func parseI64(s string) (int64, error) {
+	negative := strings.HasPrefix(s, "-")
+	if negative || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	v, err := parseU64(s)
+	if err != nil {
+		return 0, err
+	}
+	if negative {
+		v = -v
+		if int64(v) > 0 {
+			return 0, errors.New("negative number too small")
+		}
+	}
+	return int64(v), nil
+}
+
+// parseOffset32 reads a signed offset: it must start with a sign and fit in
+// 32 bits.
+func parseOffset32(s string) (int32, error) {
+	if !strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "+") {
+		return 0, errors.New("offset must begin with sign")
+	}
+	v, err := parseI64(s)
+	if err != nil {
+		return 0, err
+	}
+	if v < -1<<31 || v > 1<<31-1 {
+		return 0, errors.New("offset out of range")
+	}
+	return int32(v), nil
+}
+
+// parseUimm32 reads an unsigned 32-bit number (decimal or hex).
+func parseUimm32(s string) (uint32, error) {
+	v, err := parseI64(s)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 || v > 1<<32-1 {
+		return 0, errors.New("Uimm32 out of range")
+	}
+	return uint32(v), nil
+}
+
+// parseUimm8 reads a lane index: 0x-hex or decimal, 0..255.
+func parseUimm8(s string) (uint8, error) {
+	if hex, ok := strings.CutPrefix(s, "0x"); ok {
+		v, err := strconv.ParseUint(hex, 16, 8)
+		if err != nil {
+			return 0, errors.New("unable to parse u8 as a hexadecimal immediate")
+		}
+		return uint8(v), nil
+	}
+	v, err := strconv.ParseUint(s, 10, 8)
+	if err != nil {
+		return 0, errors.New("expected u8 decimal immediate")
+	}
+	return uint8(v), nil
+}
+
+// parseHexConstant reads a 0x... constant into bytes, little-endian (the
+// last two digits are byte 0), at most 16 bytes.
+func parseHexConstant(s string) ([]byte, error) {
+	if len(s) <= 2 || s[:2] != "0x" {
+		return nil, errors.New("expected a hexadecimal string, e.g. 0x1234")
+	}
+	digits := strings.ReplaceAll(s[2:], "_", "")
+	switch {
+	case digits == "":
+		return nil, errors.New("hexadecimal string must have some digits")
+	case len(digits)%2 != 0:
+		return nil, errors.New("hexadecimal string must have an even number of digits")
+	case len(digits) > 32:
+		return nil, errors.New("hexadecimal string has too many digits to fit in a 128-bit vector")
+	}
+	out := make([]byte, len(digits)/2)
+	for i := range out {
+		hi, ok1 := digitVal(digits[2*i])
+		lo, ok2 := digitVal(digits[2*i+1])
+		if !ok1 || !ok2 {
+			return nil, errors.New("unable to parse as hexadecimal")
+		}
+		out[len(out)-1-i] = byte(hi<<4 | lo)
+	}
+	return out, nil
+}
+
+// floatFormat is an IEEE 754 binary format: exponent and trailing
+// significand widths.
+type floatFormat struct{ w, t uint }
+
+var (
+	formatF16  = floatFormat{5, 10}
+	formatF32  = floatFormat{8, 23}
+	formatF64  = floatFormat{11, 52}
+	formatF128 = floatFormat{15, 112}
+)
+
+// parseFloat reads a float in Cranelift's exact notation: hexadecimal
+// (0x1.8p3, -0x0.4p-34), or 0.0, Inf, NaN, NaN:0xPAYLOAD, sNaN:0xPAYLOAD,
+// each with an optional sign. Decimal numbers other than 0.0 are rejected:
+// they could not be represented exactly. It returns the bit pattern.
+func parseFloat(s string, f floatFormat) (u128, error) {
+	w, t := f.w, f.t
+	var sign u128
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		sign, s = u128{1, 0}.shl(t+w), rest
+	} else if rest, ok := strings.CutPrefix(s, "+"); ok {
+		s = rest
+	}
+	if !strings.HasPrefix(s, "0x") {
+		maxE := mask128(w).shl(t)
+		quiet := u128{1, 0}.shl(t - 1)
+		lessThanQuiet := func(p u128) bool { return p.bitLen() <= int(t-1) }
+		switch {
+		case s == "0.0":
+			return sign, nil
+		case s == "Inf":
+			return sign.or(maxE), nil
+		case s == "NaN":
+			return sign.or(maxE).or(quiet), nil
+		case strings.HasPrefix(s, "NaN:0x"):
+			p, ok := parseUnsigned(s[len("NaN:0x"):], 16, 128)
+			if !ok || !lessThanQuiet(p) {
+				return u128{}, errors.New("invalid NaN payload")
+			}
+			return sign.or(maxE).or(quiet).or(p), nil
+		case strings.HasPrefix(s, "sNaN:0x"):
+			p, ok := parseUnsigned(s[len("sNaN:0x"):], 16, 128)
+			if !ok || p.isZero() || !lessThanQuiet(p) {
+				return u128{}, errors.New("invalid sNaN payload")
+			}
+			return sign.or(maxE).or(p), nil
+		}
+		return u128{}, errors.New("float must be hexadecimal")
+	}
+	s = s[2:]
+	digits, digitsBeforePoint := 0, -1
+	var significand u128
+	exponent := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '.' {
+			if digitsBeforePoint >= 0 {
+				return u128{}, errors.New("multiple radix points")
+			}
+			digitsBeforePoint = digits
+			continue
+		}
+		if c == 'p' {
+			e, err := strconv.ParseInt(s[i+1:], 10, 16)
+			if err != nil {
+				return u128{}, errors.New("bad exponent")
+			}
+			exponent = int(e)
+			break
+		}
+		d, ok := digitVal(c)
+		if !ok {
+			return u128{}, errors.New("invalid character")
+		}
+		digits++
+		if digits > 32 {
+			return u128{}, errors.New("too many digits")
+		}
+		significand = significand.shl(4).or(u128{d, 0})
+	}
+	if digits == 0 {
+		return u128{}, errors.New("no digits")
+	}
+	if significand.isZero() {
+		return sign, nil
+	}
+	if digitsBeforePoint >= 0 {
+		exponent -= 4 * (digits - digitsBeforePoint)
+	}
+	// Normalize to t+1 significant bits.
+	sigBits := uint(significand.bitLen())
+	if sigBits > t+1 {
+		adjust := sigBits - (t + 1)
+		if !significand.and(mask128(adjust)).isZero() {
+			return u128{}, errors.New("too many significant bits")
+		}
+		significand = significand.shr(adjust)
+		exponent += int(adjust)
+	} else {
+		adjust := t + 1 - sigBits
+		significand = significand.shl(adjust)
+		exponent -= int(adjust)
+	}
+	trailing := significand.and(mask128(t))
+	maxExp := 1<<w - 2
+	bias := 1<<(w-1) - 1
+	exponent += bias + int(t)
+	switch {
+	case exponent > maxExp:
+		return u128{}, errors.New("magnitude too large")
+	case exponent > 0:
+		return sign.or(u128{uint64(exponent), 0}.shl(t)).or(trailing), nil
+	case 1-exponent <= int(t):
+		adjust := uint(1 - exponent)
+		if !significand.and(mask128(adjust)).isZero() {
+			return u128{}, errors.New("subnormal underflow")
+		}
+		return sign.or(significand.shr(adjust)), nil
+	}
+	return u128{}, errors.New("magnitude too small")
+}

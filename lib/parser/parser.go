@@ -1,0 +1,208 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"cliff/lib/ir"
+)
+
+// ParseFile parses a whole .clif file: `test`, `set` and `target` header
+// lines, then functions, and the `; run:` / `; print:` commands written in
+// comments (see wantsRunCommands for when). The error, if any, is an *Error.
+func ParseFile(name string, src []byte) (*ir.File, error) {
+	p := newParser(name, string(src))
+	f := &ir.File{Name: name}
+	if err := p.parseHeader(f); err != nil {
+		return nil, err
+	}
+	p.keepComments = wantsRunCommands(f.Tests)
+	funcs, err := p.parseFunctions()
+	if err != nil {
+		return nil, err
+	}
+	f.Funcs = funcs
+	if f.Commands, err = p.parseRunCommands(funcs); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// wantsRunCommands reports whether run commands are read for a file with
+// these `test` lines: when one of them is `test run` or `test interpret`
+// (as in Cranelift, where other tests ignore run commands), or when there
+// are none (files that cliff's tools write).
+func wantsRunCommands(tests []ir.HeaderLine) bool {
+	if len(tests) == 0 {
+		return true
+	}
+	for _, t := range tests {
+		if len(t.Words) > 0 && (t.Words[0] == "run" || t.Words[0] == "interpret") {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseModule parses functions only, as test-case records hold them: no
+// header lines, and comments are just comments. The error, if any, is an
+// *Error.
+func ParseModule(name string, src []byte) (*ir.Module, error) {
+	p := newParser(name, string(src))
+	funcs, err := p.parseFunctions()
+	if err != nil {
+		return nil, err
+	}
+	return &ir.Module{Funcs: funcs}, nil
+}
+
+// parser holds the token stream of one source text.
+type parser struct {
+	file string
+	src  string
+	lex  *lexer
+	tok  token // the lookahead, never a comment
+
+	// keepComments records comments (for run commands) with the index of
+	// the function that owns them: the one whose `function` keyword came
+	// last, or -1 before the first.
+	keepComments bool
+	comments     []ownedComment
+	funcIndex    int
+}
+
+type ownedComment struct {
+	tok   token
+	owner int
+}
+
+func newParser(name, src string) *parser {
+	p := &parser{file: name, src: src, lex: newLexer(src), funcIndex: -1}
+	p.advance()
+	return p
+}
+
+// advance reads the next non-comment token into the lookahead.
+func (p *parser) advance() {
+	for {
+		p.tok = p.lex.next()
+		if p.tok.kind != tokComment {
+			return
+		}
+		if p.keepComments && isCommandLike(p.tok.text) {
+			p.comments = append(p.comments, ownedComment{p.tok, p.funcIndex})
+		}
+	}
+}
+
+// consumeLine returns the rest of the line after the lookahead token and
+// moves to the first token of the following lines.
+func (p *parser) consumeLine() string {
+	rest := p.lex.restOfLine()
+	p.advance()
+	return rest
+}
+
+// errAt builds an *Error at a token's position.
+func (p *parser) errAt(t token, format string, args ...any) *Error {
+	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// expected reports that the lookahead is not what the grammar wants here.
+func (p *parser) expected(what string) *Error {
+	return p.errAt(p.tok, "expected %s, found %s", what, describe(p.tok))
+}
+
+// describe names a token for error messages.
+func describe(t token) string {
+	switch t.kind {
+	case tokEOF:
+		return "end of file"
+	case tokInvalid:
+		return fmt.Sprintf("invalid character %q", t.text)
+	case tokUnterminated:
+		return "unterminated string"
+	}
+	text := t.text
+	if len(text) > 40 {
+		text = text[:40] + "..."
+	}
+	return "'" + text + "'"
+}
+
+// is reports whether the lookahead has the kind.
+func (p *parser) is(k tokKind) bool { return p.tok.kind == k }
+
+// isIdent reports whether the lookahead is the identifier word.
+func (p *parser) isIdent(word string) bool { return p.tok.kind == tokIdent && p.tok.text == word }
+
+// optional consumes the lookahead if it has the kind.
+func (p *parser) optional(k tokKind) bool {
+	if p.tok.kind == k {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// optionalIdent consumes the lookahead if it is the identifier word.
+func (p *parser) optionalIdent(word string) bool {
+	if p.isIdent(word) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// expect consumes a token of the kind or fails with "expected what".
+func (p *parser) expect(k tokKind, what string) (token, error) {
+	t := p.tok
+	if t.kind != k {
+		return t, p.expected(what)
+	}
+	p.advance()
+	return t, nil
+}
+
+// parseHeader reads `test` lines, then `set` and `target` lines in order.
+func (p *parser) parseHeader(f *ir.File) error {
+	for p.isIdent("test") {
+		line := p.tok.line
+		f.Tests = append(f.Tests, ir.HeaderLine{Kind: ir.HeaderTest, Words: headerWords(p.consumeLine()), Line: line})
+	}
+	for p.isIdent("set") || p.isIdent("target") {
+		kind := ir.HeaderSet
+		if p.tok.text == "target" {
+			kind = ir.HeaderTarget
+		}
+		t := p.tok
+		words := headerWords(p.consumeLine())
+		if kind == ir.HeaderTarget && len(words) == 0 {
+			return p.errAt(t, "expected target triple after 'target'")
+		}
+		f.Header = append(f.Header, ir.HeaderLine{Kind: kind, Words: words, Line: t.line})
+	}
+	return nil
+}
+
+// headerWords splits the rest of a header line into words, dropping a
+// trailing comment.
+func headerWords(rest string) []string {
+	if i := strings.IndexByte(rest, ';'); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.Fields(rest)
+}
+
+// parseFunctions reads functions up to the end of the text.
+func (p *parser) parseFunctions() ([]*ir.Function, error) {
+	var funcs []*ir.Function
+	for !p.is(tokEOF) {
+		f, err := p.parseFunction()
+		if err != nil {
+			return nil, err
+		}
+		funcs = append(funcs, f)
+	}
+	return funcs, nil
+}

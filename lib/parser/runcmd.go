@@ -1,0 +1,209 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+
+	"cliff/lib/ir"
+)
+
+// Run commands live in comments:
+//
+//	; run: %f(1, 2) == 3
+//	; run: %g(0x7fffffff) != [1, 0x1.0p1]
+//	; print: %f(1, 2)
+//	; run
+//
+// As in Cranelift, a command belongs to the function whose body contains
+// it or which it follows, and its values are typed by that function's
+// signature: the name written in the command is not looked up (filetests
+// name functions that do not exist). Comments before the first function are
+// not commands. A comment is a command when its first word is `run` or
+// `print` followed by `:` or by nothing.
+
+// commandBody strips the comment leaders from a comment's text.
+func commandBody(comment string) string { return strings.TrimLeft(comment, "; \t") }
+
+// isCommandLike reports whether a comment is a run command: its first word
+// is `run` or `print`, followed by ':' or by nothing.
+func isCommandLike(comment string) bool {
+	body := commandBody(comment)
+	for _, w := range []string{"run", "print"} {
+		if rest, ok := strings.CutPrefix(body, w); ok &&
+			(strings.HasPrefix(rest, ":") || strings.TrimSpace(rest) == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRunCommands reads the run commands among the comments kept while
+// parsing funcs.
+func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error) {
+	var cmds []ir.RunCommand
+	for _, c := range p.comments {
+		if c.owner < 0 || c.owner >= len(funcs) {
+			continue
+		}
+		if !isCommandLike(c.tok.text) {
+			continue
+		}
+		body := commandBody(c.tok.text)
+		skipped := len(c.tok.text) - len(body)
+		sub := &parser{file: p.file, src: p.src, lex: &lexer{
+			src:  p.src[:c.tok.end],
+			pos:  c.tok.off + skipped,
+			line: c.tok.line,
+			col:  c.tok.col + skipped, // the skipped prefix is ASCII
+		}}
+		sub.advance()
+		cmd, err := sub.parseRunCommand(funcs[c.owner])
+		if err != nil {
+			return nil, err
+		}
+		cmd.Line = c.tok.line
+		cmd.Text = strings.TrimSpace(body)
+		cmds = append(cmds, cmd)
+	}
+	return cmds, nil
+}
+
+// parseRunCommand reads one command for function f, the lookahead being
+// the word `run` or `print`.
+func (p *parser) parseRunCommand(f *ir.Function) (ir.RunCommand, error) {
+	cmd := ir.RunCommand{Func: f.Name}
+	sig := &f.Sig
+	word := p.tok
+	p.advance()
+	var err error
+	switch {
+	case word.text == "run" && p.optional(tokColon):
+		if cmd.Args, err = p.parseInvocation(sig); err != nil {
+			return cmd, err
+		}
+		if cmd.Cmp, err = p.parseComparison(); err != nil {
+			return cmd, err
+		}
+		if cmd.Want, err = p.parseExpected(sig); err != nil {
+			return cmd, err
+		}
+	case word.text == "run":
+		if len(sig.Params) != 0 || len(sig.Returns) != 1 || !sig.Returns[0].Type.IsInt() {
+			return cmd, p.errAt(word, "a bare 'run' needs a function of type () -> int, and %s is not", f.Name)
+		}
+	case p.optional(tokColon): // print:
+		cmd.Kind = ir.RunPrint
+		if cmd.Args, err = p.parseInvocation(sig); err != nil {
+			return cmd, err
+		}
+	default: // print
+		cmd.Kind = ir.RunPrint
+		if len(sig.Params) != 0 {
+			return cmd, p.errAt(word, "a bare 'print' needs a function without parameters, and %s has some", f.Name)
+		}
+	}
+	if !p.is(tokEOF) {
+		return cmd, p.errAt(p.tok, "unexpected %s after the run command", describe(p.tok))
+	}
+	return cmd, nil
+}
+
+// parseInvocation reads `%name(args)`, the args typed by the signature's
+// params.
+func (p *parser) parseInvocation(sig *ir.Signature) ([]ir.DataValue, error) {
+	if _, err := p.expect(tokName, "a function name, e.g. %my_fn"); err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tokLPar, "'(' after the function name"); err != nil {
+		return nil, err
+	}
+	args, err := p.parseDataValues(sig.Params)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tokRPar, "')' after "+plural(len(sig.Params), "argument")); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// parseComparison reads `==` or `!=`.
+func (p *parser) parseComparison() (string, error) {
+	switch {
+	case p.optional(tokEqual):
+		if _, err := p.expect(tokEqual, "'==' or '!='"); err != nil {
+			return "", err
+		}
+		return "==", nil
+	case p.optional(tokBang):
+		if _, err := p.expect(tokEqual, "'==' or '!='"); err != nil {
+			return "", err
+		}
+		return "!=", nil
+	}
+	return "", p.expected("'==' or '!='")
+}
+
+// parseExpected reads the expected results: one value alone, or a
+// bracketed comma-separated list when there are zero or several.
+func (p *parser) parseExpected(sig *ir.Signature) ([]ir.DataValue, error) {
+	if len(sig.Returns) == 1 {
+		return p.parseDataValues(sig.Returns)
+	}
+	if _, err := p.expect(tokLBracket, "'[' before "+plural(len(sig.Returns), "expected result")); err != nil {
+		return nil, err
+	}
+	want, err := p.parseDataValues(sig.Returns)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tokRBracket, "']' after "+plural(len(sig.Returns), "expected result")); err != nil {
+		return nil, err
+	}
+	return want, nil
+}
+
+// parseDataValues reads one comma-separated value per param.
+func (p *parser) parseDataValues(params []ir.AbiParam) ([]ir.DataValue, error) {
+	out := make([]ir.DataValue, 0, len(params))
+	for i, a := range params {
+		if i > 0 {
+			if _, err := p.expect(tokComma, "',' between values"); err != nil {
+				return nil, err
+			}
+		}
+		dv, err := p.parseDataValue(a.Type)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dv)
+	}
+	return out, nil
+}
+
+// parseDataValue reads one value of type t: an integer, a float in exact
+// notation, or a vector as `[lanes...]` or one hexadecimal number.
+func (p *parser) parseDataValue(t ir.Type) (ir.DataValue, error) {
+	start := p.tok
+	var b []byte
+	var err error
+	if t.IsScalar() {
+		b, err = p.scalarLiteral(t)
+	} else {
+		if t.Bytes() > 16 {
+			return ir.DataValue{}, p.errAt(start, "run command values larger than 128 bits (%s) are not supported", t)
+		}
+		b, err = p.vectorConst(t)
+	}
+	if err != nil {
+		return ir.DataValue{}, err
+	}
+	return ir.DataValue{Type: t, Bytes: b}, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

@@ -1,0 +1,193 @@
+package parser
+
+import (
+	"fmt"
+
+	"cliff/lib/ir"
+)
+
+// Type inference, driven by the opcode table: the controlling type of a
+// polymorphic instruction is its `.T` suffix or the type of the operand at
+// OpcodeInfo.CtrlOperand; result types follow from OpcodeInfo.Outs (derived
+// from the controlling type, fixed, or a callee signature's returns).
+
+// calleeSig returns the signature whose returns are the varargs results of
+// d: the declared function's for formats with a function reference, else
+// the referenced signature; nil when there is none.
+func (fp *funcParser) calleeSig(d *ir.InstData) *ir.Signature {
+	sigRef := ir.NoSigRef
+	for _, k := range d.Op.Format().Imms {
+		switch k {
+		case ir.ImmFuncRef:
+			if i, ok := fp.funcs[d.Func]; ok {
+				sigRef = fp.f.FuncRefs[i].Sig
+			}
+		case ir.ImmSigRef:
+			sigRef = d.Sig
+		}
+		if sigRef != ir.NoSigRef {
+			break
+		}
+	}
+	if i, ok := fp.sigs[sigRef]; ok {
+		return &fp.f.Sigs[i].Sig
+	}
+	return nil
+}
+
+// resultCount is the number of results d produces.
+func (fp *funcParser) resultCount(d *ir.InstData) (int, error) {
+	n := 0
+	for _, out := range d.Op.Info().Outs {
+		if out.Kind != ir.OperandVarargs {
+			n++
+			continue
+		}
+		sig := fp.calleeSig(d)
+		if sig == nil {
+			return 0, fmt.Errorf("cannot tell the results of %s: no signature", d.Op)
+		}
+		n += len(sig.Returns)
+	}
+	return n, nil
+}
+
+// valueType returns the type of v through aliases, or Invalid when v is
+// undefined or not typed yet.
+func (fp *funcParser) valueType(v ir.Value) ir.Type {
+	r := fp.f.Resolve(v)
+	if int(r) >= len(fp.f.Values) {
+		return ir.Invalid
+	}
+	return fp.f.Values[r].Type
+}
+
+// typeInst sets the controlling type and the result types of inst. It
+// returns false, and no error, when the controlling type comes from an
+// operand whose type is not known yet.
+func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok token) (bool, error) {
+	d := &fp.f.Insts[inst]
+	info := d.Op.Info()
+	ctrl := ir.Invalid
+	if info.Polymorphic {
+		switch {
+		case explicit:
+			ctrl = d.CtrlType
+		case info.CtrlOperand >= 0 && info.CtrlOperand < len(d.Args):
+			if ctrl = fp.valueType(d.Args[info.CtrlOperand]); ctrl == ir.Invalid {
+				return false, nil
+			}
+		default:
+			return false, fp.errAt(opTok, "type variable required for polymorphic opcode, e.g. '%s.%s'", d.Op, exampleType(info))
+		}
+		if len(info.TypeVars) > 0 && !info.TypeVars[0].Set.Contains(ctrl) {
+			return false, fp.errAt(opTok, "%s is not a valid typevar for %s", ctrl, d.Op)
+		}
+	}
+	d.CtrlType = ctrl
+
+	k := 0
+	setResult := func(t ir.Type) {
+		if k < len(d.Results) {
+			fp.f.Values[d.Results[k]].Type = t
+		}
+		k++
+	}
+	for _, out := range info.Outs {
+		switch out.Kind {
+		case ir.OperandFixed:
+			setResult(out.Type)
+		case ir.OperandTypeVar:
+			if out.TypeVar != 0 {
+				return false, fp.errAt(opTok, "cannot infer the type of result %s of %s: it is not derived from the controlling type", out.Name, d.Op)
+			}
+			t := out.Derive.Apply(ctrl)
+			if t == ir.Invalid {
+				return false, fp.errAt(opTok, "cannot derive the type of result %s of %s from %s", out.Name, d.Op, ctrl)
+			}
+			setResult(t)
+		case ir.OperandVarargs:
+			if sig := fp.calleeSig(d); sig != nil {
+				for _, r := range sig.Returns {
+					setResult(r.Type)
+				}
+			}
+		}
+	}
+	return true, nil
+}
+
+// exampleType names a member of the controlling type set for messages.
+func exampleType(info *ir.OpcodeInfo) string {
+	if len(info.TypeVars) > 0 {
+		if ts := info.TypeVars[0].Set.Types(); len(ts) > 0 {
+			for _, t := range ts {
+				if t == ir.I32 {
+					return "i32"
+				}
+			}
+			return ts[0].String()
+		}
+	}
+	return "T"
+}
+
+// typeDeferred types the instructions whose controlling operand was not
+// typed when they were read. An operand may itself be the result of a
+// deferred instruction, so instructions wait on the value their operand
+// resolves to and are typed as soon as it is. The first one left untyped,
+// in text order, is an error.
+func (fp *funcParser) typeDeferred() error {
+	if len(fp.deferred) == 0 {
+		return nil
+	}
+	f := fp.f
+	typed := make([]bool, len(fp.deferred))
+	waiting := map[ir.Value][]int{} // resolved operand -> indexes into fp.deferred
+	var ready []int
+	for k, di := range fp.deferred {
+		d := &f.Insts[di.inst]
+		r := f.Resolve(d.Args[d.Op.Info().CtrlOperand])
+		switch {
+		case r == ir.NoValue:
+			// An alias cycle: never typed.
+		case fp.valueType(r) != ir.Invalid:
+			ready = append(ready, k)
+		default:
+			waiting[r] = append(waiting[r], k)
+		}
+	}
+	for len(ready) > 0 {
+		k := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		di := fp.deferred[k]
+		ok, err := fp.typeInst(di.inst, false, di.tok)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		typed[k] = true
+		for _, r := range f.Insts[di.inst].Results {
+			ready = append(ready, waiting[r]...)
+			delete(waiting, r)
+		}
+	}
+	for k, di := range fp.deferred {
+		if typed[k] {
+			continue
+		}
+		d := &f.Insts[di.inst]
+		info := d.Op.Info()
+		v := d.Args[info.CtrlOperand]
+		why := "which has no known type"
+		if f.Resolve(v) == ir.NoValue {
+			why = "which is an alias in a cycle"
+		}
+		return fp.errAt(di.tok, "type variable required for polymorphic opcode, e.g. '%s.%s'; can't infer from %s %s",
+			d.Op, exampleType(info), v, why)
+	}
+	fp.deferred = nil
+	return nil
+}
