@@ -125,8 +125,9 @@ func (x *extractor) function(file string, f *ir.Function) error {
 		x.sum.FunctionRecords++
 	}
 	outside := usedOutsideBody(f)
+	lines := printer.Options{NoConstComments: true}.NewLines(f)
 	for _, b := range f.Layout {
-		s, ok := blockSnippet(file, f, b, outside)
+		s, ok := blockSnippet(file, f, b, outside, lines)
 		if !ok {
 			continue
 		}

@@ -18,7 +18,8 @@ import (
 // another block; they are the snippet's outputs.
 //
 // ok is false for a block with no body.
-func blockSnippet(file string, f *ir.Function, b ir.Block, usedOutside []bool) (s record.Snippet, ok bool) {
+// lines prints f's instructions (one per function: it costs a pass over f).
+func blockSnippet(file string, f *ir.Function, b ir.Block, usedOutside []bool, lines *printer.Lines) (s record.Snippet, ok bool) {
 	insts := f.Blocks[b].Insts
 	if n := len(insts); n > 0 && f.Insts[insts[n-1]].Op.IsTerminator() {
 		insts = insts[:n-1]
@@ -39,7 +40,7 @@ func blockSnippet(file string, f *ir.Function, b ir.Block, usedOutside []bool) (
 	}
 	for k, i := range insts {
 		d := &f.Insts[i]
-		si := record.SnippetInst{Opcode: d.Op.String(), Text: printer.Options{NoConstComments: true}.Inst(f, i)}
+		si := record.SnippetInst{Opcode: d.Op.String(), Text: lines.Inst(i)}
 		if d.Op.Info().Polymorphic {
 			si.CtrlType = d.CtrlType.String()
 		}
@@ -51,7 +52,7 @@ func blockSnippet(file string, f *ir.Function, b ir.Block, usedOutside []bool) (
 			refs[r] = record.ResultRef(k, m)
 			si.ResultTypes = append(si.ResultTypes, f.Values[r].Type.String())
 		}
-		si.Imms = immediates(f, i)
+		si.Imms = immediates(lines, f, i)
 		s.Insts = append(s.Insts, si)
 	}
 	for k, i := range insts {
@@ -114,10 +115,10 @@ func valueType(f *ir.Function, v ir.Value) ir.Type {
 
 // immediates collects the instruction's immediates as text, as the format
 // table lists them.
-func immediates(f *ir.Function, i ir.Inst) record.Imms {
+func immediates(lines *printer.Lines, f *ir.Function, i ir.Inst) record.Imms {
 	var im record.Imms
 	for _, k := range f.Insts[i].Op.Format().Imms {
-		text := printer.Immediate(f, i, k)
+		text := lines.Immediate(i, k)
 		switch k {
 		case ir.ImmInt64, ir.ImmIeee16, ir.ImmIeee32, ir.ImmIeee64:
 			im.Imm = text

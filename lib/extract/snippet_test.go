@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cliff/lib/parser"
+	"cliff/lib/printer"
 	"cliff/lib/record"
 )
 
@@ -17,9 +18,10 @@ func snippetsOf(t *testing.T, src string) []record.Snippet {
 	}
 	f := file.Funcs[0]
 	outside := usedOutsideBody(f)
+	lines := printer.Options{NoConstComments: true}.NewLines(f)
 	var out []record.Snippet
 	for _, b := range f.Layout {
-		if s, ok := blockSnippet("t.clif", f, b, outside); ok {
+		if s, ok := blockSnippet("t.clif", f, b, outside, lines); ok {
 			if err := s.Validate(); err != nil {
 				t.Fatalf("invalid snippet: %v", err)
 			}

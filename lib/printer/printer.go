@@ -2,7 +2,6 @@ package printer
 
 import (
 	"io"
-	"strings"
 
 	"cliff/lib/ir"
 )
@@ -210,12 +209,4 @@ func appendFloatOfType(buf []byte, t ir.Type, x uint64) []byte {
 }
 
 // Inst returns one instruction line; see the package-level Inst.
-func (o Options) Inst(f *ir.Function, i ir.Inst) string {
-	p := newFuncPrinter(o, f)
-	if int(i) >= len(f.Insts) {
-		return "<bad inst " + i.String() + ">"
-	}
-	p.appendTags(i, 0)
-	p.appendInst(i)
-	return strings.TrimSuffix(string(p.buf), "\n")
-}
+func (o Options) Inst(f *ir.Function, i ir.Inst) string { return o.NewLines(f).Inst(i) }

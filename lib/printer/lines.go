@@ -1,0 +1,64 @@
+package printer
+
+import (
+	"strings"
+
+	"cliff/lib/ir"
+)
+
+// Lines prints single instructions and immediates of one function. Making
+// one costs a pass over the function (which block holds each instruction,
+// the alias map); each line after that costs only its own text, so tools
+// that print every instruction of a function separately (the corpus
+// extractor, error reports) make one Lines per function.
+type Lines struct {
+	p *funcPrinter
+}
+
+// NewLines prepares to print lines of f.
+func (o Options) NewLines(f *ir.Function) *Lines {
+	return &Lines{p: newFuncPrinter(o, f)}
+}
+
+// Inst returns instruction i as one line without indentation, with its
+// debug tags.
+func (l *Lines) Inst(i ir.Inst) string {
+	p := l.p
+	if int(i) >= len(p.f.Insts) {
+		return "<bad inst " + i.String() + ">"
+	}
+	p.buf = p.buf[:0]
+	p.appendTags(i, 0)
+	p.appendInst(i)
+	return strings.TrimSuffix(string(p.buf), "\n")
+}
+
+// Immediate returns the text of one immediate or entity reference of
+// instruction i, as it appears in the printed instruction: "42", "0x1.8p1",
+// "slt", "notrap aligned", "+16", "user1", "xchg", "fn0". Block calls, jump
+// tables and exception tables are not single immediates and give "".
+func (l *Lines) Immediate(i ir.Inst, k ir.ImmKind) string {
+	p := l.p
+	if int(i) >= len(p.f.Insts) {
+		return ""
+	}
+	d := &p.f.Insts[i]
+	switch k {
+	case ir.ImmMemFlags:
+		return strings.TrimPrefix(d.Flags.String(), " ")
+	case ir.ImmIntCC:
+		return d.IntCC.String()
+	case ir.ImmFloatCC:
+		return d.FloatCC.String()
+	case ir.ImmAtomicRmwOp:
+		return d.RmwOp.String()
+	case ir.ImmOffset32:
+		return string(appendOffset32(nil, d.Imm))
+	case ir.ImmBlockCall, ir.ImmJumpTable, ir.ImmExceptionTable:
+		return ""
+	}
+	p.buf = p.buf[:0]
+	var nd int
+	p.appendSingleImm(k, d, &nd)
+	return string(p.buf)
+}
