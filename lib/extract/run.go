@@ -122,7 +122,6 @@ func (x *extractor) function(file string, f *ir.Function) error {
 		if err := x.emit(&s); err != nil {
 			return err
 		}
-		x.sum.FunctionRecords++
 	}
 	outside := usedOutsideBody(f)
 	lines := printer.Options{NoConstComments: true}.NewLines(f)
@@ -147,6 +146,9 @@ func (x *extractor) emit(s *record.Snippet) error {
 		return nil
 	}
 	x.seen[key] = true
+	if s.Level == record.LevelFunction {
+		x.sum.FunctionRecords++
+	}
 	if s.Level == record.LevelBlock {
 		x.sum.Snippets++
 		for _, in := range s.Insts {
