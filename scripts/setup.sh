@@ -52,4 +52,4 @@ bin/cliff-extract --keep-going --stats -o out/corpus.jsonl.zst "$filetests" 2> o
 	tail -n 20 out/extract.log >&2
 	exit 1
 }
-tail -n 5 out/extract.log
+head -n 3 out/extract.log

@@ -69,19 +69,22 @@ func parseMessage(name string, err error) string {
 }
 
 func verifyMessage(name string, f *ir.Function, e verify.Error) string {
-	line := e.Pos.Line
-	if line == 0 && e.Inst != ir.NoInst {
-		line = f.Pos.InstPos(e.Inst).Line
+	pos := e.Pos
+	if pos.Line == 0 && e.Inst != ir.NoInst {
+		pos = f.Pos.InstPos(e.Inst)
 	}
-	if line == 0 && e.Entity != "" {
-		line = f.Pos.DeclPos(e.Entity).Line
+	if pos.Line == 0 && e.Entity != "" {
+		pos = f.Pos.DeclPos(e.Entity)
 	}
-	if line == 0 && e.Block != ir.NoBlock {
-		line = f.Pos.BlockPos(e.Block).Line
+	if pos.Line == 0 && e.Block != ir.NoBlock {
+		pos = f.Pos.BlockPos(e.Block)
 	}
-	if line == 0 {
-		line = f.Pos.Func.Line
+	if pos.Line == 0 {
+		pos = f.Pos.Func
 	}
-	e.Pos = ir.Pos{} // the line goes in front, as file:line
-	return fmt.Sprintf("%s:%d: %s", name, line, e.Error())
+	e.Pos = ir.Pos{} // the position goes in front, as file:line:col
+	if pos.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", name, pos.Line, pos.Col, e.Error())
+	}
+	return fmt.Sprintf("%s:%d: %s", name, pos.Line, e.Error())
 }

@@ -63,7 +63,7 @@ func TestCheckFiletests(t *testing.T) {
 // and nowhere else.
 func TestCheckVerifierErrors(t *testing.T) {
 	srcs := filetestSources(t, "verifier")
-	lineOf := regexp.MustCompile(`^[^:]+:(\d+): `)
+	lineOf := regexp.MustCompile(`^[^:]+:(\d+)(?::\d+)?: `)
 	for _, src := range srcs {
 		data, err := os.ReadFile(src.Path)
 		if err != nil {
