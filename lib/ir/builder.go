@@ -22,6 +22,7 @@ type Builder struct {
 	f        *Function
 	cur      Block
 	inLayout []bool // by Block
+	srcLoc   SourceLoc
 }
 
 // NewBuilder returns a Builder appending to f, which may already hold code.
@@ -69,6 +70,11 @@ func (b *Builder) SwitchToBlock(blk Block) {
 	b.cur = blk
 }
 
+// SetSrcLoc gives the instructions appended from now on the source location
+// loc (unless they have their own), as Cranelift's FuncCursor::set_srcloc
+// does; the zero SourceLoc stops it.
+func (b *Builder) SetSrcLoc(loc SourceLoc) { b.srcLoc = loc }
+
 // SetCold marks blk cold (`block3 cold:`).
 func (b *Builder) SetCold(blk Block) { b.block(blk).Cold = true }
 
@@ -97,7 +103,8 @@ func (b *Builder) Ins(op Opcode, ctrl Type, args ...Value) Value {
 // CtrlType when it is Invalid and the table names an operand that carries
 // it (and clears it for monomorphic opcodes), and creates the results with
 // the types the table derives from the controlling type (for calls: the
-// returns of the callee's signature). d.Results must be empty.
+// returns of the callee's signature). d.Results must be empty. An
+// instruction without a source location gets the one set by SetSrcLoc.
 //
 // Like the parser, Append sets the entity references the format does not
 // use to their invalid sentinels (NoFuncRef, NoConstant, ...), and Const to
@@ -122,6 +129,9 @@ func (b *Builder) Append(d InstData) Inst {
 	}
 
 	clearUnusedRefs(&d)
+	if !d.SrcLoc.IsSet() {
+		d.SrcLoc = b.srcLoc
+	}
 
 	i := Inst(len(b.f.Insts))
 	for _, out := range info.Outs {

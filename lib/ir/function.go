@@ -283,8 +283,12 @@ type InstData struct {
 	Dests    []BlockCall
 	Handlers []ExceptionHandler
 
-	// DebugTags are the `<1, 2>` tags in front of a call or sequence_point.
-	DebugTags []uint32
+	// Annotations (annotations.go), none by default. Cranelift allows
+	// debug tags only on calls and sequence_point, and a stack map only on
+	// calls that return to their caller.
+	SrcLoc    SourceLoc       // `@0019` in front of the instruction
+	DebugTags []DebugTag      // `<ss0, 1, 2>` in front of the instruction
+	StackMap  []StackMapEntry // `, stack_map=[i64 @ ss0+8]` after a call's operands
 }
 
 // BlockCall is a branch destination with its args.

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strconv"
+
 	"cliff/lib/ir"
 )
 
@@ -130,16 +132,17 @@ func (fp *funcParser) isDefined(v ir.Value) bool {
 }
 
 // parseInstLine reads one line of a block: an instruction, possibly with
-// results, debug tags and a source location, or a value alias `vN -> vM`.
+// debug tags and a source location in front (in that order, as write.rs
+// prints them), or a value alias `vN -> vM` (which drops any tags and
+// location in front of it, as Cranelift does).
 func (fp *funcParser) parseInstLine(b ir.Block) error {
 	tags, err := fp.optionalDebugTags()
 	if err != nil {
 		return err
 	}
-	if fp.is(tokSrcLoc) {
-		// Source locations are accepted and dropped: cliff's IR has no
-		// place for them.
-		fp.advance()
+	loc, err := fp.optionalSrcLoc()
+	if err != nil {
+		return err
 	}
 	results := fp.resultBuf[:0]
 	defer func() { fp.resultBuf = results[:0] }()
@@ -168,16 +171,38 @@ func (fp *funcParser) parseInstLine(b ir.Block) error {
 	if len(results) > 0 {
 		start = results[0]
 	}
-	return fp.parseInstruction(b, results, tags, start)
+	return fp.parseInstruction(b, results, annotations{loc, tags}, start)
 }
 
-// optionalDebugTags reads `<1, 2, ss0>` in front of an instruction. Stack
-// slot tags are checked and dropped: cliff's IR keeps only integer tags.
-func (fp *funcParser) optionalDebugTags() ([]uint32, error) {
+// annotations are what an instruction line carries in front of the
+// instruction.
+type annotations struct {
+	loc  ir.SourceLoc
+	tags []ir.DebugTag
+}
+
+// optionalSrcLoc reads a source location `@0019`: a u32 in hex.
+// `@ffffffff` is Cranelift's "none" and reads as none.
+func (fp *funcParser) optionalSrcLoc() (ir.SourceLoc, error) {
+	if !fp.is(tokSrcLoc) {
+		return ir.SourceLoc{}, nil
+	}
+	bits, err := strconv.ParseUint(fp.tok.text, 16, 32)
+	if err != nil {
+		return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", fp.tok.text)
+	}
+	fp.advance()
+	return ir.SrcLoc(uint32(bits)), nil
+}
+
+// optionalDebugTags reads `<1, 2, ss0>` in front of an instruction. The
+// stack slots need not be declared (the verifier checks that). An empty
+// list `<>` reads as no tags, as in Cranelift.
+func (fp *funcParser) optionalDebugTags() ([]ir.DebugTag, error) {
 	if !fp.optional(tokLAngle) {
 		return nil, nil
 	}
-	tags := []uint32{}
+	var tags []ir.DebugTag
 	for !fp.optional(tokRAngle) {
 		switch fp.tok.kind {
 		case tokInteger:
@@ -185,9 +210,13 @@ func (fp *funcParser) optionalDebugTags() ([]uint32, error) {
 			if err != nil {
 				return nil, err
 			}
-			tags = append(tags, v)
+			tags = append(tags, ir.UserTag(v))
 		case tokStackSlot:
-			fp.advance()
+			ss, err := fp.anyStackSlot()
+			if err != nil {
+				return nil, err
+			}
+			tags = append(tags, ir.SlotTag(ss))
 		default:
 			return nil, fp.expected("integer or stack slot in debug tags")
 		}
@@ -197,9 +226,6 @@ func (fp *funcParser) optionalDebugTags() ([]uint32, error) {
 			}
 			break
 		}
-	}
-	if len(tags) == 0 {
-		return nil, nil
 	}
 	return tags, nil
 }

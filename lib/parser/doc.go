@@ -22,8 +22,10 @@
 //
 // IDs keep their source numbers and index slices, so block numbers must be
 // below 100,000 (as in Cranelift) and value numbers below 2^20. Source
-// locations (@00c7), user stack maps (`, stack_map=[...]`) and stack-slot
-// debug tags (<ss0, 1>) are read and dropped: the IR has no place for them.
+// locations (`@00c7`), debug tags (`<ss0, 1>`) and user stack maps
+// (`, stack_map=[i64 @ ss0+8]`) are kept in the instruction's SrcLoc,
+// DebugTags and StackMap; as in Cranelift, the stack slots they name need not
+// be declared (the verifier checks them).
 //
 // Errors are *Error values carrying file, line and column (1-based; the
 // column counts characters) of the offending token.

@@ -12,7 +12,7 @@ var fuzzSeeds = []string{
 	"parser/call.clif", "parser/memory.clif", "parser/branch.clif", "parser/alias.clif",
 	"runtests/simd-lane-access.clif", "runtests/try_call.clif", "runtests/i128-bitrev.clif",
 	"runtests/f16const.clif", "runtests/dynamic-simd-arithmetic.clif", "verifier/exceptions.clif",
-	"isa/x64/debug.clif",
+	"isa/x64/debug.clif", "isa/x64/atomic-cas-bug.clif", "inline/stack-maps.clif",
 }
 
 // FuzzParse feeds arbitrary text to the parser: it must never panic, every
@@ -26,6 +26,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("function %f(i32) -> i32 {\nblock0(v0: i32):\n    v1 = iadd v0, v0\n    return v1\n}\n; run: %f(1) == 2\n"))
 	f.Add([]byte("function %f() {\nblock1:\n    v1 = iadd v2, v2\n    jump block0\nblock0:\n    v2 = iconst.i8 1\n    v3 -> v2\n    jump block1\n}\n"))
+	f.Add([]byte(annotatedSeed))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := ParseFile("fuzz.clif", src)
 		if err != nil {
@@ -51,3 +52,13 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// annotatedSeed has a source location, debug tags and a stack map.
+const annotatedSeed = `function %f(i64) -> i64 {
+    ss0 = explicit_slot 16
+    fn0 = %g(i64) -> i64
+block0(v0: i64):
+<ss0, 1> @0019 v1 = call fn0(v0), stack_map=[i64 @ ss0+8, i32 @ ss0+0]
+@001a          return v1
+}
+`

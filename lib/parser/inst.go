@@ -7,13 +7,13 @@ import (
 // parseInstruction reads an instruction after its results and `=`, the
 // lookahead being the opcode, and appends it to block b. start is where
 // the instruction begins (its first result, or the opcode).
-func (fp *funcParser) parseInstruction(b ir.Block, results []token, tags []uint32, start token) error {
+func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotations, start token) error {
 	f := fp.f
 	inst := ir.Inst(len(f.Insts))
 	d := ir.InstData{
 		Func: ir.NoFuncRef, Sig: ir.NoSigRef, Slot: ir.NoStackSlot, DynSlot: ir.NoDynSlot,
 		GV: ir.NoGlobalValue, RawBlock: ir.NoBlock, Const: ir.NoConstant,
-		DebugTags: tags,
+		SrcLoc: ann.loc, DebugTags: ann.tags,
 	}
 	if len(results) > 0 {
 		d.Results = make([]ir.Value, len(results))
@@ -54,7 +54,7 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, tags []uint3
 	}
 
 	if fp.optional(tokComma) {
-		return fp.parseStackMap(op)
+		return fp.parseStackMap(&f.Insts[inst])
 	}
 	return nil
 }
@@ -93,14 +93,14 @@ func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (opTok token, expli
 	return opTok, explicit, fp.parseOperands(d, explicit)
 }
 
-// parseStackMap reads and drops `stack_map = [T @ ssN+off, ...]` after a
-// call: cliff's IR has no place for user stack maps.
-func (fp *funcParser) parseStackMap(op ir.Opcode) error {
+// parseStackMap reads `stack_map = [T @ ssN+off, ...]` after a call into
+// d.StackMap. An empty list leaves no stack map, as in Cranelift.
+func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 	at := fp.tok
 	if !fp.optionalIdent("stack_map") {
 		return fp.expected("'stack_map = [...]' after ','")
 	}
-	if !op.IsCall() || op.IsReturn() {
+	if !d.Op.IsCall() || d.Op.IsReturn() {
 		return fp.errAt(at, "stack map can only be attached to a (non-tail) call")
 	}
 	if _, err := fp.expect(tokEqual, "'=' after stack_map"); err != nil {
@@ -110,23 +110,28 @@ func (fp *funcParser) parseStackMap(op ir.Opcode) error {
 		return err
 	}
 	for !fp.optional(tokRBracket) {
-		if _, err := fp.expect(tokType, "stack map entry 'T @ ssN+offset'"); err != nil {
+		tt, err := fp.expect(tokType, "stack map entry 'T @ ssN+offset'")
+		if err != nil {
 			return err
 		}
 		if _, err := fp.expect(tokAt, "'@ ssN+offset' in stack map entry"); err != nil {
 			return err
 		}
-		if _, err := fp.expect(tokStackSlot, "stack slot in stack map entry"); err != nil {
+		ss, err := fp.anyStackSlot()
+		if err != nil {
 			return err
 		}
+		// `ss0+8` lexes as ss0 and the integer +8; `ss0 + 8` as three tokens.
 		if !fp.is(tokInteger) || fp.tok.text[0] != '+' {
 			if _, err := fp.expect(tokPlus, "'+ offset' in stack map entry"); err != nil {
 				return err
 			}
 		}
-		if _, err := fp.uimm32("stack map offset"); err != nil {
+		off, err := fp.uimm32("stack map offset")
+		if err != nil {
 			return err
 		}
+		d.StackMap = append(d.StackMap, ir.StackMapEntry{Type: tt.typ, Slot: ss, Offset: off})
 		if !fp.optional(tokComma) {
 			if _, err := fp.expect(tokRBracket, "',' or ']' in stack map"); err != nil {
 				return err
@@ -465,6 +470,20 @@ func (fp *funcParser) sigRef(declared bool) (ir.SigRef, error) {
 		return ir.NoSigRef, fp.errAt(t, "undefined signature %s", t.text)
 	}
 	return ir.SigRef(t.num), nil
+}
+
+// anyStackSlot reads a stack slot that need not be declared (debug tags and
+// stack maps name such slots; the verifier checks them). Only the reserved
+// number ss4294967295 is refused, as Cranelift refuses it.
+func (fp *funcParser) anyStackSlot() (ir.StackSlot, error) {
+	t, err := fp.expect(tokStackSlot, "stack slot ssN")
+	if err != nil {
+		return ir.NoStackSlot, err
+	}
+	if ir.StackSlot(t.num) == ir.NoStackSlot {
+		return ir.NoStackSlot, fp.errAt(t, "invalid stack slot %s", t.text)
+	}
+	return ir.StackSlot(t.num), nil
 }
 
 func (fp *funcParser) stackSlotRef() (ir.StackSlot, error) {

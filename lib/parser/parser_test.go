@@ -321,15 +321,93 @@ block0(v0: i64):
 	eq(t, "call func", d.Func, ir.FuncRef(0))
 	eq(t, "call args", d.Args, []ir.Value{1})
 	eq(t, "call result", typeOf(f, 2), ir.F32)
-	eq(t, "debug tags", inst(t, f, 2).DebugTags, []uint32{0, 1})
+	eq(t, "debug tags", inst(t, f, 2).DebugTags, []ir.DebugTag{ir.UserTag(0), ir.UserTag(1)})
 	eq(t, "two results", []ir.Type{typeOf(f, 3), typeOf(f, 4)}, []ir.Type{ir.F32, ir.I8})
 	d = inst(t, f, 3)
 	eq(t, "call_indirect sig", d.Sig, ir.SigRef(0))
 	eq(t, "call_indirect args", d.Args, []ir.Value{0, 1})
 	eq(t, "call_indirect results", d.Results, []ir.Value{5, 8})
 	eq(t, "func_addr", inst(t, f, 4).Func, ir.FuncRef(0))
-	eq(t, "stack slot tags are dropped", inst(t, f, 5).DebugTags, []uint32{7})
+	eq(t, "stack slot tags", inst(t, f, 5).DebugTags, []ir.DebugTag{ir.SlotTag(0), ir.UserTag(7)})
+	eq(t, "stack map", inst(t, f, 6).StackMap, []ir.StackMapEntry{{Type: ir.I32, Slot: 0, Offset: 0}, {Type: ir.I64, Slot: 0, Offset: 8}})
 	eq(t, "return_call", inst(t, f, 7).Op.String(), "return_call")
+}
+
+// TestAnnotations reads the source locations, debug tags and stack maps of
+// instruction lines into the instruction's SrcLoc, DebugTags and StackMap.
+func TestAnnotations(t *testing.T) {
+	none := ir.SourceLoc{}
+	for _, tc := range []struct {
+		name, line string
+		loc        ir.SourceLoc
+		tags       []ir.DebugTag
+		stackMap   []ir.StackMapEntry
+	}{
+		{"none", "v2 = call fn0(v0)", none, nil, nil},
+		{"srcloc", "@0019 v2 = call fn0(v0)", ir.SrcLoc(0x19), nil, nil},
+		{"srcloc zero", "@0000 v2 = call fn0(v0)", ir.SrcLoc(0), nil, nil},
+		{"srcloc short", "@7 v2 = call fn0(v0)", ir.SrcLoc(7), nil, nil},
+		{"srcloc eight digits", "@fffffffe v2 = call fn0(v0)", ir.SrcLoc(0xfffffffe), nil, nil},
+		{"srcloc leading zeros", "@0000000000abcdef v2 = call fn0(v0)", ir.SrcLoc(0xabcdef), nil, nil},
+		// Cranelift's "no location".
+		{"srcloc all ones", "@ffffffff v2 = call fn0(v0)", none, nil, nil},
+		{"srcloc upper case", "@00AB v2 = call fn0(v0)", ir.SrcLoc(0xab), nil, nil},
+		{"user tags", "<0, 1> v2 = call fn0(v0)", none, []ir.DebugTag{ir.UserTag(0), ir.UserTag(1)}, nil},
+		{"hex user tag", "<0x10> v2 = call fn0(v0)", none, []ir.DebugTag{ir.UserTag(16)}, nil},
+		{"slot tags", "<ss0, 1, 0, ss1, 4294967295> sequence_point",
+			none, []ir.DebugTag{ir.SlotTag(0), ir.UserTag(1), ir.UserTag(0), ir.SlotTag(1), ir.UserTag(0xffffffff)}, nil},
+		// The parser does not require the slot to be declared.
+		{"undeclared slot tag", "<ss9> sequence_point", none, []ir.DebugTag{ir.SlotTag(9)}, nil},
+		{"trailing comma in tags", "<1,> sequence_point", none, []ir.DebugTag{ir.UserTag(1)}, nil},
+		{"empty tags", "<> sequence_point", none, nil, nil},
+		{"tags then srcloc", "<ss1, 2> @002a v2 = call fn0(v0)", ir.SrcLoc(0x2a), []ir.DebugTag{ir.SlotTag(1), ir.UserTag(2)}, nil},
+		{"stack map", "v2 = call fn0(v0), stack_map=[i64 @ ss0+8]", none, nil, []ir.StackMapEntry{{Type: ir.I64, Slot: 0, Offset: 8}}},
+		{"stack map spaced", "v2 = call fn0(v0) , stack_map = [ i32 @ ss1 + 0x10 , f64 @ ss0+0 ]", none, nil,
+			[]ir.StackMapEntry{{Type: ir.I32, Slot: 1, Offset: 16}, {Type: ir.F64, Slot: 0, Offset: 0}}},
+		{"stack map trailing comma", "v2 = call fn0(v0), stack_map=[i8x16 @ ss1+4294967295,]", none, nil,
+			[]ir.StackMapEntry{{Type: ir.I8X16, Slot: 1, Offset: 0xffffffff}}},
+		{"empty stack map", "v2 = call fn0(v0), stack_map=[]", none, nil, nil},
+		{"stack map on call_indirect", "v2 = call_indirect sig0, v1(v0), stack_map=[i64 @ ss7+8]", none, nil,
+			[]ir.StackMapEntry{{Type: ir.I64, Slot: 7, Offset: 8}}},
+		{"stack map on try_call", "try_call fn0(v0), sig0, block1(ret0), [ default: block1(v0) ], stack_map=[i64 @ ss0+0]", none, nil,
+			[]ir.StackMapEntry{{Type: ir.I64, Slot: 0, Offset: 0}}},
+		{"all three", "<ss0, 1> @0019 v2 = call fn0(v0), stack_map=[i64 @ ss0+8]  ; comment",
+			ir.SrcLoc(0x19), []ir.DebugTag{ir.SlotTag(0), ir.UserTag(1)}, []ir.StackMapEntry{{Type: ir.I64, Slot: 0, Offset: 8}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := parseFunc(t, `function %f(i32, i64) -> i32 {
+    ss0 = explicit_slot 16
+    ss1 = explicit_slot 8
+    sig0 = (i32) -> i32
+    fn0 = %g(i32) -> i32
+block0(v0: i32, v1: i64):
+    `+tc.line+`
+    jump block1(v0)
+block1(v3: i32):
+    return v3
+}`)
+			d := inst(t, f, 0)
+			eq(t, "SrcLoc", d.SrcLoc, tc.loc)
+			eq(t, "DebugTags", d.DebugTags, tc.tags)
+			eq(t, "StackMap", d.StackMap, tc.stackMap)
+			eq(t, "next instruction has none", [3]any{inst(t, f, 1).SrcLoc, inst(t, f, 1).DebugTags, inst(t, f, 1).StackMap},
+				[3]any{none, []ir.DebugTag(nil), []ir.StackMapEntry(nil)})
+		})
+	}
+}
+
+// An alias line takes no annotations: whatever is in front of it is read
+// and dropped, as in Cranelift.
+func TestAnnotationsOnAlias(t *testing.T) {
+	f := parseFunc(t, `function %f(i32) -> i32 {
+block0(v0: i32):
+<1> @0019 v1 -> v0
+    return v1
+}`)
+	d := inst(t, f, 0)
+	eq(t, "return has no srcloc", d.SrcLoc, ir.SourceLoc{})
+	eq(t, "return has no tags", d.DebugTags, []ir.DebugTag(nil))
+	eq(t, "alias", f.Values[1].AliasOf, ir.Value(0))
 }
 
 func TestBranches(t *testing.T) {

@@ -55,6 +55,12 @@ func TestBrokenFunctions(t *testing.T) {
 		{"bad extension", func(f *ir.Function) { f.Sig.Params[0].Ext = 7 }, "(i32 <bad extension>,"},
 		{"no name", func(f *ir.Function) { f.Name = "" }, "function <missing name>("},
 		{"bad intcc", func(f *ir.Function) { f.Insts[9].IntCC = 200 }, "icmp <bad intcc> v13, v0"},
+		{"bad debug tag", func(f *ir.Function) {
+			f.Insts[2].DebugTags = []ir.DebugTag{{Kind: 7}, ir.SlotTag(ir.NoStackSlot)}
+		}, "<<bad debug tag>, ss?> "},
+		{"stack map on a non-call", func(f *ir.Function) {
+			f.Insts[3].StackMap = []ir.StackMapEntry{{Type: ir.Invalid, Slot: ir.NoStackSlot, Offset: 1}}
+		}, "iadd v7, v7, stack_map=[<invalid type> @ ss?+1]"},
 		{"bad global value kind", func(f *ir.Function) { f.GlobalValues = []ir.GlobalValueDecl{{Num: 0, Kind: 99}} }, "gv0 = <bad global value kind>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +78,7 @@ func TestBrokenFunctions(t *testing.T) {
 // prints it: the printer must never panic.
 func TestMutatedFunctionsDoNotPanic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	builds := []func() *ir.Function{buildBranches, buildPreamble, buildDebugTags}
+	builds := []func() *ir.Function{buildBranches, buildPreamble, buildDebugTags, buildAnnotations}
 	n := 3000
 	if testing.Short() {
 		n = 300
@@ -190,9 +196,11 @@ func mutate(rng *rand.Rand, f *ir.Function) {
 		if d := pickInst(); d != nil {
 			d.Results = append(d.Results, ir.Value(bogus32()))
 		}
-	case 13: // debug tags
+	case 13: // annotations
 		if d := pickInst(); d != nil {
-			d.DebugTags = append(d.DebugTags, bogus32())
+			d.DebugTags = append(d.DebugTags, ir.DebugTag{Kind: ir.DebugTagKind(rng.IntN(3)), User: bogus32(), Slot: ir.StackSlot(bogus32())})
+			d.SrcLoc = ir.SrcLoc(bogus32())
+			d.StackMap = append(d.StackMap, ir.StackMapEntry{Type: ir.Type(rng.Uint32()), Slot: ir.StackSlot(bogus32()), Offset: bogus32()})
 		}
 	case 14: // bogus preamble
 		f.GlobalValues = append(f.GlobalValues, ir.GlobalValueDecl{Num: ir.GlobalValue(bogus32()), Kind: ir.GlobalValueKind(rng.IntN(8)),

@@ -132,7 +132,7 @@ func buildValues() *ir.Function {
 	b.Append(ir.InstData{Op: ir.OpExtractlane, Args: []ir.Value{vc}, Imm: 3})
 	seq := b.Ins(ir.OpSequencePoint, ir.Invalid)
 	_ = seq
-	f.Insts[len(f.Insts)-1].DebugTags = []uint32{1, 0}
+	f.Insts[len(f.Insts)-1].DebugTags = []ir.DebugTag{ir.UserTag(1), ir.UserTag(0)}
 	b.BrTable(x, ir.NewBlockCall(tbl), []ir.BlockCall{ir.NewBlockCall(lanes, vi), ir.NewBlockCall(trapBlk), ir.NewBlockCall(lanes, vi)})
 
 	b.SwitchToBlock(lanes)
@@ -147,5 +147,51 @@ func buildValues() *ir.Function {
 
 	b.SwitchToBlock(tbl)
 	b.Return(vi)
+	return f
+}
+
+// buildAnnotations covers source locations, debug tags naming stack slots
+// and user stack maps, and how they shape the line: the tags eat into the
+// 36-column indentation, the source location is padded to what is left,
+// and the aliases of a tagged instruction's results keep the shortened
+// indentation (write.rs does all three).
+func buildAnnotations() *ir.Function {
+	f := ir.NewFunction("%annotations", sig([]ir.Type{ir.I64}, []ir.Type{ir.I64}, ir.CallConvSystemV))
+	b := ir.NewBuilder(f)
+	ss0, ss1 := b.DeclareStackSlot(16, 8), b.DeclareStackSlot(8, 0)
+	s0 := b.DeclareSig(sig([]ir.Type{ir.I64}, []ir.Type{ir.I64}, ir.CallConvSystemV))
+	fn0 := b.DeclareFuncRef("%gc", s0)
+
+	entry, exit := b.CreateBlock(), b.CreateBlock()
+	x := b.AppendBlockParam(entry, ir.I64)
+	r := b.AppendBlockParam(exit, ir.I64)
+
+	b.SwitchToBlock(entry)
+	b.SetSrcLoc(ir.SrcLoc(0x19))
+	addr := b.StackAddr(ir.I64, ss0, 8)
+	b.Store(ir.MemFlags{NoTrap: true}, x, addr, 0)
+	b.SetSrcLoc(ir.SrcLoc(0))
+	zero := b.Iconst(ir.I64, 0)
+	b.SetSrcLoc(ir.SrcLoc(0xabcdef))
+	rs := b.Call(fn0, zero)
+	call := ir.Inst(len(f.Insts) - 1)
+	f.Insts[call].DebugTags = []ir.DebugTag{ir.SlotTag(ss0), ir.UserTag(1), ir.UserTag(0)}
+	f.Insts[call].StackMap = []ir.StackMapEntry{{Type: ir.I64, Slot: ss0, Offset: 8}, {Type: ir.I32, Slot: ss1, Offset: 0}}
+	// An alias of the call's result.
+	f.Values = append(f.Values, ir.ValueData{Type: ir.I64, Kind: ir.DefAlias, AliasOf: rs[0]})
+	alias := ir.Value(len(f.Values) - 1)
+	b.SetSrcLoc(ir.SourceLoc{})
+	fa := b.FuncAddr(ir.I64, fn0)
+	b.CallIndirect(s0, fa, alias)
+	f.Insts[len(f.Insts)-1].StackMap = []ir.StackMapEntry{{Type: ir.I64, Slot: ss1, Offset: 4294967295}}
+	b.SetSrcLoc(ir.SrcLoc(0xfffffffe))
+	// Tags longer than the indentation: the location follows them unpadded.
+	b.Ins(ir.OpSequencePoint, ir.Invalid)
+	f.Insts[len(f.Insts)-1].DebugTags = []ir.DebugTag{ir.SlotTag(ss1), ir.UserTag(4294967295), ir.UserTag(4294967295), ir.UserTag(7)}
+	b.SetSrcLoc(ir.SourceLoc{})
+	b.Jump(exit, alias)
+
+	b.SwitchToBlock(exit)
+	b.Return(r)
 	return f
 }

@@ -9,8 +9,12 @@
 // by number); a blank line before each block; `v2 -> v0` alias lines after
 // the definition of their destination; the `.type` suffix only where the
 // controlling type cannot be read off an operand defined in the same block;
-// the `  ; v1 = 42` comments naming constant operands; with debug tags, the
-// 36-column instruction indentation Cranelift uses.
+// the `  ; v1 = 42` comments naming constant operands; `, stack_map=[...]`
+// after a call's operands. When any instruction has a source location or
+// debug tags, instructions start at column 36 (block headers at 32): the
+// tags (`<ss0, 1> `) eat into that indentation, the source location
+// (`@0019 `) is padded to what is left of it, and the alias lines after a
+// tagged instruction keep the shortened indentation, as in write.rs.
 //
 // Where Cranelift's own printer loses information or prints text its parser
 // rejects, cliff prints what the IR holds instead, so that parse -> print ->
@@ -34,10 +38,9 @@
 //     type than the instruction's CtrlType (`store.i32` of an i64 value);
 //     Cranelift leaves it out there and loses it. Both happen only in IR
 //     its verifier rejects or in hand-written text.
-//
-// What cliff's IR does not hold cannot be printed: source locations
-// (`@0019`), user stack map entries (`, stack_map=[i64 @ ss0+8]`) and debug
-// tags naming stack slots (`<ss0, 1>`).
+//   - Every source location is printed. Cranelift stores them relative to
+//     the first one set in the function and loses a location exactly one
+//     below that first one (the difference is all ones, its "none").
 //
 // The printer never panics on malformed IR: an undefined value, a layout
 // entry naming no block, a missing operand or block call, a bad opcode or

@@ -25,7 +25,7 @@ type funcPrinter struct {
 	aliases   [][]ir.Value
 	aliasDone []bool
 	// indent is the instruction indentation: 4, or 36 when the function
-	// has debug tags.
+	// has source locations or debug tags.
 	indent int
 }
 
@@ -52,7 +52,7 @@ func (p *funcPrinter) reset(o Options, f *ir.Function) {
 			if int(i) < len(f.Insts) {
 				p.instBlock[i] = b
 				p.instPos[i] = int32(pos)
-				if len(f.Insts[i].DebugTags) > 0 {
+				if d := &f.Insts[i]; len(d.DebugTags) > 0 || d.SrcLoc.IsSet() {
 					p.indent = 36
 				}
 			}
@@ -390,7 +390,7 @@ func (p *funcPrinter) appendBlock(b ir.Block) {
 	}
 	p.str(":\n")
 	for _, v := range bd.Params {
-		p.appendAliasesOf(v)
+		p.appendAliasesOf(v, p.indent)
 	}
 	for _, i := range bd.Insts {
 		if int(i) >= len(f.Insts) {
@@ -400,37 +400,54 @@ func (p *funcPrinter) appendBlock(b ir.Block) {
 			p.str(">\n")
 			continue
 		}
-		p.appendTags(i, p.indent)
+		// The aliases of the results take the instruction's indentation
+		// after its debug tags, as in write.rs.
+		indent := p.appendLinePrefix(i, p.indent)
 		p.appendInst(i)
 		for _, r := range f.Insts[i].Results {
-			p.appendAliasesOf(r)
+			p.appendAliasesOf(r, indent)
 		}
 	}
 }
 
-// appendTags writes `<1, 2> ` and pads to the indentation, as write.rs
-// does: the tags eat into the indentation.
-func (p *funcPrinter) appendTags(i ir.Inst, indent int) {
-	tags := p.f.Insts[i].DebugTags
-	if len(tags) == 0 {
-		p.spaces(indent)
-		return
+// appendLinePrefix writes what precedes instruction i on its line as
+// write.rs does: the debug tags `<1, ss0> `, which eat into the
+// indentation, then the source location `@0019 ` padded with spaces to
+// what is left of it (or in full when longer). It returns the indentation
+// left after the tags.
+func (p *funcPrinter) appendLinePrefix(i ir.Inst, indent int) int {
+	d := &p.f.Insts[i]
+	if len(d.DebugTags) > 0 {
+		start := len(p.buf)
+		p.str("<")
+		for k, t := range d.DebugTags {
+			if k > 0 {
+				p.str(", ")
+			}
+			switch t.Kind {
+			case ir.TagUser:
+				p.buf = strconv.AppendUint(p.buf, uint64(t.User), 10)
+			case ir.TagStackSlot:
+				p.ent("ss", uint32(t.Slot))
+			default:
+				p.str("<bad debug tag>")
+			}
+		}
+		p.str("> ")
+		indent = max(0, indent-(len(p.buf)-start))
 	}
 	start := len(p.buf)
-	p.str("<")
-	for k, t := range tags {
-		if k > 0 {
-			p.str(", ")
-		}
-		p.buf = strconv.AppendUint(p.buf, uint64(t), 10)
+	if d.SrcLoc.IsSet() {
+		p.str(d.SrcLoc.String())
+		p.str(" ")
 	}
-	p.str("> ")
 	p.spaces(indent - (len(p.buf) - start))
+	return indent
 }
 
 // appendAliasesOf writes the `vA -> target` lines of every alias whose
 // destination is target, then theirs, in write.rs's order.
-func (p *funcPrinter) appendAliasesOf(target ir.Value) {
+func (p *funcPrinter) appendAliasesOf(target ir.Value, indent int) {
 	if p.aliases == nil || int(target) >= len(p.aliases) {
 		return
 	}
@@ -443,14 +460,14 @@ func (p *funcPrinter) appendAliasesOf(target ir.Value) {
 				continue
 			}
 			p.aliasDone[a] = true
-			p.appendAliasLine(a, t)
+			p.appendAliasLine(a, t, indent)
 			todo = append(todo, a)
 		}
 	}
 }
 
-func (p *funcPrinter) appendAliasLine(a, t ir.Value) {
-	p.spaces(p.indent)
+func (p *funcPrinter) appendAliasLine(a, t ir.Value, indent int) {
+	p.spaces(indent)
 	p.appendValue(a)
 	p.str(" -> ")
 	p.appendValue(t)
@@ -467,7 +484,7 @@ func (p *funcPrinter) appendStrayAliases() {
 		if vd.Kind != ir.DefAlias || (p.aliasDone != nil && p.aliasDone[v]) {
 			continue
 		}
-		p.appendAliasLine(ir.Value(v), vd.AliasOf)
+		p.appendAliasLine(ir.Value(v), vd.AliasOf, p.indent)
 		if p.aliasDone != nil {
 			p.aliasDone[v] = true
 		}

@@ -15,6 +15,8 @@ import (
 // again. It is seeded with the Cranelift filetests.
 func FuzzRoundTrip(f *testing.F) {
 	f.Add([]byte("function %f(i32) -> i32 fast {\nblock0(v0: i32):\n    v1 = iadd v0, v0\n    return v1\n}\n"))
+	f.Add([]byte("function %f(i64) -> i64 {\n    ss0 = explicit_slot 16\n    fn0 = %g(i64) -> i64\nblock0(v0: i64):\n" +
+		"<ss0, 1> @0019 v1 = call fn0(v0), stack_map=[i64 @ ss0+8]\n    v2 -> v1\n@001a return v2\n}\n"))
 	if _, err := os.Stat(filetestsDir); err == nil {
 		for _, path := range clifFiles(f) {
 			src, err := os.ReadFile(path)

@@ -29,6 +29,7 @@ func (p *funcPrinter) appendInst(i ir.Inst) {
 		}
 	}
 	p.appendOperands(d)
+	p.appendStackMap(d.StackMap)
 	if !p.opts.NoConstComments {
 		p.appendConstComments(d)
 	}
@@ -89,6 +90,28 @@ func (p *funcPrinter) resolve(v ir.Value) ir.Value {
 		v = vd.AliasOf
 	}
 	return ir.NoValue
+}
+
+// appendStackMap writes `, stack_map=[i64 @ ss0+8, i32 @ ss1+0]`, or
+// nothing for an empty stack map. write.rs writes it only after a call's
+// operands; an instruction of another kind with a stack map (which
+// Cranelift's IR cannot hold) shows it all the same.
+func (p *funcPrinter) appendStackMap(entries []ir.StackMapEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	p.str(", stack_map=[")
+	for k, e := range entries {
+		if k > 0 {
+			p.str(", ")
+		}
+		p.appendType(e.Type)
+		p.str(" @ ")
+		p.ent("ss", uint32(e.Slot))
+		p.str("+")
+		p.buf = strconv.AppendUint(p.buf, uint64(e.Offset), 10)
+	}
+	p.str("]")
 }
 
 // operandList writes the comma-separated operand items: a space before the

@@ -21,14 +21,14 @@ func (o Options) NewLines(f *ir.Function) *Lines {
 }
 
 // Inst returns instruction i as one line without indentation, with its
-// debug tags.
+// debug tags and source location: `<1, ss0> @0019 call fn0(v1)`.
 func (l *Lines) Inst(i ir.Inst) string {
 	p := l.p
 	if int(i) >= len(p.f.Insts) {
 		return "<bad inst " + i.String() + ">"
 	}
 	p.buf = p.buf[:0]
-	p.appendTags(i, 0)
+	p.appendLinePrefix(i, 0)
 	p.appendInst(i)
 	return strings.TrimSuffix(string(p.buf), "\n")
 }

@@ -165,6 +165,7 @@ func TestGolden(t *testing.T) {
 		{"memory", buildMemory},
 		{"calls", buildCalls},
 		{"values", buildValues},
+		{"annotations", buildAnnotations},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGolden(t, tc.name+".clif", FunctionString(tc.build()))
@@ -222,11 +223,12 @@ func buildDebugTags() *ir.Function {
 	b.SwitchToBlock(b0)
 	c := b.Iconst(ir.I32, 10)
 	j := b.Jump(b1, c)
-	f.Insts[j].DebugTags = []uint32{2, 2, 1, 0}
+	f.Insts[j].DebugTags = []ir.DebugTag{ir.UserTag(2), ir.UserTag(2), ir.UserTag(1), ir.UserTag(0)}
 	b.SwitchToBlock(b1)
 	s := b.Ins(ir.OpIadd, ir.Invalid, y, x)
 	r := b.Return(s)
-	f.Insts[r].DebugTags = []uint32{123456789, 1, 2, 3, 4, 5, 6, 7, 8}
+	f.Insts[r].DebugTags = []ir.DebugTag{ir.UserTag(123456789), ir.UserTag(1), ir.UserTag(2), ir.UserTag(3),
+		ir.UserTag(4), ir.UserTag(5), ir.UserTag(6), ir.UserTag(7), ir.UserTag(8)}
 	f.Values = append(f.Values, ir.ValueData{Type: ir.I32, Kind: ir.DefAlias, AliasOf: y})
 	return f
 }

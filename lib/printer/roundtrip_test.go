@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -78,6 +79,67 @@ func TestRoundTripFiletests(t *testing.T) {
 		same++
 	}
 	t.Logf("%d files parsed, %d round-tripped exactly, %d failed", parsed, same, failed)
+}
+
+// annotationPatterns find source locations, debug tags naming stack slots
+// and user stack maps in CLIF text.
+var annotationPatterns = map[string]*regexp.Regexp{
+	"source locations":  regexp.MustCompile(`(?m)^(<[^>]*> *)?@[0-9a-fA-F]+ `),
+	"stack slot tags":   regexp.MustCompile(`(?m)^<[^>]*\bss[0-9]+`),
+	"stack map entries": regexp.MustCompile(`\S+ @ ss[0-9]+\+[0-9]+`),
+}
+
+// countAnnotations counts what annotationPatterns find outside comments.
+func countAnnotations(text string) map[string]int {
+	var code strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		line, _, _ = strings.Cut(line, ";")
+		code.WriteString(line)
+		code.WriteString("\n")
+	}
+	n := map[string]int{}
+	for what, re := range annotationPatterns {
+		n[what] = len(re.FindAllStringIndex(code.String(), -1))
+	}
+	return n
+}
+
+// TestRoundTripKeepsAnnotations checks that printing a parsed filetest
+// writes every source location, stack slot debug tag and stack map entry
+// its instructions carry.
+func TestRoundTripKeepsAnnotations(t *testing.T) {
+	total := map[string]int{}
+	for _, path := range clifFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := countAnnotations(string(src))
+		if want["source locations"]+want["stack slot tags"]+want["stack map entries"] == 0 {
+			continue
+		}
+		f, err := parser.ParseFile(path, src)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		var text bytes.Buffer
+		if err := File(&text, f); err != nil {
+			t.Fatal(err)
+		}
+		if got := countAnnotations(text.String()); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the source has %v, the printed text %v", path, want, got)
+		}
+		for what, n := range want {
+			total[what] += n
+		}
+	}
+	t.Logf("annotations kept: %v", total)
+	for what := range annotationPatterns {
+		if total[what] == 0 {
+			t.Errorf("found no %s in the filetests", what)
+		}
+	}
 }
 
 // excerpt shows the lines around an error's line number, when it has one.
@@ -202,7 +264,7 @@ func diffValues(path string, a, b reflect.Value) string {
 func TestBuiltFunctionsRoundTrip(t *testing.T) {
 	for name, build := range map[string]func() *ir.Function{
 		"branches": buildBranches, "preamble": buildPreamble, "debug_tags": buildDebugTags,
-		"memory": buildMemory, "calls": buildCalls, "values": buildValues,
+		"memory": buildMemory, "calls": buildCalls, "values": buildValues, "annotations": buildAnnotations,
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := build()

@@ -241,6 +241,28 @@ func TestBuiltIR(t *testing.T) {
 			b.ret(b0)
 			return b.f, []want{{b0, i0, "invalid function reference fn3"}}
 		}},
+		{"annotations the parser refuses", func() (*ir.Function, []want) {
+			b := newBuilder("%annotations", []ir.Type{ir.I32}, nil)
+			b.f.Sig.CallConv = ir.CallConvTail
+			b.f.StackSlots = []ir.StackSlotDecl{{Num: 0, Kind: "explicit_slot", Size: 8}}
+			b.f.Sigs = []ir.SigDecl{{Num: 0, Sig: ir.Signature{CallConv: ir.CallConvTail}}}
+			b.f.FuncRefs = []ir.FuncRefDecl{{Num: 0, Name: "%g", Sig: 0}}
+			b0, p := b.block(ir.I32)
+			entry := []ir.StackMapEntry{{Type: ir.I64, Slot: 0, Offset: 8}}
+			i0, _ := b.iadd(b0, ir.I32, p[0], p[0])
+			b.f.Insts[i0].StackMap = entry
+			b.f.Insts[i0].SrcLoc = ir.SrcLoc(0x19) // fine anywhere
+			i1, _ := b.inst(b0, ir.InstData{Op: ir.OpCall, Func: 0, DebugTags: []ir.DebugTag{{Kind: 5}},
+				StackMap: []ir.StackMapEntry{{Type: ir.Invalid, Slot: 0}, {Type: ir.DynamicOf(ir.I32X4), Slot: 0}}})
+			r, _ := b.inst(b0, ir.InstData{Op: ir.OpReturnCall, Func: 0, StackMap: entry})
+			return b.f, []want{
+				{b0, i0, "stack map can only be attached to a (non-tail) call"},
+				{b0, i1, "invalid debug tag kind 5"},
+				{b0, i1, "invalid stack map entry type"},
+				{b0, i1, "invalid stack map entry type i32x4xN"},
+				{b0, r, "stack map can only be attached to a (non-tail) call"},
+			}
+		}},
 		{"many problems, all reported", func() (*ir.Function, []want) {
 			b := newBuilder("%many", []ir.Type{ir.I32}, []ir.Type{ir.I64})
 			b0, p := b.block(ir.I32)

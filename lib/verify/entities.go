@@ -249,9 +249,28 @@ func joinGVs(gs []ir.GlobalValue) string {
 }
 
 // checkEntityRefs checks the entities an instruction's immediates name, by
-// the immediate kinds of its format.
+// the immediate kinds of its format, and those its debug tags and stack map
+// name. Cranelift checks neither of the last two: its parser takes any
+// stack slot number there and its verifier does not look; a slot that is
+// not declared is a broken reference all the same.
 func (v *verifier) checkEntityRefs(inst ir.Inst) {
 	d := &v.f.Insts[inst]
+	for _, t := range d.DebugTags {
+		switch {
+		case t.Kind == ir.TagStackSlot && !v.hasSlot(t.Slot):
+			v.instErr(inst, "invalid stack slot %s in debug tags", t.Slot)
+		case t.Kind != ir.TagUser && t.Kind != ir.TagStackSlot:
+			v.instErr(inst, "invalid debug tag kind %d", t.Kind)
+		}
+	}
+	for _, e := range d.StackMap {
+		if !v.hasSlot(e.Slot) {
+			v.instErr(inst, "invalid stack slot %s in stack map", e.Slot)
+		}
+		if !e.Type.Valid() || e.Type.IsDynamic() {
+			v.instErr(inst, "invalid stack map entry type %s", e.Type)
+		}
+	}
 	for _, k := range d.Op.Format().Imms {
 		switch k {
 		case ir.ImmFuncRef:

@@ -55,7 +55,7 @@ func corrupt(f *ir.Function, rng *rand.Rand) {
 		}
 		return &f.Insts[rng.Intn(len(f.Insts))]
 	}
-	switch rng.Intn(14) {
+	switch rng.Intn(15) {
 	case 0:
 		if d := inst(); d != nil && len(d.Args) > 0 {
 			d.Args[rng.Intn(len(d.Args))] = ir.Value(anyID(len(f.Values)))
@@ -124,6 +124,15 @@ func corrupt(f *ir.Function, rng *rand.Rand) {
 	case 13:
 		for k := range f.Sigs {
 			f.Sigs[k].Num = ir.SigRef(anyID(3))
+		}
+	case 14:
+		if d := inst(); d != nil {
+			// Full slice expressions: the original's arrays stay as they are.
+			d.DebugTags = append(d.DebugTags[:len(d.DebugTags):len(d.DebugTags)],
+				ir.DebugTag{Kind: ir.DebugTagKind(rng.Intn(3)), User: anyID(3), Slot: ir.StackSlot(anyID(3))})
+			d.StackMap = append(d.StackMap[:len(d.StackMap):len(d.StackMap)],
+				ir.StackMapEntry{Type: ir.Type(rng.Intn(0x200)), Slot: ir.StackSlot(anyID(3)), Offset: anyID(3)})
+			d.SrcLoc = ir.SrcLoc(anyID(3))
 		}
 	}
 }

@@ -5,13 +5,17 @@ import "cliff/lib/ir"
 // Checks the opcode table cannot express, each as Cranelift's verifier has
 // it: immediates in range, memory flags, address widths, constant sizes,
 // target settings some opcodes need, and which instructions may carry debug
-// tags. These are the only places that name opcodes.
+// tags; and one Cranelift leaves to its parser: which may carry a stack map.
+// These are the only places that name opcodes.
 
 // checkSpecial runs the opcode- and format-specific checks.
 func (v *verifier) checkSpecial(inst ir.Inst) {
 	d := &v.f.Insts[inst]
 	if len(d.DebugTags) > 0 && !d.Op.IsCall() && d.Op != ir.OpSequencePoint {
 		v.instErr(inst, "debug tags present on non-call, non-sequence point instruction")
+	}
+	if len(d.StackMap) > 0 && (!d.Op.IsCall() || d.Op.IsReturn()) {
+		v.instErr(inst, "stack map can only be attached to a (non-tail) call")
 	}
 	switch d.Op {
 	case ir.OpExtractlane, ir.OpInsertlane:

@@ -198,6 +198,16 @@ block0(v0: i32):
 <3> sequence_point
     return v2
 }`},
+	{name: "stack slots of debug tags and stack maps", src: `
+function %f(i64) -> i64 {
+    ss0 = explicit_slot 16
+    fn0 = %g(i64) -> i64
+block0(v0: i64):
+<ss0, 1> v1 = call fn0(v0), stack_map=[i64 @ ss0+8]
+<ss1, 1> sequence_point ; error: invalid stack slot ss1 in debug tags
+    v2 = call fn0(v1), stack_map=[i64 @ ss0+0, i32 @ ss2+4] ; error: invalid stack slot ss2 in stack map
+    return v2
+}`},
 	{name: "pointer width of a 32-bit target", opts: Options{PointerType: ir.I32}, src: `
 function %f(i64, i32) {
 block0(v0: i64, v1: i32):
