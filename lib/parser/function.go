@@ -122,7 +122,7 @@ func parseUnsignedDecimal32(s string) (uint32, error) {
 	if !ok {
 		return 0, fmt.Errorf("bad u32 %q", s)
 	}
-	return uint32(v.lo), nil
+	return uint32(v.Lo), nil
 }
 
 // parseExternalName reads the name of a callee or symbol: %name,

@@ -3,6 +3,7 @@ package parser
 import (
 	"strconv"
 
+	"cliff/lib/internal/uint128"
 	"cliff/lib/ir"
 )
 
@@ -37,27 +38,27 @@ func (p *parser) uimm32(what string) (uint32, error) {
 
 // sizedImm reads a signed or unsigned integer of width bits (8, 16, 32 or
 // 128) and returns its bit pattern.
-func (p *parser) sizedImm(width uint, what string) (u128, error) {
+func (p *parser) sizedImm(width uint, what string) (uint128.Uint128, error) {
 	t, err := p.expect(tokInteger, what)
 	if err != nil {
-		return u128{}, err
+		return uint128.Uint128{}, err
 	}
 	v, err := parseSizedImm(t.text, width)
 	if err != nil {
-		return u128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
 	}
 	return v, nil
 }
 
 // float reads a float literal of the format.
-func (p *parser) float(f floatFormat, what string) (u128, error) {
+func (p *parser) float(f floatFormat, what string) (uint128.Uint128, error) {
 	t, err := p.expect(tokFloat, what)
 	if err != nil {
-		return u128{}, err
+		return uint128.Uint128{}, err
 	}
 	v, err := parseFloat(t.text, f)
 	if err != nil {
-		return u128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
 	}
 	return v, nil
 }
@@ -84,15 +85,15 @@ func (p *parser) scalarLiteral(t ir.Type) ([]byte, error) {
 	what := "a " + t.String() + " literal"
 	if f, ok := floatFormatOf(t); ok {
 		v, err := p.float(f, what)
-		return v.bytesLE(t.Bytes()), err
+		return v.BytesLE(t.Bytes()), err
 	}
 	switch t {
 	case ir.I8, ir.I16, ir.I32, ir.I128:
 		v, err := p.sizedImm(uint(t.Bits()), what)
-		return v.bytesLE(t.Bytes()), err
+		return v.BytesLE(t.Bytes()), err
 	case ir.I64:
 		v, err := p.imm64(what)
-		return u128{uint64(v), 0}.bytesLE(8), err
+		return uint128.From64(uint64(v)).BytesLE(8), err
 	}
 	return nil, p.expected("a literal of a scalar type (not " + t.String() + ")")
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cliff/lib/internal/uint128"
 	"cliff/lib/ir"
 )
 
@@ -387,13 +388,13 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 		return fp.imm64(what)
 	}
 	v, err := fp.sizedImm(uint(t.Bits()), what)
-	return int64(v.lo), err
+	return int64(v.Lo), err
 }
 
 // floatImm reads the float of an f16const, f32const or f64const.
 func (fp *funcParser) floatImm(f floatFormat, what string) (uint64, error) {
 	v, err := fp.float(f, what)
-	return v.lo, err
+	return v.Lo, err
 }
 
 // constOperand reads the operand of a UnaryConst instruction: a declared
@@ -416,9 +417,9 @@ func (fp *funcParser) constOperand(d *ir.InstData, explicit bool) error {
 	case len(outs) == 1 && outs[0].Kind == ir.OperandFixed:
 		t := outs[0].Type
 		if f, ok := floatFormatOf(t); ok {
-			var v u128
+			var v uint128.Uint128
 			v, err = fp.float(f, t.String()+" float immediate")
-			d.Bytes = v.bytesLE(t.Bytes())
+			d.Bytes = v.BytesLE(t.Bytes())
 		} else {
 			d.Bytes, err = fp.vectorConst(t)
 		}

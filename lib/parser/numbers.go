@@ -5,102 +5,14 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"cliff/lib/internal/uint128"
 )
 
 // Number syntax, as Cranelift's immediates accept it. The lexer hands over
 // raw text that merely looks like a number; these functions check it against
 // the rules of the expected kind of immediate. Errors carry Cranelift's
 // wording.
-
-// u128 is an unsigned 128-bit integer.
-type u128 struct{ lo, hi uint64 }
-
-func (x u128) isZero() bool { return x.lo == 0 && x.hi == 0 }
-
-func (x u128) bitLen() int {
-	if x.hi != 0 {
-		return 64 + bits.Len64(x.hi)
-	}
-	return bits.Len64(x.lo)
-}
-
-func (x u128) shl(n uint) u128 {
-	switch {
-	case n == 0:
-		return x
-	case n >= 128:
-		return u128{}
-	case n >= 64:
-		return u128{0, x.lo << (n - 64)}
-	}
-	return u128{x.lo << n, x.hi<<n | x.lo>>(64-n)}
-}
-
-func (x u128) shr(n uint) u128 {
-	switch {
-	case n == 0:
-		return x
-	case n >= 128:
-		return u128{}
-	case n >= 64:
-		return u128{x.hi >> (n - 64), 0}
-	}
-	return u128{x.lo>>n | x.hi<<(64-n), x.hi >> n}
-}
-
-func (x u128) or(y u128) u128  { return u128{x.lo | y.lo, x.hi | y.hi} }
-func (x u128) and(y u128) u128 { return u128{x.lo & y.lo, x.hi & y.hi} }
-
-// mask returns the low n bits set.
-func mask128(n uint) u128 {
-	if n >= 128 {
-		return u128{^uint64(0), ^uint64(0)}
-	}
-	one := u128{1, 0}.shl(n)
-	// one - 1
-	if one.lo == 0 {
-		return u128{^uint64(0), one.hi - 1}
-	}
-	return u128{one.lo - 1, one.hi}
-}
-
-func (x u128) neg() u128 {
-	lo, borrow := bits.Sub64(0, x.lo, 0)
-	hi, _ := bits.Sub64(0, x.hi, borrow)
-	return u128{lo, hi}
-}
-
-// mulAdd returns x*base+d, and false on overflow past 128 bits.
-func (x u128) mulAdd(base, d uint64) (u128, bool) {
-	h1, lo := bits.Mul64(x.lo, base)
-	h2, hi := bits.Mul64(x.hi, base)
-	if h2 != 0 {
-		return u128{}, false
-	}
-	hi, c := bits.Add64(hi, h1, 0)
-	if c != 0 {
-		return u128{}, false
-	}
-	lo, c = bits.Add64(lo, d, 0)
-	hi, c = bits.Add64(hi, 0, c)
-	if c != 0 {
-		return u128{}, false
-	}
-	return u128{lo, hi}, true
-}
-
-// bytesLE returns the low n bytes of x, little-endian.
-func (x u128) bytesLE(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		if i < 8 {
-			b[i] = byte(x.lo >> (8 * i))
-		} else if i < 16 {
-			b[i] = byte(x.hi >> (8 * (i - 8)))
-		}
-	}
-	return b
-}
 
 func digitVal(c byte) (uint64, bool) {
 	switch {
@@ -116,22 +28,23 @@ func digitVal(c byte) (uint64, bool) {
 
 // parseUnsigned reads digits of the given base (no sign, no prefix, no
 // separators) into a value of at most width bits.
-func parseUnsigned(s string, base uint64, width uint) (u128, bool) {
+func parseUnsigned(s string, base uint64, width uint) (uint128.Uint128, bool) {
 	if s == "" {
-		return u128{}, false
+		return uint128.Uint128{}, false
 	}
-	var v u128
+	var v uint128.Uint128
 	for i := 0; i < len(s); i++ {
 		d, ok := digitVal(s[i])
 		if !ok || d >= base {
-			return u128{}, false
+			return uint128.Uint128{}, false
 		}
-		if v, ok = v.mulAdd(base, d); !ok {
-			return u128{}, false
+		var overflow bool
+		if v, overflow = v.MulAdd(base, d); overflow {
+			return uint128.Uint128{}, false
 		}
 	}
-	if width < 128 && v.bitLen() > int(width) {
-		return u128{}, false
+	if width < 128 && v.BitLen() > int(width) {
+		return uint128.Uint128{}, false
 	}
 	return v, true
 }
@@ -141,29 +54,29 @@ func parseUnsigned(s string, base uint64, width uint) (u128, bool) {
 // sign, then hex (0x..., '_' separators allowed) or plain decimal digits read
 // as an unsigned number of that width, negated when signed. The result is the
 // two's complement bit pattern, masked to width.
-func parseSizedImm(text string, width uint) (u128, error) {
+func parseSizedImm(text string, width uint) (uint128.Uint128, error) {
 	negative := strings.HasPrefix(text, "-")
 	if negative || strings.HasPrefix(text, "+") {
 		text = text[1:]
 	}
-	var v u128
+	var v uint128.Uint128
 	if hex, ok := strings.CutPrefix(text, "0x"); ok {
 		hex = strings.ReplaceAll(hex, "_", "")
 		var ok bool
 		if v, ok = parseUnsigned(hex, 16, width); !ok {
-			return u128{}, errors.New("unable to parse '" + hex + "' value as a hexadecimal u" + strconv.Itoa(int(width)) + " immediate")
+			return uint128.Uint128{}, errors.New("unable to parse '" + hex + "' value as a hexadecimal u" + strconv.Itoa(int(width)) + " immediate")
 		}
 	} else {
 		var ok bool
 		if v, ok = parseUnsigned(text, 10, width); !ok {
-			return u128{}, errors.New("expected decimal immediate")
+			return uint128.Uint128{}, errors.New("expected decimal immediate")
 		}
 	}
 	if negative {
-		v = v.neg().and(mask128(width))
+		v = v.Neg().And(uint128.Mask(width))
 		// The negated value must be negative (or zero) as a signed number.
-		if !v.isZero() && v.shr(width-1).lo&1 == 0 {
-			return u128{}, errors.New("negative number too small")
+		if !v.IsZero() && v.Shr(width-1).Lo&1 == 0 {
+			return uint128.Uint128{}, errors.New("negative number too small")
 		}
 	}
 	return v, nil
@@ -322,49 +235,49 @@ var (
 // (0x1.8p3, -0x0.4p-34), or 0.0, Inf, NaN, NaN:0xPAYLOAD, sNaN:0xPAYLOAD,
 // each with an optional sign. Decimal numbers other than 0.0 are rejected:
 // they could not be represented exactly. It returns the bit pattern.
-func parseFloat(s string, f floatFormat) (u128, error) {
+func parseFloat(s string, f floatFormat) (uint128.Uint128, error) {
 	w, t := f.w, f.t
-	var sign u128
+	var sign uint128.Uint128
 	if rest, ok := strings.CutPrefix(s, "-"); ok {
-		sign, s = u128{1, 0}.shl(t+w), rest
+		sign, s = uint128.From64(1).Shl(t+w), rest
 	} else if rest, ok := strings.CutPrefix(s, "+"); ok {
 		s = rest
 	}
 	if !strings.HasPrefix(s, "0x") {
-		maxE := mask128(w).shl(t)
-		quiet := u128{1, 0}.shl(t - 1)
-		lessThanQuiet := func(p u128) bool { return p.bitLen() <= int(t-1) }
+		maxE := uint128.Mask(w).Shl(t)
+		quiet := uint128.From64(1).Shl(t - 1)
+		lessThanQuiet := func(p uint128.Uint128) bool { return p.BitLen() <= int(t-1) }
 		switch {
 		case s == "0.0":
 			return sign, nil
 		case s == "Inf":
-			return sign.or(maxE), nil
+			return sign.Or(maxE), nil
 		case s == "NaN":
-			return sign.or(maxE).or(quiet), nil
+			return sign.Or(maxE).Or(quiet), nil
 		case strings.HasPrefix(s, "NaN:0x"):
 			p, ok := parseUnsigned(s[len("NaN:0x"):], 16, 128)
 			if !ok || !lessThanQuiet(p) {
-				return u128{}, errors.New("invalid NaN payload")
+				return uint128.Uint128{}, errors.New("invalid NaN payload")
 			}
-			return sign.or(maxE).or(quiet).or(p), nil
+			return sign.Or(maxE).Or(quiet).Or(p), nil
 		case strings.HasPrefix(s, "sNaN:0x"):
 			p, ok := parseUnsigned(s[len("sNaN:0x"):], 16, 128)
-			if !ok || p.isZero() || !lessThanQuiet(p) {
-				return u128{}, errors.New("invalid sNaN payload")
+			if !ok || p.IsZero() || !lessThanQuiet(p) {
+				return uint128.Uint128{}, errors.New("invalid sNaN payload")
 			}
-			return sign.or(maxE).or(p), nil
+			return sign.Or(maxE).Or(p), nil
 		}
-		return u128{}, errors.New("float must be hexadecimal")
+		return uint128.Uint128{}, errors.New("float must be hexadecimal")
 	}
 	s = s[2:]
 	digits, digitsBeforePoint := 0, -1
-	var significand u128
+	var significand uint128.Uint128
 	exponent := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '.' {
 			if digitsBeforePoint >= 0 {
-				return u128{}, errors.New("multiple radix points")
+				return uint128.Uint128{}, errors.New("multiple radix points")
 			}
 			digitsBeforePoint = digits
 			continue
@@ -372,59 +285,59 @@ func parseFloat(s string, f floatFormat) (u128, error) {
 		if c == 'p' {
 			e, err := strconv.ParseInt(s[i+1:], 10, 16)
 			if err != nil {
-				return u128{}, errors.New("bad exponent")
+				return uint128.Uint128{}, errors.New("bad exponent")
 			}
 			exponent = int(e)
 			break
 		}
 		d, ok := digitVal(c)
 		if !ok {
-			return u128{}, errors.New("invalid character")
+			return uint128.Uint128{}, errors.New("invalid character")
 		}
 		digits++
 		if digits > 32 {
-			return u128{}, errors.New("too many digits")
+			return uint128.Uint128{}, errors.New("too many digits")
 		}
-		significand = significand.shl(4).or(u128{d, 0})
+		significand = significand.Shl(4).Or(uint128.From64(d))
 	}
 	if digits == 0 {
-		return u128{}, errors.New("no digits")
+		return uint128.Uint128{}, errors.New("no digits")
 	}
-	if significand.isZero() {
+	if significand.IsZero() {
 		return sign, nil
 	}
 	if digitsBeforePoint >= 0 {
 		exponent -= 4 * (digits - digitsBeforePoint)
 	}
 	// Normalize to t+1 significant bits.
-	sigBits := uint(significand.bitLen())
+	sigBits := uint(significand.BitLen())
 	if sigBits > t+1 {
 		adjust := sigBits - (t + 1)
-		if !significand.and(mask128(adjust)).isZero() {
-			return u128{}, errors.New("too many significant bits")
+		if !significand.And(uint128.Mask(adjust)).IsZero() {
+			return uint128.Uint128{}, errors.New("too many significant bits")
 		}
-		significand = significand.shr(adjust)
+		significand = significand.Shr(adjust)
 		exponent += int(adjust)
 	} else {
 		adjust := t + 1 - sigBits
-		significand = significand.shl(adjust)
+		significand = significand.Shl(adjust)
 		exponent -= int(adjust)
 	}
-	trailing := significand.and(mask128(t))
+	trailing := significand.And(uint128.Mask(t))
 	maxExp := 1<<w - 2
 	bias := 1<<(w-1) - 1
 	exponent += bias + int(t)
 	switch {
 	case exponent > maxExp:
-		return u128{}, errors.New("magnitude too large")
+		return uint128.Uint128{}, errors.New("magnitude too large")
 	case exponent > 0:
-		return sign.or(u128{uint64(exponent), 0}.shl(t)).or(trailing), nil
+		return sign.Or(uint128.From64(uint64(exponent)).Shl(t)).Or(trailing), nil
 	case 1-exponent <= int(t):
 		adjust := uint(1 - exponent)
-		if !significand.and(mask128(adjust)).isZero() {
-			return u128{}, errors.New("subnormal underflow")
+		if !significand.And(uint128.Mask(adjust)).IsZero() {
+			return uint128.Uint128{}, errors.New("subnormal underflow")
 		}
-		return sign.or(significand.shr(adjust)), nil
+		return sign.Or(significand.Shr(adjust)), nil
 	}
-	return u128{}, errors.New("magnitude too small")
+	return uint128.Uint128{}, errors.New("magnitude too small")
 }

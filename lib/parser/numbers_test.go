@@ -6,41 +6,43 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cliff/lib/internal/uint128"
 )
 
 func TestParseSizedImm(t *testing.T) {
 	tests := []struct {
 		text  string
 		width uint
-		want  u128
+		want  uint128.Uint128
 		err   string
 	}{
-		{"0", 8, u128{0, 0}, ""},
-		{"127", 8, u128{127, 0}, ""},
-		{"255", 8, u128{255, 0}, ""}, // unsigned spelling of -1
-		{"-1", 8, u128{0xff, 0}, ""},
-		{"-128", 8, u128{0x80, 0}, ""},
-		{"+5", 8, u128{5, 0}, ""},
-		{"0xff", 8, u128{0xff, 0}, ""},
-		{"-0x80", 8, u128{0x80, 0}, ""},
-		{"256", 8, u128{}, "expected decimal immediate"},
-		{"-129", 8, u128{}, "negative number too small"},
-		{"-0x81", 8, u128{}, "negative number too small"},
-		{"0x100", 8, u128{}, "as a hexadecimal u8 immediate"},
-		{"1_000", 16, u128{}, "expected decimal immediate"}, // no separators in decimal
-		{"0x7f_ff", 16, u128{0x7fff, 0}, ""},
-		{"-32768", 16, u128{0x8000, 0}, ""},
-		{"0xffffffff", 32, u128{0xffffffff, 0}, ""},
-		{"-2147483648", 32, u128{0x80000000, 0}, ""},
-		{"4294967296", 32, u128{}, "expected decimal immediate"},
-		{"-1", 128, u128{^uint64(0), ^uint64(0)}, ""},
-		{"0x0000_0000_0000_0001_0000_0000_0000_0002", 128, u128{2, 1}, ""},
-		{"340282366920938463463374607431768211455", 128, u128{^uint64(0), ^uint64(0)}, ""},
-		{"340282366920938463463374607431768211456", 128, u128{}, "expected decimal immediate"},
-		{"-170141183460469231731687303715884105728", 128, u128{0, 1 << 63}, ""},
-		{"-170141183460469231731687303715884105729", 128, u128{}, "negative number too small"},
-		{"0x", 8, u128{}, "hexadecimal"},
-		{"-", 8, u128{}, "expected decimal immediate"},
+		{"0", 8, uint128.From64(0), ""},
+		{"127", 8, uint128.From64(127), ""},
+		{"255", 8, uint128.From64(255), ""}, // unsigned spelling of -1
+		{"-1", 8, uint128.From64(0xff), ""},
+		{"-128", 8, uint128.From64(0x80), ""},
+		{"+5", 8, uint128.From64(5), ""},
+		{"0xff", 8, uint128.From64(0xff), ""},
+		{"-0x80", 8, uint128.From64(0x80), ""},
+		{"256", 8, uint128.Uint128{}, "expected decimal immediate"},
+		{"-129", 8, uint128.Uint128{}, "negative number too small"},
+		{"-0x81", 8, uint128.Uint128{}, "negative number too small"},
+		{"0x100", 8, uint128.Uint128{}, "as a hexadecimal u8 immediate"},
+		{"1_000", 16, uint128.Uint128{}, "expected decimal immediate"}, // no separators in decimal
+		{"0x7f_ff", 16, uint128.From64(0x7fff), ""},
+		{"-32768", 16, uint128.From64(0x8000), ""},
+		{"0xffffffff", 32, uint128.From64(0xffffffff), ""},
+		{"-2147483648", 32, uint128.From64(0x80000000), ""},
+		{"4294967296", 32, uint128.Uint128{}, "expected decimal immediate"},
+		{"-1", 128, uint128.Uint128{Hi: ^uint64(0), Lo: ^uint64(0)}, ""},
+		{"0x0000_0000_0000_0001_0000_0000_0000_0002", 128, uint128.Uint128{Hi: 1, Lo: 2}, ""},
+		{"340282366920938463463374607431768211455", 128, uint128.Uint128{Hi: ^uint64(0), Lo: ^uint64(0)}, ""},
+		{"340282366920938463463374607431768211456", 128, uint128.Uint128{}, "expected decimal immediate"},
+		{"-170141183460469231731687303715884105728", 128, uint128.Uint128{Hi: 1 << 63}, ""},
+		{"-170141183460469231731687303715884105729", 128, uint128.Uint128{}, "negative number too small"},
+		{"0x", 8, uint128.Uint128{}, "hexadecimal"},
+		{"-", 8, uint128.Uint128{}, "expected decimal immediate"},
 	}
 	for _, tc := range tests {
 		got, err := parseSizedImm(tc.text, tc.width)
@@ -171,42 +173,42 @@ func TestParseFloat(t *testing.T) {
 	tests := []struct {
 		text string
 		f    floatFormat
-		want u128
+		want uint128.Uint128
 		err  string
 	}{
-		{"0.0", formatF32, u128{0, 0}, ""},
-		{"-0.0", formatF32, u128{0x80000000, 0}, ""},
-		{"0x0.0", formatF64, u128{0, 0}, ""},
-		{"0x1.5p3", formatF32, u128{uint64(math.Float32bits(10.5)), 0}, ""},
-		{"-0x1.0p0", formatF64, u128{math.Float64bits(-1), 0}, ""},
-		{"0x1.66e07ap-1", formatF32, u128{0x3f33703d, 0}, ""},
-		{"Inf", formatF32, u128{0x7f800000, 0}, ""},
-		{"-Inf", formatF64, u128{0xfff0000000000000, 0}, ""},
-		{"NaN", formatF32, u128{0x7fc00000, 0}, ""},
-		{"+NaN", formatF16, u128{0x7e00, 0}, ""},
-		{"-NaN", formatF64, u128{0xfff8000000000000, 0}, ""},
-		{"NaN:0x42", formatF32, u128{0x7fc00042, 0}, ""},
-		{"+sNaN:0x1", formatF32, u128{0x7f800001, 0}, ""},
-		{"-sNaN:0x1", formatF64, u128{0xfff0000000000001, 0}, ""},
-		{"Inf", formatF128, u128{0, 0x7fff000000000000}, ""},
-		{"-0x1.0p0", formatF128, u128{0, 0xbfff000000000000}, ""},
-		{"0x1.0000000000000000000000000001p0", formatF128, u128{1, 0x3fff000000000000}, ""},
-		{"0x1.0p-24", formatF16, u128{0x0001, 0}, ""},  // smallest f16 subnormal
-		{"0x1.ffcp15", formatF16, u128{0x7bff, 0}, ""}, // largest f16
-		{"0x1.0p-149", formatF32, u128{1, 0}, ""},
-		{"0x1.0p-1074", formatF64, u128{1, 0}, ""},
-		{"1.0", formatF32, u128{}, "float must be hexadecimal"},
-		{"NaN:0x400000", formatF32, u128{}, "invalid NaN payload"},
-		{"sNaN:0x0", formatF32, u128{}, "invalid sNaN payload"},
-		{"0x1.0p128", formatF32, u128{}, "magnitude too large"},
-		{"0x1.0p-150", formatF32, u128{}, "magnitude too small"},
-		{"0x1.8p-149", formatF32, u128{}, "subnormal underflow"},
-		{"0x1.000001p0", formatF32, u128{}, "too many significant bits"},
-		{"0x1.0.0", formatF32, u128{}, "multiple radix points"},
-		{"0x1.0p", formatF32, u128{}, "bad exponent"},
-		{"0x", formatF32, u128{}, "no digits"},
-		{"0x1g", formatF32, u128{}, "invalid character"},
-		{"0x" + strings.Repeat("1", 33), formatF128, u128{}, "too many digits"},
+		{"0.0", formatF32, uint128.From64(0), ""},
+		{"-0.0", formatF32, uint128.From64(0x80000000), ""},
+		{"0x0.0", formatF64, uint128.From64(0), ""},
+		{"0x1.5p3", formatF32, uint128.From64(uint64(math.Float32bits(10.5))), ""},
+		{"-0x1.0p0", formatF64, uint128.From64(math.Float64bits(-1)), ""},
+		{"0x1.66e07ap-1", formatF32, uint128.From64(0x3f33703d), ""},
+		{"Inf", formatF32, uint128.From64(0x7f800000), ""},
+		{"-Inf", formatF64, uint128.From64(0xfff0000000000000), ""},
+		{"NaN", formatF32, uint128.From64(0x7fc00000), ""},
+		{"+NaN", formatF16, uint128.From64(0x7e00), ""},
+		{"-NaN", formatF64, uint128.From64(0xfff8000000000000), ""},
+		{"NaN:0x42", formatF32, uint128.From64(0x7fc00042), ""},
+		{"+sNaN:0x1", formatF32, uint128.From64(0x7f800001), ""},
+		{"-sNaN:0x1", formatF64, uint128.From64(0xfff0000000000001), ""},
+		{"Inf", formatF128, uint128.Uint128{Hi: 0x7fff000000000000}, ""},
+		{"-0x1.0p0", formatF128, uint128.Uint128{Hi: 0xbfff000000000000}, ""},
+		{"0x1.0000000000000000000000000001p0", formatF128, uint128.Uint128{Hi: 0x3fff000000000000, Lo: 1}, ""},
+		{"0x1.0p-24", formatF16, uint128.From64(0x0001), ""},  // smallest f16 subnormal
+		{"0x1.ffcp15", formatF16, uint128.From64(0x7bff), ""}, // largest f16
+		{"0x1.0p-149", formatF32, uint128.From64(1), ""},
+		{"0x1.0p-1074", formatF64, uint128.From64(1), ""},
+		{"1.0", formatF32, uint128.Uint128{}, "float must be hexadecimal"},
+		{"NaN:0x400000", formatF32, uint128.Uint128{}, "invalid NaN payload"},
+		{"sNaN:0x0", formatF32, uint128.Uint128{}, "invalid sNaN payload"},
+		{"0x1.0p128", formatF32, uint128.Uint128{}, "magnitude too large"},
+		{"0x1.0p-150", formatF32, uint128.Uint128{}, "magnitude too small"},
+		{"0x1.8p-149", formatF32, uint128.Uint128{}, "subnormal underflow"},
+		{"0x1.000001p0", formatF32, uint128.Uint128{}, "too many significant bits"},
+		{"0x1.0.0", formatF32, uint128.Uint128{}, "multiple radix points"},
+		{"0x1.0p", formatF32, uint128.Uint128{}, "bad exponent"},
+		{"0x", formatF32, uint128.Uint128{}, "no digits"},
+		{"0x1g", formatF32, uint128.Uint128{}, "invalid character"},
+		{"0x" + strings.Repeat("1", 33), formatF128, uint128.Uint128{}, "too many digits"},
 	}
 	for _, tc := range tests {
 		got, err := parseFloat(tc.text, tc.f)
@@ -232,7 +234,7 @@ func TestParseFloatRoundTrip(t *testing.T) {
 		if f := math.Float64frombits(b64); !math.IsInf(f, 0) && !math.IsNaN(f) {
 			text := strconv.FormatFloat(f, 'x', -1, 64)
 			got, err := parseFloat(text, formatF64)
-			if err != nil || got != (u128{b64, 0}) {
+			if err != nil || got != uint128.From64(b64) {
 				t.Fatalf("f64 %s: got %#x, %v; want %#x", text, got, err, b64)
 			}
 		}
@@ -240,7 +242,7 @@ func TestParseFloatRoundTrip(t *testing.T) {
 		if f := math.Float32frombits(b32); !math.IsInf(float64(f), 0) && !math.IsNaN(float64(f)) {
 			text := strconv.FormatFloat(float64(f), 'x', -1, 32)
 			got, err := parseFloat(text, formatF32)
-			if err != nil || got != (u128{uint64(b32), 0}) {
+			if err != nil || got != uint128.From64(uint64(b32)) {
 				t.Fatalf("f32 %s: got %#x, %v; want %#x", text, got, err, b32)
 			}
 		}

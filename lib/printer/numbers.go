@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+
+	"cliff/lib/internal/uint128"
 )
 
 // Number spellings of Cranelift's immediates (cranelift-codegen
@@ -71,136 +73,69 @@ func appendLEHex(buf []byte, data []byte) []byte {
 	return buf
 }
 
-// u128 is just enough 128-bit arithmetic to format f128.
-type u128 struct{ hi, lo uint64 }
-
-func (x u128) rsh(n uint) u128 {
-	switch {
-	case n == 0:
-		return x
-	case n >= 128:
-		return u128{}
-	case n >= 64:
-		return u128{0, x.hi >> (n - 64)}
-	}
-	return u128{x.hi >> n, x.lo>>n | x.hi<<(64-n)}
-}
-
-func (x u128) lsh(n uint) u128 {
-	switch {
-	case n == 0:
-		return x
-	case n >= 128:
-		return u128{}
-	case n >= 64:
-		return u128{x.lo << (n - 64), 0}
-	}
-	return u128{x.hi<<n | x.lo>>(64-n), x.lo << n}
-}
-
-func (x u128) and(y u128) u128 { return u128{x.hi & y.hi, x.lo & y.lo} }
-func (x u128) isZero() bool    { return x.hi == 0 && x.lo == 0 }
-
-// lowBits is the mask of the n low bits.
-func lowBits(n uint) u128 {
-	switch {
-	case n >= 128:
-		return u128{^uint64(0), ^uint64(0)}
-	case n >= 64:
-		return u128{1<<(n-64) - 1, ^uint64(0)}
-	}
-	return u128{0, 1<<n - 1}
-}
-
-// appendHex128 writes x in lower-case hex without prefix, zero-padded to at
-// least width digits.
-func appendHex128(buf []byte, x u128, width int) []byte {
-	var s string
-	if x.hi != 0 {
-		lo := strconv.FormatUint(x.lo, 16)
-		s = strconv.FormatUint(x.hi, 16) + zeros(16-len(lo)) + lo
-	} else {
-		s = strconv.FormatUint(x.lo, 16)
-	}
-	buf = append(buf, zeros(width-len(s))...)
-	return append(buf, s...)
-}
-
-func zeros(n int) string {
-	const z = "00000000000000000000000000000000"
-	if n <= 0 {
-		return ""
-	}
-	if n > len(z) {
-		return z + zeros(n-len(z))
-	}
-	return z[:n]
-}
-
 // appendFloat writes an IEEE float of w exponent bits and t trailing
 // significand bits the way Cranelift's format_float does: C99 hex floats
 // (0x1.800000p0, subnormals 0x0.004p-14), 0.0 and -0.0, +Inf/-Inf, and NaNs
 // with their payload (+NaN, -NaN:0x1, +sNaN:0x1).
-func appendFloat(buf []byte, x u128, w, t uint) []byte {
-	tBits := x.and(lowBits(t))
-	eBits := x.rsh(t).lo & (1<<w - 1)
-	sign := x.rsh(w+t).lo & 1
+func appendFloat(buf []byte, x uint128.Uint128, w, t uint) []byte {
+	tBits := x.And(uint128.Mask(t))
+	eBits := x.Shr(t).Lo & (1<<w - 1)
+	sign := x.Shr(w+t).Lo & 1
 	maxE := uint64(1)<<w - 1
 	bias := int64(1)<<(w-1) - 1
 	digits := (t + 3) / 4
-	left := tBits.lsh(4*digits - t)
+	left := tBits.Shl(4*digits - t)
 	if sign != 0 {
 		buf = append(buf, '-')
 	}
 	switch {
-	case eBits == 0 && tBits.isZero():
+	case eBits == 0 && tBits.IsZero():
 		return append(buf, "0.0"...)
 	case eBits == 0:
 		buf = append(buf, "0x0."...)
-		buf = appendHex128(buf, left, int(digits))
+		buf = left.AppendHex(buf, int(digits))
 		buf = append(buf, 'p')
 		return strconv.AppendInt(buf, 1-bias, 10)
 	case eBits == maxE:
 		if sign == 0 {
 			buf = append(buf, '+')
 		}
-		if tBits.isZero() {
+		if tBits.IsZero() {
 			return append(buf, "Inf"...)
 		}
-		payload := tBits.and(lowBits(t - 1))
-		if !tBits.rsh(t - 1).isZero() { // quiet bit
-			if payload.isZero() {
+		payload := tBits.And(uint128.Mask(t - 1))
+		if !tBits.Shr(t - 1).IsZero() { // quiet bit
+			if payload.IsZero() {
 				return append(buf, "NaN"...)
 			}
 			buf = append(buf, "NaN:0x"...)
 		} else {
 			buf = append(buf, "sNaN:0x"...)
 		}
-		return appendHex128(buf, payload, 1)
+		return payload.AppendHex(buf, 1)
 	}
 	buf = append(buf, "0x1."...)
-	buf = appendHex128(buf, left, int(digits))
+	buf = left.AppendHex(buf, int(digits))
 	buf = append(buf, 'p')
 	return strconv.AppendInt(buf, int64(eBits)-bias, 10)
 }
 
 // Float layouts: exponent and trailing significand widths.
-func appendF16(buf []byte, x uint64) []byte { return appendFloat(buf, u128{0, x & 0xffff}, 5, 10) }
-func appendF32(buf []byte, x uint64) []byte {
-	return appendFloat(buf, u128{0, x & 0xffff_ffff}, 8, 23)
+func appendF16(buf []byte, x uint64) []byte {
+	return appendFloat(buf, uint128.From64(x&0xffff), 5, 10)
 }
-func appendF64(buf []byte, x uint64) []byte { return appendFloat(buf, u128{0, x}, 11, 52) }
+
+func appendF32(buf []byte, x uint64) []byte {
+	return appendFloat(buf, uint128.From64(x&0xffff_ffff), 8, 23)
+}
+
+func appendF64(buf []byte, x uint64) []byte {
+	return appendFloat(buf, uint128.From64(x), 11, 52)
+}
 
 // appendF128 writes a 16-byte little-endian f128.
 func appendF128(buf []byte, le []byte) []byte {
-	var x u128
-	for i := 15; i >= 0; i-- {
-		x = x.lsh(8)
-		if i < len(le) {
-			x.lo |= uint64(le[i])
-		}
-	}
-	return appendFloat(buf, x, 15, 112)
+	return appendFloat(buf, uint128.FromBytesLE(le), 15, 112)
 }
 
 // appendSignedLE writes little-endian two's complement bytes as a signed
