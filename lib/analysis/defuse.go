@@ -56,14 +56,14 @@ func NewDefUse(f *ir.Function) *DefUse { return newDefUse(f, NewCFG(f)) }
 func newDefUse(f *ir.Function, c *CFG) *DefUse {
 	d := &DefUse{f: f, cfg: c, useStart: make([]int32, len(f.Values)+1)}
 	// Count, then fill: one flat slice for every value's uses.
-	forEachUse(f, c, func(v ir.Value, _ Use) { d.useStart[v+1]++ })
+	ForEachUse(f, c, func(v ir.Value, _ Use) { d.useStart[v+1]++ })
 	for i := 1; i < len(d.useStart); i++ {
 		d.useStart[i] += d.useStart[i-1]
 	}
 	d.uses = make([]Use, d.useStart[len(f.Values)])
 	next := make([]int32, len(f.Values))
 	copy(next, d.useStart)
-	forEachUse(f, c, func(v ir.Value, u Use) {
+	ForEachUse(f, c, func(v ir.Value, u Use) {
 		d.uses[next[v]] = u
 		next[v]++
 	})
@@ -71,9 +71,11 @@ func newDefUse(f *ir.Function, c *CFG) *DefUse {
 	return d
 }
 
-// forEachUse calls fn with every value use by an instruction of a layout
-// block, aliases resolved; uses of undefined values are skipped.
-func forEachUse(f *ir.Function, c *CFG, fn func(ir.Value, Use)) {
+// ForEachUse calls fn with every value use by an instruction of a layout
+// block of c's function f, in layout and text order, aliases resolved; uses
+// of undefined values are skipped. It is the walk behind DefUse, for callers
+// that need one pass over the uses and no index.
+func ForEachUse(f *ir.Function, c *CFG, fn func(ir.Value, Use)) {
 	for _, b := range c.layout {
 		for idx, inst := range f.Blocks[b].Insts {
 			if !c.placedAt(inst, b, idx) {

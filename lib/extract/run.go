@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"cliff/lib/analysis"
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/parser"
@@ -166,53 +167,22 @@ func (x *extractor) emit(s *record.Snippet) error {
 	return x.w.Write(s)
 }
 
-// usedOutsideBody marks the values that are used by a terminator or by an
-// instruction of another block than the one defining them.
+// usedOutsideBody marks the values that are used by a terminator (as an
+// operand or a branch arg) or by an instruction of another block than the
+// one defining them.
 func usedOutsideBody(f *ir.Function) []bool {
 	out := make([]bool, len(f.Values))
-	home := make([]ir.Block, len(f.Insts))
-	for _, b := range f.Layout {
-		for _, i := range f.Blocks[b].Insts {
-			home[i] = b
-		}
-	}
-	mark := func(v ir.Value, user ir.Block, terminator bool) {
-		v = f.Resolve(v)
-		if int(v) >= len(f.Values) {
-			return
-		}
-		d := f.Values[v]
+	c := analysis.NewCFG(f)
+	analysis.ForEachUse(f, c, func(v ir.Value, u analysis.Use) {
+		d := &f.Values[v]
 		def := d.Block
-		if d.Kind == ir.DefResult && int(d.Inst) < len(home) {
-			def = home[d.Inst]
+		if d.Kind == ir.DefResult {
+			def = c.InstBlock(d.Inst)
 		}
-		if terminator || def != user || d.Kind == ir.DefParam {
+		if u.InBlockCall || f.Insts[u.Inst].Op.IsTerminator() || def != c.InstBlock(u.Inst) {
 			out[v] = true
 		}
-	}
-	for _, b := range f.Layout {
-		for _, i := range f.Blocks[b].Insts {
-			d := &f.Insts[i]
-			term := d.Op.IsTerminator()
-			for _, a := range d.Args {
-				mark(a, b, term)
-			}
-			for _, bc := range d.Dests {
-				for _, a := range bc.Args {
-					if a.Kind == ir.ArgValue {
-						mark(a.Value, b, true)
-					}
-				}
-			}
-			for _, h := range d.Handlers {
-				for _, a := range h.Dest.Args {
-					if a.Kind == ir.ArgValue {
-						mark(a.Value, b, true)
-					}
-				}
-			}
-		}
-	}
+	})
 	return out
 }
 
