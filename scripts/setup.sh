@@ -18,6 +18,27 @@ for arg in "$@"; do
 	esac
 done
 
+echo "== Debian packages"
+# Cross compilers (with their static glibc) link the harness for each
+# target; qemu-user runs what is not x86_64.
+packages="gcc make qemu-user-static gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-s390x-linux-gnu parallel"
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo="sudo"
+	echo "installing:$missing"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+	echo "setup.sh: Rust (cargo) is required to build driver/: install it with rustup (https://rustup.rs)" >&2
+	exit 1
+fi
+
 need_go="1.26"
 if ! command -v go >/dev/null 2>&1; then
 	echo "setup.sh: Go $need_go or newer is required (https://go.dev/dl); Debian's golang package is too old" >&2
@@ -32,7 +53,7 @@ fi
 echo "== Go modules"
 go mod download
 
-echo "== build bin/cliff-*"
+echo "== build bin/cliff-* and bin/cliff-driver (cargo build --release)"
 make -s build
 
 [ "$run" = 1 ] || exit 0

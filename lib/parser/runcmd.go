@@ -207,3 +207,18 @@ func plural(n int, what string) string {
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
+
+// ParseDataValue reads one value of type t written as in a run command
+// ("0x7fffffff", "-0x1.8p1", "NaN", "[1 2 3 4]"), as test-case records
+// hold their inputs. The whole text must be the value.
+func ParseDataValue(t ir.Type, text string) (ir.DataValue, error) {
+	p := newParser("value", text)
+	dv, err := p.parseDataValue(t)
+	if err != nil {
+		return ir.DataValue{}, err
+	}
+	if p.tok.kind != tokEOF {
+		return ir.DataValue{}, p.errAt(p.tok, "unexpected %q after the %s value", p.tok.text, t)
+	}
+	return dv, nil
+}

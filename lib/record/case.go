@@ -25,6 +25,9 @@ type Case struct {
 	// CLIF is the module text: functions (and their preambles) only, no
 	// "test", "set" or "target" lines; the configuration decides those.
 	CLIF string `json:"clif"`
+	// Entry names the function the inputs are for ("%f"); empty means the
+	// module's first function.
+	Entry string `json:"entry,omitempty"`
 	// Inputs are the argument vectors to call the entry function with.
 	Inputs  []InputVector `json:"inputs,omitempty"`
 	Metrics Metrics       `json:"metrics,omitzero"`

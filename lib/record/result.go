@@ -30,8 +30,11 @@ type RunResult struct {
 type Config struct {
 	Arch     string   `json:"arch"`            // "x86_64", "aarch64", "riscv64", "s390x"
 	OptLevel string   `json:"opt_level"`       // "none", "speed", "speed_and_size"
-	Flags    []string `json:"flags,omitempty"` // Cranelift settings: "has_avx2", "enable_nan_canonicalization=true"
-	Executor string   `json:"executor"`        // ExecNative, ExecQemu or ExecInterp
+	Flags    []string `json:"flags,omitempty"` // ISA flags, as on a CLIF target line: "has_avx2", "has_v"
+	// Settings are shared Cranelift settings other than opt_level, as on a
+	// CLIF set line: "enable_nan_canonicalization=true".
+	Settings []string `json:"settings,omitempty"`
+	Executor string   `json:"executor"` // ExecNative, ExecQemu or ExecInterp
 }
 
 // Executors.
@@ -42,11 +45,15 @@ const (
 )
 
 // String returns a compact form usable as a map key and in reports:
-// "x86_64/speed/native" or "x86_64/speed/native:has_avx2,has_bmi2".
+// "x86_64/speed/native", "x86_64/speed/native:has_avx2,has_bmi2" or, with
+// settings, "x86_64/speed/native:has_avx2+enable_pinned_reg=true".
 func (c Config) String() string {
 	s := c.Arch + "/" + c.OptLevel + "/" + c.Executor
 	if len(c.Flags) > 0 {
 		s += ":" + strings.Join(c.Flags, ",")
+	}
+	if len(c.Settings) > 0 {
+		s += "+" + strings.Join(c.Settings, ",")
 	}
 	return s
 }
@@ -113,6 +120,11 @@ func (c Config) validate(p *problems, field string) {
 	for i, f := range c.Flags {
 		if f == "" {
 			p.addf(field+".flags", "flag %d is empty", i)
+		}
+	}
+	for i, f := range c.Settings {
+		if f == "" {
+			p.addf(field+".settings", "setting %d is empty", i)
 		}
 	}
 }

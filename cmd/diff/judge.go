@@ -1,0 +1,274 @@
+package main
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"cliff/lib/canon"
+	"cliff/lib/record"
+)
+
+// precedence orders the failures a case can show at once; the first one
+// present is the verdict, the others are named in the summary. A Cranelift
+// developer triaging wants the most certain, most severe bug first:
+//
+//   - compile_crash: Cranelift panicked; always a Cranelift bug, and the
+//     backtrace says where.
+//   - crash: the compiled code died on a signal; almost always a miscompile,
+//     and a loud one.
+//   - divergent: configurations computed different values or traps; a
+//     silent miscompile, deterministic and tied to one input vector.
+//   - timeout: may be a miscompiled loop, but also a loaded machine or a slow
+//     qemu; the least certain signal about Cranelift, so it yields to a
+//     concrete divergence.
+//   - compile_error: Cranelift rejected the case in some configuration: a
+//     missing lowering or, when every configuration rejects it, a generator
+//     bug.
+//   - harness_error: cliff itself failed; says nothing about Cranelift. Such
+//     results are left out of every comparison, and the verdict is
+//     harness_error only when nothing else went wrong.
+var precedence = []record.Outcome{
+	record.OutcomeCompileCrash,
+	record.OutcomeCrash,
+	record.OutcomeDivergent,
+	record.OutcomeTimeout,
+	record.OutcomeCompileError,
+	record.OutcomeHarnessError,
+}
+
+// isCraneliftFailure reports whether a verdict is a failure of Cranelift
+// (exit status 1), as opposed to agreement or a failure of cliff itself.
+func isCraneliftFailure(o record.Outcome) bool {
+	return o != record.OutcomeConsistent && o != record.OutcomeHarnessError
+}
+
+// answered reports whether a run produced an answer of the program to
+// compare across configurations: values, or a trap (a trap is an outcome
+// like a value: every configuration must trap the same way on the same
+// input).
+func answered(s record.Status) bool {
+	return s == record.StatusOK || s == record.StatusTrap
+}
+
+// A group is a set of results that ended the same way: a side of the
+// verdict.
+type group struct {
+	key     string
+	status  record.Status
+	results []*record.RunResult
+	// trace is what the group computed, input by input (see trace), from
+	// the first member that reported outputs; nil when none did.
+	trace []string
+}
+
+func (g *group) configs() []record.Config {
+	cs := make([]record.Config, len(g.results))
+	for i, r := range g.results {
+		cs[i] = r.Config
+	}
+	return cs
+}
+
+func (g *group) hasInterpreter() bool {
+	return slices.ContainsFunc(g.results, func(r *record.RunResult) bool { return r.Config.Executor == record.ExecInterp })
+}
+
+// trace returns what a run computed, input by input. A trapping run stops
+// at the trapping input, whose entry is canon.TrapText ("trap CODE"):
+// cliff-run writes it, and trace adds it to results that leave it out, so a
+// trap compares against a value (or another trap) on the input where it
+// happened, and the outputs before it are compared too.
+func trace(r *record.RunResult) []string {
+	if r.Status != record.StatusTrap {
+		return r.Outputs
+	}
+	mark := canon.TrapText(r.Trap)
+	if n := len(r.Outputs); n > 0 && r.Outputs[n-1] == mark {
+		return r.Outputs
+	}
+	return append(slices.Clip(r.Outputs), mark)
+}
+
+// groupKey says which results are the same outcome. Values compare by their
+// hash (cliff-run hashes all outputs); traps by their trace, so the same
+// trap code on the same input after the same outputs; crashes by signal;
+// the other failures by status alone (their messages hold addresses and
+// paths that differ between machines).
+func groupKey(r *record.RunResult) string {
+	switch r.Status {
+	case record.StatusOK:
+		return "ok\x00" + r.Hash
+	case record.StatusTrap:
+		return "trap\x00" + strings.Join(trace(r), "\x00")
+	case record.StatusCrash:
+		return "crash\x00" + r.Signal
+	}
+	return string(r.Status)
+}
+
+// sameRun reports whether two results are the same run reported twice (the
+// same configuration with the same outcome), as when two files carry a
+// case's earlier results: timings and messages do not count.
+func sameRun(a, b *record.RunResult) bool {
+	return a.Config.String() == b.Config.String() && groupKey(a) == groupKey(b)
+}
+
+// groupResults groups results by outcome, in order of first appearance.
+func groupResults(results []record.RunResult) []*group {
+	var groups []*group
+	byKey := map[string]*group{}
+	for i := range results {
+		r := &results[i]
+		key := groupKey(r)
+		g := byKey[key]
+		if g == nil {
+			g = &group{key: key, status: r.Status}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.results = append(g.results, r)
+		if g.trace == nil && answered(r.Status) {
+			g.trace = trace(r)
+		}
+	}
+	return groups
+}
+
+// firstDifference returns the first input on which the groups' traces
+// differ, or -1 when it cannot be told (a group reported a hash but no
+// outputs, or the outputs agree although the hashes do not).
+func firstDifference(groups []*group) int {
+	longest := 0
+	for _, g := range groups {
+		if len(g.trace) == 0 {
+			return -1
+		}
+		longest = max(longest, len(g.trace))
+	}
+	for i := range longest {
+		for _, g := range groups[1:] {
+			if outputAt(g.trace, i) != outputAt(groups[0].trace, i) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// outputAt is trace[i], or "" past its end (the run stopped before input
+// i), which differs from every real output.
+func outputAt(trace []string, i int) string {
+	if i < len(trace) {
+		return trace[i]
+	}
+	return ""
+}
+
+// A judgement is everything judge found out about a case, from which the
+// verdict and its summary are made.
+type judgement struct {
+	outcome record.Outcome
+	present map[record.Outcome]bool // every failure the case shows
+	groups  []*group                // sides, in the order written
+	input   int                     // first differing input, -1 if none or unknown
+	results int                     // results judged (duplicates merged)
+	ran     int                     // results that answered (ok or trap)
+}
+
+// judge compares a case's results across configurations and returns the
+// verdict (stamped). Non-consistent verdicts carry the case. The case's
+// results must already be free of duplicate runs (see addResult).
+func judge(c *record.Case) record.Verdict {
+	j := assess(c.Results)
+	v := record.Verdict{CaseID: c.ID, Verdict: j.outcome, Summary: j.summary()}
+	v.Stamp()
+	if j.input >= 0 {
+		v.Input = record.InputIndex(j.input)
+	}
+	for _, g := range j.groups {
+		side := record.Side{Configs: g.configs(), Status: g.status, Hash: commonHash(g)}
+		if j.input >= 0 && answered(g.status) {
+			side.Output = outputAt(g.trace, j.input)
+		}
+		v.Sides = append(v.Sides, side)
+	}
+	if j.outcome != record.OutcomeConsistent {
+		c.Stamp()
+		v.Case = c
+	}
+	return v
+}
+
+// assess groups the results and applies the precedence.
+func assess(results []record.RunResult) judgement {
+	j := judgement{present: map[record.Outcome]bool{}, input: -1, results: len(results)}
+	j.groups = groupResults(results)
+	var answers []*group
+	for _, g := range j.groups {
+		if answered(g.status) {
+			answers = append(answers, g)
+			j.ran += len(g.results)
+		} else {
+			// The failure statuses are spelled as the verdicts they give.
+			j.present[record.Outcome(g.status)] = true
+		}
+	}
+	if len(answers) > 1 {
+		j.present[record.OutcomeDivergent] = true
+		j.input = firstDifference(answers)
+	}
+	j.outcome = record.OutcomeConsistent
+	for _, o := range precedence {
+		if j.present[o] {
+			j.outcome = o
+			break
+		}
+	}
+	j.groups = orderSides(j.groups, j.outcome)
+	return j
+}
+
+// orderSides sorts the sides for reading: the sides that failed the way the
+// verdict says first; then the answers, the interpreter's (the reference
+// semantics) first and then the larger ones; then the other failures by
+// precedence; cliff's own failures last.
+func orderSides(groups []*group, verdict record.Outcome) []*group {
+	rank := func(g *group) int {
+		switch {
+		case string(g.status) == string(verdict):
+			return 0
+		case answered(g.status):
+			return 1
+		case g.status == record.StatusHarnessError:
+			return len(precedence) + 2
+		}
+		return 2 + slices.Index(precedence, record.Outcome(g.status))
+	}
+	sorted := slices.Clone(groups)
+	slices.SortStableFunc(sorted, func(a, b *group) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		if a.hasInterpreter() != b.hasInterpreter() {
+			if a.hasInterpreter() {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(len(b.results), len(a.results))
+	})
+	return sorted
+}
+
+// commonHash is the output hash the group's members share, if they report
+// one.
+func commonHash(g *group) string {
+	h := g.results[0].Hash
+	for _, r := range g.results[1:] {
+		if r.Hash != h {
+			return ""
+		}
+	}
+	return h
+}

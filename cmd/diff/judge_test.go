@@ -1,0 +1,300 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"cliff/lib/record"
+)
+
+var (
+	x86Speed = record.Config{Arch: "x86_64", OptLevel: "speed", Executor: record.ExecNative}
+	x86None  = record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
+	x86AVX   = record.Config{Arch: "x86_64", OptLevel: "speed", Flags: []string{"has_avx2", "has_bmi2"}, Executor: record.ExecNative}
+	riscv    = record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu}
+	arm      = record.Config{Arch: "aarch64", OptLevel: "speed", Executor: record.ExecQemu}
+	interp   = record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}
+)
+
+// Output hashes; their values do not matter, only which are equal.
+const (
+	hashA = "00000000000000aa"
+	hashB = "00000000000000bb"
+)
+
+func ok(c record.Config, hash string, outputs ...string) record.RunResult {
+	return record.RunResult{Config: c, Status: record.StatusOK, Hash: hash, Outputs: outputs}
+}
+
+func trapped(c record.Config, code string, outputs ...string) record.RunResult {
+	return record.RunResult{Config: c, Status: record.StatusTrap, Trap: code, Outputs: outputs}
+}
+
+func failed(c record.Config, s record.Status, message string) record.RunResult {
+	return record.RunResult{Config: c, Status: s, Message: message}
+}
+
+func crashed(c record.Config, signal string) record.RunResult {
+	return record.RunResult{Config: c, Status: record.StatusCrash, Signal: signal}
+}
+
+func TestJudge(t *testing.T) {
+	tests := []struct {
+		name    string
+		results []record.RunResult
+		want    record.Outcome
+		input   int             // -1: no input named
+		sides   []record.Status // statuses of the sides, in order
+		outputs []string        // the sides' outputs on the input, when named
+		summary string
+	}{
+		{
+			name:    "all agree, interpreter included",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashA, "i32 0x1"), ok(interp, hashA, "i32 0x1")},
+			want:    record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusOK},
+			summary: "3 configurations agree: ok",
+		},
+		{
+			name: "values differ: the first differing input, the interpreter's side first",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x0", "i32 0x1", "i32 0x1", "i32 0x7"),
+				ok(x86None, hashA, "i32 0x0", "i32 0x1", "i32 0x1", "i32 0x7"),
+				ok(riscv, hashB, "i32 0x0", "i32 0x1", "i32 0x2", "i32 0x8"),
+				ok(interp, hashB, "i32 0x0", "i32 0x1", "i32 0x2", "i32 0x8"),
+			},
+			want: record.OutcomeDivergent, input: 2,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			outputs: []string{"i32 0x2", "i32 0x1"},
+			summary: "divergent on input 2: riscv64/none/qemu, x86_64/none/interp = i32 0x2 vs x86_64/speed/native, x86_64/none/native = i32 0x1",
+		},
+		{
+			name:    "every configuration traps the same way on the same input",
+			results: []record.RunResult{trapped(x86Speed, "int_divz", "i32 0x1"), trapped(riscv, "int_divz", "i32 0x1"), trapped(interp, "int_divz", "i32 0x1")},
+			want:    record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusTrap},
+			summary: "3 configurations agree: trap int_divz on input 1",
+		},
+		{
+			name: "a trap entry written or left out is the same trap",
+			results: []record.RunResult{
+				trapped(x86Speed, "int_divz", "i32 0x1", "trap int_divz"),
+				trapped(riscv, "int_divz", "i32 0x1"),
+			},
+			want: record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusTrap},
+			summary: "2 configurations agree: trap int_divz on input 1",
+		},
+		{
+			name:    "a trap against a value, on the trapping input",
+			results: []record.RunResult{ok(interp, hashA, "i32 0x1", "i32 -1"), trapped(x86AVX, "int_ovf", "i32 0x1"), trapped(x86None, "int_ovf", "i32 0x1")},
+			want:    record.OutcomeDivergent, input: 1,
+			sides:   []record.Status{record.StatusOK, record.StatusTrap},
+			outputs: []string{"i32 -1", "trap int_ovf"},
+			summary: "divergent on input 1: x86_64/none/interp = i32 -1 vs x86_64/speed/native:has_avx2,has_bmi2, x86_64/none/native = trap int_ovf",
+		},
+		{
+			name:    "the same trap on different inputs",
+			results: []record.RunResult{trapped(x86Speed, "int_divz", "i32 0x1", "i32 0x2"), trapped(riscv, "int_divz", "i32 0x1")},
+			want:    record.OutcomeDivergent, input: 1,
+			sides:   []record.Status{record.StatusTrap, record.StatusTrap},
+			outputs: []string{"i32 0x2", "trap int_divz"},
+			summary: "divergent on input 1: x86_64/speed/native = i32 0x2 vs riscv64/none/qemu = trap int_divz",
+		},
+		{
+			name:    "different traps on the same input",
+			results: []record.RunResult{trapped(x86Speed, "int_divz"), trapped(riscv, "int_ovf")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusTrap, record.StatusTrap},
+			outputs: []string{"trap int_divz", "trap int_ovf"},
+			summary: "divergent on input 0: x86_64/speed/native = trap int_divz vs riscv64/none/qemu = trap int_ovf",
+		},
+		{
+			name:    "the same trap after different outputs",
+			results: []record.RunResult{trapped(x86Speed, "user1", "i32 0x5"), trapped(riscv, "user1", "i32 0x6")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusTrap, record.StatusTrap},
+			outputs: []string{"i32 0x5", "i32 0x6"},
+			summary: "divergent on input 0: x86_64/speed/native = i32 0x5 vs riscv64/none/qemu = i32 0x6",
+		},
+		{
+			name:    "hashes differ, no outputs to name an input",
+			results: []record.RunResult{ok(x86Speed, hashA), ok(riscv, hashB)},
+			want:    record.OutcomeDivergent, input: -1,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			summary: "divergent: x86_64/speed/native = hash 00000000000000aa vs riscv64/none/qemu = hash 00000000000000bb",
+		},
+		{
+			name:    "a compile crash in one configuration while the others agree",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(arm, record.StatusCompileCrash, "assertion failed: rn != rd\nbacktrace..."), ok(interp, hashA, "i32 0x1")},
+			want:    record.OutcomeCompileCrash, input: -1,
+			sides:   []record.Status{record.StatusCompileCrash, record.StatusOK},
+			summary: "compile_crash in aarch64/speed/qemu: assertion failed: rn != rd",
+		},
+		{
+			name:    "a compile crash outranks a divergence, which the summary names",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"), failed(arm, record.StatusCompileCrash, "panic")},
+			want:    record.OutcomeCompileCrash, input: 0,
+			sides:   []record.Status{record.StatusCompileCrash, record.StatusOK, record.StatusOK},
+			outputs: []string{"", "i32 0x1", "i32 0x2"},
+			summary: "compile_crash in aarch64/speed/qemu: panic; also divergent on input 0",
+		},
+		{
+			name:    "a crash outranks a divergence",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"), crashed(arm, "SIGSEGV")},
+			want:    record.OutcomeCrash, input: 0,
+			sides:   []record.Status{record.StatusCrash, record.StatusOK, record.StatusOK},
+			outputs: []string{"", "i32 0x1", "i32 0x2"},
+			summary: "crash in aarch64/speed/qemu: SIGSEGV; also divergent on input 0",
+		},
+		{
+			name:    "a divergence outranks a timeout and a compile error",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(arm, record.StatusTimeout, ""), ok(riscv, hashB, "i32 0x2"), failed(x86None, record.StatusCompileError, "unsupported")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK, record.StatusTimeout, record.StatusCompileError},
+			outputs: []string{"i32 0x1", "i32 0x2", "", ""},
+			summary: "divergent on input 0: x86_64/speed/native = i32 0x1 vs riscv64/none/qemu = i32 0x2; also timeout, compile_error",
+		},
+		{
+			name:    "a timeout while the others agree",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(riscv, record.StatusTimeout, ""), ok(interp, hashA, "i32 0x1")},
+			want:    record.OutcomeTimeout, input: -1,
+			sides:   []record.Status{record.StatusTimeout, record.StatusOK},
+			summary: "timeout in riscv64/none/qemu",
+		},
+		{
+			name:    "every configuration rejects the case",
+			results: []record.RunResult{failed(x86Speed, record.StatusCompileError, "verifier errors"), failed(riscv, record.StatusCompileError, "verifier errors")},
+			want:    record.OutcomeCompileError, input: -1,
+			sides:   []record.Status{record.StatusCompileError},
+			summary: "compile_error in every configuration: verifier errors",
+		},
+		{
+			name:    "harness errors are left out of the comparison",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(riscv, record.StatusHarnessError, "qemu-riscv64-static: not found"), ok(interp, hashA, "i32 0x1")},
+			want:    record.OutcomeHarnessError, input: -1,
+			sides:   []record.Status{record.StatusHarnessError, record.StatusOK},
+			summary: "harness_error in riscv64/none/qemu: qemu-riscv64-static: not found; otherwise 2 configurations agree: ok",
+		},
+		{
+			name:    "a harness error never hides a Cranelift failure",
+			results: []record.RunResult{failed(riscv, record.StatusHarnessError, "no qemu"), ok(x86Speed, hashA, "i32 0x1"), ok(interp, hashB, "i32 0x2")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK, record.StatusHarnessError},
+			outputs: []string{"i32 0x2", "i32 0x1", ""},
+			summary: "divergent on input 0: x86_64/none/interp = i32 0x2 vs x86_64/speed/native = i32 0x1; also harness_error",
+		},
+		{
+			name:    "only one configuration ran",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1")},
+			want:    record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusOK},
+			summary: "only one configuration ran: x86_64/speed/native (ok)",
+		},
+		{
+			name:    "one answer and a compile crash is a failure",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(riscv, record.StatusCompileCrash, "")},
+			want:    record.OutcomeCompileCrash, input: -1,
+			sides:   []record.Status{record.StatusCompileCrash, record.StatusOK},
+			summary: "compile_crash in riscv64/none/qemu",
+		},
+		{
+			name: "no results",
+			want: record.OutcomeConsistent, input: -1,
+			summary: "no configuration ran",
+		},
+		{
+			name:    "the same configuration twice with different outcomes",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashA, "i32 0x1")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			outputs: []string{"i32 0x1", "i32 0x2"},
+			summary: "divergent on input 0: x86_64/speed/native, riscv64/none/qemu = i32 0x1 vs x86_64/speed/native = i32 0x2; x86_64/speed/native disagrees with itself",
+		},
+		{
+			name:    "crashes with different signals are separate sides",
+			results: []record.RunResult{crashed(arm, "SIGSEGV"), crashed(riscv, "SIGILL"), ok(x86Speed, hashA, "i32 0x1")},
+			want:    record.OutcomeCrash, input: -1,
+			sides:   []record.Status{record.StatusCrash, record.StatusCrash, record.StatusOK},
+			summary: "crash in aarch64/speed/qemu: SIGSEGV; riscv64/none/qemu: SIGILL",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &record.Case{ID: "0123456789abcdef", CLIF: "function %f() {\nblock0:\n    return\n}\n", Results: tt.results}
+			v := judge(c)
+			if err := v.Validate(); err != nil {
+				t.Errorf("invalid verdict: %v", err)
+			}
+			if v.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s", v.Verdict, tt.want)
+			}
+			if v.Summary != tt.summary {
+				t.Errorf("summary\n got %q\nwant %q", v.Summary, tt.summary)
+			}
+			switch {
+			case tt.input < 0 && v.Input != nil:
+				t.Errorf("input %d, want none", *v.Input)
+			case tt.input >= 0 && (v.Input == nil || *v.Input != tt.input):
+				t.Errorf("input %v, want %d", v.Input, tt.input)
+			}
+			var statuses []record.Status
+			var outputs []string
+			for _, s := range v.Sides {
+				statuses = append(statuses, s.Status)
+				outputs = append(outputs, s.Output)
+			}
+			if !slices.Equal(statuses, tt.sides) {
+				t.Errorf("sides %v, want %v", statuses, tt.sides)
+			}
+			if tt.outputs != nil && !slices.Equal(outputs, tt.outputs) {
+				t.Errorf("side outputs %q, want %q", outputs, tt.outputs)
+			}
+			if (v.Case != nil) != (tt.want != record.OutcomeConsistent) {
+				t.Errorf("case embedded: %v, for a %s verdict", v.Case != nil, v.Verdict)
+			}
+		})
+	}
+}
+
+// TestFailureStatus pins which verdicts make the exit status 1.
+func TestFailureStatus(t *testing.T) {
+	for _, o := range record.Outcomes() {
+		want := o != record.OutcomeConsistent && o != record.OutcomeHarnessError
+		if got := isCraneliftFailure(o); got != want {
+			t.Errorf("isCraneliftFailure(%s) = %v, want %v", o, got, want)
+		}
+	}
+	// Every failure is ranked, so none can be dropped from a verdict.
+	for _, o := range record.Outcomes() {
+		if o != record.OutcomeConsistent && !slices.Contains(precedence, o) {
+			t.Errorf("%s has no place in the precedence", o)
+		}
+	}
+}
+
+// TestSameRun checks which repeated results the join merges: the same
+// configuration and outcome, whatever the timings and messages.
+func TestSameRun(t *testing.T) {
+	withTiming := ok(x86Speed, hashA, "i32 0x1")
+	withTiming.Timings.ExecMS = 3
+	crashA, crashB := failed(riscv, record.StatusCompileCrash, "at 0x1234"), failed(riscv, record.StatusCompileCrash, "at 0x5678")
+	tests := []struct {
+		name string
+		a, b record.RunResult
+		same bool
+	}{
+		{"timings differ", ok(x86Speed, hashA, "i32 0x1"), withTiming, true},
+		{"messages differ", crashA, crashB, true},
+		{"hashes differ", ok(x86Speed, hashA), ok(x86Speed, hashB), false},
+		{"configurations differ", ok(x86Speed, hashA), ok(x86None, hashA), false},
+		{"flags differ", ok(x86Speed, hashA), ok(x86AVX, hashA), false},
+		{"trap codes differ", trapped(riscv, "int_divz"), trapped(riscv, "int_ovf"), false},
+		{"signals differ", crashed(arm, "SIGSEGV"), crashed(arm, "SIGBUS"), false},
+	}
+	for _, tt := range tests {
+		if got := sameRun(&tt.a, &tt.b); got != tt.same {
+			t.Errorf("%s: sameRun = %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+// Command cliff-diff judges test cases run by cliff-run: it compares each
+// case's results across configurations (architecture, optimisation level,
+// flags, executor, the interpreter among them) and writes one verdict record
+// per case, joining the results of a case from several files.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0 // no Cranelift failure
+	exitFailures = 1 // some case has a Cranelift failure verdict
+	exitError    = 2 // bad input, I/O error, bad usage
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stderr))
+}
+
+// run runs the command and turns its outcome into an exit status. Errors
+// are values all the way here: nothing below calls os.Exit, so every
+// deferred Close (which finishes a zstd output) has run.
+func run(args []string, stderr io.Writer) int {
+	err := app(stderr).Run(args)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "cliff-diff:", err)
+	var found failuresFound
+	if errors.As(err, &found) {
+		return exitFailures
+	}
+	return exitError
+}
+
+// failuresFound is the "error" of a run that worked and found Cranelift
+// failures: exit status 1.
+type failuresFound struct{ failures, cases int }
+
+func (f failuresFound) Error() string {
+	return fmt.Sprintf("%d of %d cases failed", f.failures, f.cases)
+}
+
+func app(stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "cliff-diff",
+		Usage:     "compare test-case results across configurations and write a verdict per case",
+		ArgsUsage: "[FILE...]  (JSON lines, plain or zstd; - or none is stdin)",
+		Description: `Reads case records (with the results cliff-run appended) and lone result
+records, and writes one verdict record per case.
+
+Verdicts. Results that ended ok or in a trap are answers, compared across
+configurations: values by their output hash, traps by trap code, trapping
+input and the outputs before it (a trap is an outcome like a value). All
+answers alike: consistent. Otherwise the verdict is the first of these that
+the case shows, the others being named in the summary:
+  compile_crash  Cranelift panicked in some configuration
+  crash          the compiled code died on a signal
+  divergent      answers differ; "input" is the first input vector on which
+                 they differ, and each side's output on it is given
+  timeout        some configuration ran out of time
+  compile_error  Cranelift rejected the case in some configuration
+  harness_error  cliff itself failed in some configuration (nothing else
+                 went wrong): not a Cranelift failure; such results are
+                 never compared
+A case with fewer than two answers is consistent when nothing failed; its
+summary says "only one configuration ran". Verdicts other than consistent
+carry the case.
+
+Joining. With several files, the records of a case from all of them are
+joined by case ID: the same case run on different machines, lone result
+records, case records repeating earlier results. The same configuration
+with the same outcome twice counts once; with different outcomes, both are
+kept (the summary says the configuration disagrees with itself). Files are
+read in turn, a record from each; within one file the records of a case
+must be adjacent (as cliff-run writes them), and a case is judged once every
+file has moved past it or ended, so files holding the same cases in about
+the same order are joined in little memory. A case missing from a file is
+judged, with the results it has, when that file ends. A record for a case
+already judged is an error; --hold holds every case until all files end
+instead. A result whose case is in no file is reported and not judged
+(exit status 2). One stream is judged as it comes.
+
+Exit status: 0 no Cranelift failure found (consistent and harness_error
+verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
+named as FILE: record N, or an I/O error). Reading stops at the first bad
+record; the cases read before it are still judged and written.`,
+		HideHelpCommand: true,
+		// Report a usage error in one line on stderr: the help text would
+		// go to stdout, into the stream of verdicts.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return err },
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write verdicts to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			&cli.BoolFlag{Name: "failures", Usage: "write only verdicts other than consistent"},
+			&cli.BoolFlag{Name: "summary", Usage: "print the number of cases per verdict to stderr at the end"},
+			&cli.BoolFlag{Name: "hold", Usage: "judge no case before every file has ended (for files whose records of a case are not adjacent; holds every case in memory)"},
+		},
+		Action: func(c *cli.Context) error {
+			t, err := diff(options{
+				inputs:   c.Args().Slice(),
+				output:   c.String("output"),
+				failures: c.Bool("failures"),
+				hold:     c.Bool("hold"),
+				log:      stderr,
+			})
+			if c.Bool("summary") {
+				t.write(stderr)
+			}
+			if err != nil {
+				return err
+			}
+			if n := t.failures(); n > 0 {
+				return failuresFound{failures: n, cases: t.cases}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/record"
+)
+
+// Architectures cliff compiles for, and the interpreter pseudo-arch.
+var (
+	compiledArches = []string{"x86_64", "aarch64", "riscv64", "s390x"}
+	archInterp     = "interp"
+	optLevels      = []string{"none", "speed", "speed_and_size"}
+)
+
+// defaultISAFlags are the ISA flags a case is compiled with on each
+// architecture when --isa-flags does not say: the richest set that this
+// host (x86_64) or QEMU 7.2 (the others) executes, so that the most
+// lowering rules are exercised.
+var defaultISAFlags = map[string][]string{
+	"x86_64":  {"has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt", "has_avx", "has_avx2", "has_fma", "has_bmi1", "has_bmi2", "has_lzcnt"},
+	"aarch64": {"has_lse"},
+	"riscv64": {"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"},
+	"s390x":   {},
+}
+
+// hostArch is the architecture whose code runs natively here.
+func hostArch() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	case "riscv64", "s390x":
+		return runtime.GOARCH
+	}
+	return runtime.GOARCH
+}
+
+// executorFor says how code for arch runs on this machine.
+func executorFor(arch string) string {
+	switch {
+	case arch == archInterp:
+		return record.ExecInterp
+	case arch == hostArch():
+		return record.ExecNative
+	}
+	return record.ExecQemu
+}
+
+// configSet is the command line's choice of configurations.
+type configSet struct {
+	arches   []string            // nil: every arch a .clif file names (cases: the host)
+	opts     []string            // opt levels
+	isaFlags map[string][]string // per arch; missing arch: defaultISAFlags
+	settings []string            // shared settings for every config
+}
+
+func parseArches(list []string) ([]string, error) {
+	var out []string
+	for _, item := range list {
+		for _, a := range strings.Split(item, ",") {
+			a = strings.TrimSpace(a)
+			switch {
+			case a == "":
+			case a == "all":
+				out = append(out, compiledArches...)
+				out = append(out, archInterp)
+			case a == archInterp || slices.Contains(compiledArches, a):
+				out = append(out, a)
+			default:
+				return nil, fmt.Errorf("--arch %q: want one of %s, %s or all", a, strings.Join(compiledArches, ", "), archInterp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func parseOpts(list []string) ([]string, error) {
+	var out []string
+	for _, item := range list {
+		for _, o := range strings.Split(item, ",") {
+			o = strings.TrimSpace(o)
+			if o == "" {
+				continue
+			}
+			if !slices.Contains(optLevels, o) {
+				return nil, fmt.Errorf("--opt %q: want one of %s", o, strings.Join(optLevels, ", "))
+			}
+			if !slices.Contains(out, o) {
+				out = append(out, o)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return optLevels, nil
+	}
+	return out, nil
+}
+
+// parseISAFlags reads --isa-flags ARCH=FLAG,FLAG (ARCH= for none).
+func parseISAFlags(list []string) (map[string][]string, error) {
+	m := map[string][]string{}
+	for _, item := range list {
+		arch, flags, ok := strings.Cut(item, "=")
+		if !ok || !slices.Contains(compiledArches, arch) {
+			return nil, fmt.Errorf("--isa-flags %q: want ARCH=FLAG,FLAG... with ARCH one of %s", item, strings.Join(compiledArches, ", "))
+		}
+		m[arch] = []string{}
+		for _, f := range strings.FieldsFunc(flags, func(r rune) bool { return r == ',' || r == ' ' }) {
+			m[arch] = append(m[arch], f)
+		}
+	}
+	return m, nil
+}
+
+func (s *configSet) flagsFor(arch string) []string {
+	if f, ok := s.isaFlags[arch]; ok {
+		return f
+	}
+	return defaultISAFlags[arch]
+}
+
+// forCases lists the configurations every case record runs under.
+func (s *configSet) forCases() []record.Config {
+	arches := s.arches
+	if arches == nil {
+		arches = []string{hostArch()}
+	}
+	var out []record.Config
+	for _, a := range arches {
+		if a == archInterp {
+			out = append(out, interpConfig(s.settings))
+			continue
+		}
+		for _, o := range s.opts {
+			out = append(out, record.Config{Arch: a, OptLevel: o, Flags: s.flagsFor(a), Settings: s.settings, Executor: executorFor(a)})
+		}
+	}
+	return out
+}
+
+func interpConfig(settings []string) record.Config {
+	return record.Config{Arch: archInterp, OptLevel: "none", Settings: settings, Executor: record.ExecInterp}
+}
+
+// A skip is a configuration a .clif file names that cliff-run does not
+// run, with the reason; its run lines count as skipped.
+type skip struct {
+	target string
+	reason string
+}
+
+// forFile lists the configurations a .clif file asks for: each `target`
+// line (with the `set` lines before it) at each opt level, and the
+// interpreter for `test interpret`; restricted to --arch when given.
+func (s *configSet) forFile(f *ir.File) ([]record.Config, []skip) {
+	var out []record.Config
+	var skips []skip
+	want := func(arch string) bool { return s.arches == nil || slices.Contains(s.arches, arch) }
+	var settings []string
+	sawTarget := false
+	for _, h := range f.Header {
+		switch h.Kind {
+		case ir.HeaderSet:
+			for _, w := range h.Words {
+				if !strings.HasPrefix(w, "opt_level=") {
+					settings = append(settings, w)
+				}
+			}
+		case ir.HeaderTarget:
+			sawTarget = true
+			if len(h.Words) == 0 {
+				continue
+			}
+			arch := h.Words[0]
+			if !slices.Contains(compiledArches, arch) {
+				if want(arch) || s.arches == nil {
+					skips = append(skips, skip{strings.Join(h.Words, " "), "cliff-run does not run " + arch + " code"})
+				}
+				continue
+			}
+			if !want(arch) {
+				continue
+			}
+			for _, o := range s.opts {
+				out = append(out, record.Config{Arch: arch, OptLevel: o, Flags: slices.Clone(h.Words[1:]), Settings: append(slices.Clone(settings), s.settings...), Executor: executorFor(arch)})
+			}
+		}
+	}
+	hasTest := func(name string) bool {
+		return slices.ContainsFunc(f.Tests, func(t ir.HeaderLine) bool { return len(t.Words) > 0 && t.Words[0] == name })
+	}
+	if !sawTarget && hasTest("run") && want(hostArch()) {
+		// Cranelift runs a target-less `test run` file on the host.
+		for _, o := range s.opts {
+			out = append(out, record.Config{Arch: hostArch(), OptLevel: o, Settings: append(slices.Clone(settings), s.settings...), Executor: record.ExecNative})
+		}
+	}
+	if hasTest("interpret") && want(archInterp) {
+		out = append(out, interpConfig(append(slices.Clone(settings), s.settings...)))
+	}
+	return out, skips
+}
+
+// targetString is the driver's target: the arch and ISA flags.
+func targetString(c record.Config) string {
+	return strings.Join(append([]string{c.Arch}, c.Flags...), " ")
+}
+
+// sharedFlags are the driver's shared settings for c.
+func sharedFlags(c record.Config) []string {
+	return append([]string{"opt_level=" + c.OptLevel}, c.Settings...)
+}

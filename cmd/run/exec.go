@@ -1,0 +1,491 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cliff/lib/canon"
+	"cliff/lib/driver"
+	"cliff/lib/harness"
+	"cliff/lib/ir"
+	"cliff/lib/record"
+	"cliff/lib/tramp"
+)
+
+// A task is a batch of units to run under one configuration: one compile
+// request, one object, one executable.
+type task struct {
+	cfgIndex int
+	cfg      record.Config
+	units    []*unit
+	chunk    *chunk
+}
+
+// limits bound every external step.
+type limits struct {
+	perInput    time.Duration // one input vector's execution
+	compileBase time.Duration // a compile request, plus compilePer per module
+	compilePer  time.Duration
+	link        time.Duration
+	fuel        uint64 // interpreter instructions per call
+}
+
+// A worker owns one driver process and a scratch directory, and runs tasks
+// one at a time.
+type worker struct {
+	id    int
+	drv   *driver.Client
+	dir   string
+	lim   limits
+	out   *reporter
+	cpus  map[string]cpuChoice // qemu -cpu per configuration
+	batch int                  // counter for scratch file names
+}
+
+type cpuChoice struct {
+	cpu string
+	err error
+}
+
+func newWorker(id int, driverPath string, lim limits, out *reporter) (*worker, error) {
+	dir, err := os.MkdirTemp("", "cliff-run-")
+	if err != nil {
+		return nil, err
+	}
+	return &worker{id: id, drv: driver.New(driverPath), dir: dir, lim: lim, out: out, cpus: map[string]cpuChoice{}}, nil
+}
+
+func (w *worker) close() {
+	w.drv.Close()
+	os.RemoveAll(w.dir)
+}
+
+func (w *worker) run(ctx context.Context, t *task) {
+	if t.cfg.Executor == record.ExecInterp {
+		w.interpret(ctx, t)
+		return
+	}
+	w.compiled(ctx, t)
+}
+
+// set stores a result for every runnable-or-not entry of u that has none
+// yet: the common way a whole unit fails.
+func (w *worker) failUnit(t *task, u *unit, status record.Status, msg string, times record.Timings) {
+	for _, e := range u.entries {
+		if e.results[t.cfgIndex] == nil {
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: status, Message: shorten(msg), Timings: times}
+			w.out.failedCalls(u, e, t.cfg, string(status)+": "+firstLine(msg))
+		}
+	}
+}
+
+// failBroken reports the entries that cannot run under any configuration.
+func (w *worker) failBroken(t *task, u *unit) bool {
+	runnable := false
+	for _, e := range u.entries {
+		if e.err != nil {
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusHarnessError, Message: shorten(e.err.Error())}
+			w.out.failedCalls(u, e, t.cfg, "harness error: "+e.err.Error())
+		} else {
+			runnable = true
+		}
+	}
+	return runnable
+}
+
+// built is the outcome of compiling and linking a batch.
+type built struct {
+	units   []*unit // the units in the executable, in module order
+	answer  *driver.CompileAnswer
+	exe     *harness.Executable
+	linkMS  float64
+	modules []driver.ModuleOutcome // by position in units
+	// entryIndex is each entry's index in the object's cliff_entries,
+	// which also counts the entries of modules that failed.
+	entryIndex map[*entry]int
+}
+
+// compiled runs a task on a compiled configuration.
+func (w *worker) compiled(ctx context.Context, t *task) {
+	var units []*unit
+	for _, u := range t.units {
+		if w.failBroken(t, u) {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	b := w.build(ctx, t, units)
+	if b == nil || len(b.units) == 0 {
+		return
+	}
+	cpu := ""
+	if t.cfg.Executor == record.ExecQemu {
+		key := t.cfg.String()
+		c, ok := w.cpus[key]
+		if !ok {
+			c.cpu, c.err = harness.QemuCPU(harness.Arch(t.cfg.Arch), b.answer.ISAFlags)
+			w.cpus[key] = c
+		}
+		if c.err != nil {
+			for _, u := range b.units {
+				w.out.skipped(u, t.cfg, c.err.Error())
+			}
+			return
+		}
+		cpu = c.cpu
+	}
+	w.execute(ctx, t, b, cpu)
+}
+
+// build compiles units into one object and links it. A driver that dies
+// on the batch is restarted and each module is compiled alone to find the
+// ones that kill it; a link that fails is retried per module to find the
+// ones that break it. Either way the other units still run.
+func (w *worker) build(ctx context.Context, t *task, units []*unit) *built {
+	for attempt := 0; ; attempt++ {
+		b, err := w.compileAndLink(ctx, t, units)
+		if err == nil {
+			return b
+		}
+		if len(units) == 1 || attempt > 0 {
+			for _, u := range units {
+				w.failBuild(t, u, err)
+			}
+			return nil
+		}
+		// Find the culprits one module at a time, then build the rest.
+		var good []*unit
+		for _, u := range units {
+			if _, err := w.compileAndLink(ctx, t, []*unit{u}); err != nil {
+				w.failBuild(t, u, err)
+				continue
+			}
+			good = append(good, u)
+		}
+		if len(good) == 0 {
+			return nil
+		}
+		units = good
+	}
+}
+
+// failBuild records a unit whose build failed as a whole: a driver that
+// died on it is a compile crash with the signal, a link failure a compile
+// error, anything else cliff's own failure.
+func (w *worker) failBuild(t *task, u *unit, err error) {
+	var died *driver.DiedError
+	switch {
+	case errors.As(err, &died):
+		w.failUnit(t, u, record.StatusCompileCrash, err.Error(), record.Timings{})
+		for _, e := range u.entries {
+			if r := e.results[t.cfgIndex]; r != nil && r.Status == record.StatusCompileCrash {
+				r.Signal = died.Signal
+			}
+		}
+	case errors.Is(err, errLink):
+		w.failUnit(t, u, record.StatusCompileError, err.Error(), record.Timings{})
+	default:
+		w.failUnit(t, u, record.StatusHarnessError, err.Error(), record.Timings{})
+	}
+}
+
+var errLink = errors.New("link failed")
+
+// compileAndLink makes one executable of units. Modules that Cranelift
+// rejects or crashes on get their results here and are left out; the error
+// is for the batch as a whole (driver death, link failure, harness).
+func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*built, error) {
+	w.batch++
+	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
+	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	defer os.Remove(obj)
+	req := &driver.CompileRequest{Target: targetString(t.cfg), Flags: sharedFlags(t.cfg), Output: obj}
+	entryIndex := map[*entry]int{}
+	for k, u := range units {
+		req.Modules = append(req.Modules, u.clif+u.tramps)
+		for _, e := range u.entries {
+			if e.err == nil {
+				entryIndex[e] = len(req.Entries)
+				req.Entries = append(req.Entries, driver.Entry{Module: k, Func: tramp.Name(e.fn.Name)})
+			}
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(units))*w.lim.compilePer)
+	defer cancel()
+	ans, err := w.drv.Compile(cctx, req)
+	if err != nil {
+		var f *driver.Failure
+		if errors.As(err, &f) {
+			// The request as a whole was refused: a target or setting
+			// this Cranelift does not know. Every unit shares the fate.
+			for _, u := range units {
+				w.failUnit(t, u, record.StatusCompileError, f.Message, record.Timings{})
+			}
+			return &built{}, nil
+		}
+		return nil, err
+	}
+	b := &built{answer: ans, entryIndex: entryIndex}
+	for k, u := range units {
+		m := ans.Modules[k]
+		times := record.Timings{CompileMS: m.CompileMS}
+		switch m.Status {
+		case driver.StatusOK:
+			b.units = append(b.units, u)
+			b.modules = append(b.modules, m)
+		case driver.StatusCrash:
+			msg := m.Message
+			if m.Location != "" {
+				msg += " (at " + m.Location + ")"
+			}
+			w.failUnit(t, u, record.StatusCompileCrash, msg, times)
+		default:
+			w.failUnit(t, u, record.StatusCompileError, m.Message, times)
+		}
+	}
+	if len(b.units) == 0 {
+		return b, nil
+	}
+	lctx, cancel2 := context.WithTimeout(ctx, w.lim.link)
+	defer cancel2()
+	start := time.Now()
+	b.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe)
+	b.linkMS = msSince(start)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errLink, err)
+	}
+	return b, nil
+}
+
+// execute runs every call of every entry of a built batch and turns the
+// outcomes into results.
+func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
+	defer os.Remove(b.exe.Path)
+	type slot struct {
+		e     *entry
+		u     *unit
+		first int // index of its first job
+		mod   int
+	}
+	var jobs []harness.Job
+	var slots []slot
+	var traps []harness.TrapSite
+	for k, u := range b.units {
+		for _, fn := range b.modules[k].Functions {
+			for _, tr := range fn.Traps {
+				traps = append(traps, harness.TrapSite{Symbol: fn.Symbol, Offset: tr.Offset, Code: tr.Code})
+			}
+		}
+		for _, e := range u.entries {
+			if e.err != nil {
+				continue
+			}
+			slots = append(slots, slot{e: e, u: u, first: len(jobs), mod: k})
+			for _, c := range e.calls {
+				args, err := e.layout.PackArgs(c.args)
+				if err != nil {
+					// Run commands are typed by the parser; a mismatch
+					// here is cliff's bug.
+					args = make([]byte, e.layout.ArgsSize)
+				}
+				jobs = append(jobs, harness.Job{Entry: b.entryIndex[e], Args: args, ResultSize: e.layout.ResultsSize})
+			}
+		}
+	}
+	start := time.Now()
+	rctx, cancel := context.WithTimeout(ctx, time.Duration(len(jobs)+2)*w.lim.perInput+30*time.Second)
+	defer cancel()
+	outcomes, err := b.exe.Run(rctx, cpu, jobs, w.lim.perInput, traps)
+	execMS := msSince(start)
+	for _, s := range slots {
+		times := record.Timings{
+			CompileMS: b.modules[s.mod].CompileMS,
+			LinkMS:    b.linkMS / float64(len(b.units)),
+		}
+		if len(jobs) > 0 {
+			times.ExecMS = execMS * float64(len(s.e.calls)) / float64(len(jobs))
+		}
+		if err != nil {
+			s.e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusHarnessError, Message: shorten(err.Error()), Timings: times}
+			w.out.failedCalls(s.u, s.e, t.cfg, "harness error: "+err.Error())
+			continue
+		}
+		res := newResult(t.cfg, times)
+		for i, c := range s.e.calls {
+			o := outcomes[s.first+i]
+			if o.Status != record.StatusOK {
+				res.add(nil, o.Status, o.Trap, o.Signal, o.Message)
+				w.out.checkCall(s.u, s.e, c, t.cfg, nil, describeOutcome(o.Status, o.Trap, o.Signal, o.Message))
+				continue
+			}
+			vals, uerr := s.e.layout.UnpackResults(o.Results)
+			if uerr != nil {
+				res.add(nil, record.StatusHarnessError, "", "", uerr.Error())
+				w.out.checkCall(s.u, s.e, c, t.cfg, nil, "harness error: "+uerr.Error())
+				continue
+			}
+			res.add(vals, record.StatusOK, "", "", "")
+			w.out.checkCall(s.u, s.e, c, t.cfg, vals, "")
+		}
+		s.e.results[t.cfgIndex] = res.finish()
+	}
+}
+
+// interpret runs a task in Cranelift's interpreter, one call per request.
+func (w *worker) interpret(ctx context.Context, t *task) {
+	for _, u := range t.units {
+		if !w.failBroken(t, u) {
+			continue
+		}
+		for _, e := range u.entries {
+			if e.err != nil {
+				continue
+			}
+			res := newResult(t.cfg, record.Timings{})
+			start := time.Now()
+			for _, c := range e.calls {
+				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel}
+				for _, a := range c.args {
+					req.Args = append(req.Args, driver.ValueOf(a))
+				}
+				ictx, cancel := context.WithTimeout(ctx, w.lim.compileBase+w.lim.perInput)
+				ans, err := w.drv.Interpret(ictx, req)
+				cancel()
+				vals, status, trap, msg := interpretOutcome(ans, err)
+				if status == record.StatusCompileError || status == record.StatusCompileCrash {
+					// The interpreter refused the module: no later call
+					// can do better.
+					e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: status, Message: shorten(msg)}
+					w.out.failedCalls(u, e, t.cfg, string(status)+": "+firstLine(msg))
+					break
+				}
+				res.add(vals, status, trap, "", msg)
+				detail := ""
+				if status != record.StatusOK {
+					detail = describeOutcome(status, trap, "", msg)
+				}
+				w.out.checkCall(u, e, c, t.cfg, vals, detail)
+			}
+			if e.results[t.cfgIndex] == nil {
+				res.res.Timings.ExecMS = msSince(start)
+				e.results[t.cfgIndex] = res.finish()
+			}
+		}
+	}
+}
+
+// interpretOutcome classifies an interpreter answer.
+func interpretOutcome(ans *driver.InterpretAnswer, err error) ([]ir.DataValue, record.Status, string, string) {
+	var f *driver.Failure
+	var died *driver.DiedError
+	switch {
+	case errors.As(err, &f) && f.Status == driver.StatusCrash:
+		msg := f.Message
+		if f.Location != "" {
+			msg += " (at " + f.Location + ")"
+		}
+		return nil, record.StatusCompileCrash, "", msg
+	case errors.As(err, &f):
+		return nil, record.StatusCompileError, "", f.Message
+	case errors.As(err, &died) && died.Signal == "":
+		return nil, record.StatusTimeout, "", err.Error()
+	case errors.As(err, &died):
+		return nil, record.StatusCompileCrash, "", err.Error()
+	case err != nil:
+		return nil, record.StatusHarnessError, "", err.Error()
+	case ans.Timeout:
+		return nil, record.StatusTimeout, "", "interpreter fuel exhausted"
+	case ans.Trap != "":
+		return nil, record.StatusTrap, ans.Trap, ""
+	}
+	vals := make([]ir.DataValue, len(ans.Results))
+	for i, v := range ans.Results {
+		dv, err := v.DataValue()
+		if err != nil {
+			return nil, record.StatusHarnessError, "", "interpreter result: " + err.Error()
+		}
+		vals[i] = dv
+	}
+	return vals, record.StatusOK, "", ""
+}
+
+// resultBuilder accumulates a run's input vectors in order; the run's
+// status is that of the first vector that did not return normally, and
+// outputs stop there (its own output included).
+type resultBuilder struct {
+	res     *record.RunResult
+	h       *canon.Hasher
+	stopped bool
+}
+
+func newResult(cfg record.Config, times record.Timings) *resultBuilder {
+	return &resultBuilder{res: &record.RunResult{Config: cfg, Status: record.StatusOK, Timings: times}, h: canon.NewHasher()}
+}
+
+func (r *resultBuilder) add(vals []ir.DataValue, status record.Status, trap, signal, msg string) {
+	if r.stopped {
+		return
+	}
+	switch status {
+	case record.StatusOK:
+		r.h.Results(vals)
+		r.res.Outputs = append(r.res.Outputs, canon.Text(vals))
+		return
+	case record.StatusTrap:
+		r.h.Trap(trap)
+		r.res.Outputs = append(r.res.Outputs, canon.TrapText(trap))
+		r.res.Trap = trap
+	default:
+		r.res.Outputs = append(r.res.Outputs, describeOutcome(status, trap, signal, msg))
+		r.res.Signal = signal
+		r.res.Message = shorten(msg)
+	}
+	r.res.Status = status
+	r.stopped = true
+}
+
+func (r *resultBuilder) finish() *record.RunResult {
+	if r.res.Status == record.StatusOK || r.res.Status == record.StatusTrap {
+		r.res.Hash = r.h.Sum()
+	}
+	return r.res
+}
+
+func describeOutcome(status record.Status, trap, signal, msg string) string {
+	switch status {
+	case record.StatusTrap:
+		return canon.TrapText(trap)
+	case record.StatusCrash:
+		if signal != "" {
+			return "crash " + signal
+		}
+	}
+	s := string(status)
+	if msg != "" {
+		s += ": " + firstLine(msg)
+	}
+	return s
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+// shorten keeps messages in records to a readable size.
+func shorten(s string) string {
+	const max = 2000
+	if len(s) > max {
+		return s[:max] + "..."
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

@@ -1,0 +1,149 @@
+// Command cliff-run compiles test cases with the real Cranelift for each
+// configuration (architecture, opt level, ISA flags, or the interpreter),
+// runs them natively or under qemu-user, and appends one result per
+// configuration to each case record. Given .clif files, it checks their
+// `; run:` lines instead.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/driver"
+	"cliff/lib/extract"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitRunlines = 1 // some `; run:` line failed
+	exitError    = 2
+)
+
+func main() {
+	if err := app().Run(os.Args); err != nil {
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			if msg := err.Error(); msg != "" {
+				fmt.Fprintln(os.Stderr, "cliff-run:", msg)
+			}
+			os.Exit(ec.ExitCode())
+		}
+		fmt.Fprintln(os.Stderr, "cliff-run:", err)
+		os.Exit(exitError)
+	}
+}
+
+func app() *cli.App {
+	return &cli.App{
+		Name:      "cliff-run",
+		Usage:     "compile and run test cases with Cranelift on several architectures",
+		ArgsUsage: "[PATH...]  (case files as JSON lines, plain or zstd; .clif files; directories of .clif files; - for stdin)",
+		Description: `Reads test-case records and writes each one back with one result per
+configuration appended (status, hash of the canonical outputs, outputs,
+trap code or signal, timings), so that runs accumulate:
+
+    cliff-gen | cliff-run --arch x86_64 | cliff-run --arch riscv64,s390x | cliff-diff
+
+A configuration is an architecture (x86_64, aarch64, riscv64, s390x, or
+interp for Cranelift's interpreter), an opt level and ISA flags. x86_64
+runs natively; the others run under qemu-<arch>-static with a -cpu that
+emulates the ISA flags Cranelift was told to use. Cases are compiled in
+batches (one object and one executable per batch and configuration); each
+input vector runs in its own forked process with a timeout, so one crash,
+trap or endless loop costs only its own case.
+
+A .clif file (as in Cranelift's filetests) runs on each of its target
+lines, at every --opt level (a file's own opt_level is overridden), and in
+the interpreter if it says "test interpret"; --arch restricts that. Every
+"; run:" line is checked, failures are printed to stderr as
+file:line: FAIL config: command: what happened, and --summary ends with
+"runlines: N passed, M failed, K skipped". Targets cliff-run cannot run
+(pulley) and ISA flags QEMU cannot emulate are skipped, with the reason.
+
+Exit status: 0 done (and every run line passed), 1 some run line failed,
+2 error (bad input, missing tools); records finished before an error are
+still written.`,
+		HideHelpCommand: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
+			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
+			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
+			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAG,FLAG` (ARCH= for none); default: the richest set the host or QEMU runs"},
+			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
+			&cli.IntFlag{Name: "batch", Value: 100, Usage: "cases per compiled object and executable"},
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "limit per input vector's execution"},
+			&cli.DurationFlag{Name: "compile-timeout", Value: 60 * time.Second, Usage: "limit per compile request (plus 2s per module)"},
+			&cli.Uint64Flag{Name: "fuel", Value: 100_000_000, Usage: "interpreter instruction limit per call"},
+			&cli.StringFlag{Name: "driver", Usage: "path of cliff-driver (default: $CLIFF_DRIVER, beside cliff-run, or on $PATH)"},
+			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
+		},
+		Action: run,
+	}
+}
+
+func run(c *cli.Context) error {
+	arches, err := parseArches(c.StringSlice("arch"))
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	opts, err := parseOpts(c.StringSlice("opt"))
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	isa, err := parseISAFlags(c.StringSlice("isa-flags"))
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	driverPath := c.String("driver")
+	if driverPath == "" {
+		if driverPath, err = driver.Find(); err != nil {
+			return cli.Exit(err, exitError)
+		}
+	}
+	sources, err := extract.Expand(c.Args().Slice())
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	set := &configSet{arches: arches, opts: opts, isaFlags: isa, settings: c.StringSlice("set")}
+	if len(arches) == 0 {
+		set.arches = nil
+	}
+	r := &runner{
+		configs: set,
+		jobs:    max(1, c.Int("jobs")),
+		batch:   max(1, c.Int("batch")),
+		driver:  driverPath,
+		lim: limits{
+			perInput:    c.Duration("timeout"),
+			compileBase: c.Duration("compile-timeout"),
+			compilePer:  2 * time.Second,
+			link:        2 * time.Minute,
+			fuel:        c.Uint64("fuel"),
+		},
+		rep:      newReporter(os.Stderr),
+		progress: isTerminal(os.Stderr),
+	}
+	runErr := r.run(c.Context, sources, c.String("output"))
+	if c.Bool("summary") {
+		r.rep.summary(os.Stderr)
+	}
+	if runErr != nil {
+		return cli.Exit(runErr, exitError)
+	}
+	if r.rep.anyFailed() {
+		return cli.Exit("", exitRunlines)
+	}
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

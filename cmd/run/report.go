@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"cliff/lib/canon"
+	"cliff/lib/ir"
+	"cliff/lib/record"
+)
+
+// A reporter checks run commands against results and keeps the counts for
+// --summary. Failures go to the log (stderr) as they happen, one line
+// each, with the file position of the run command.
+type reporter struct {
+	mu      sync.Mutex
+	log     io.Writer
+	counts  map[string]*runlineCounts // by arch ("interp" included)
+	reasons map[string]int            // skip reason → run-line checks skipped
+	warned  map[string]bool
+}
+
+type runlineCounts struct{ passed, failed, skipped int }
+
+func newReporter(log io.Writer) *reporter {
+	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}}
+}
+
+func (r *reporter) countsFor(arch string) *runlineCounts {
+	c := r.counts[arch]
+	if c == nil {
+		c = &runlineCounts{}
+		r.counts[arch] = c
+	}
+	return c
+}
+
+// checkCall checks one call's outcome against its run command: vals are
+// the results when the call returned, failure describes how it did not.
+func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals []ir.DataValue, failure string) {
+	if c.cmd == nil || c.cmd.Kind != ir.RunCheck {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	counts := r.countsFor(cfg.Arch)
+	if failure == "" {
+		if runCommandHolds(c.cmd, vals) {
+			counts.passed++
+			return
+		}
+		failure = "got " + valuesText(vals)
+	}
+	counts.failed++
+	fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %s\n", u.source, c.cmd.Line, cfg, c.cmd.Text, failure)
+}
+
+// failedCalls counts every run command of an entry as failed for cfg, with
+// one line for the lot (a compile failure fails them all).
+func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string) {
+	n, line := 0, 0
+	for _, c := range e.calls {
+		if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
+			if n == 0 {
+				line = c.cmd.Line
+			}
+			n++
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n > 0 {
+		r.countsFor(cfg.Arch).failed += n
+		fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
+		return
+	}
+	if u.configs == nil {
+		// A case record: its failure is in its results; say it once per
+		// kind of message so a campaign's log stays readable.
+		key := cfg.Arch + ": " + msg
+		if !r.warned[key] {
+			r.warned[key] = true
+			fmt.Fprintf(r.log, "cliff-run: %s: %s %s\n", u.source, cfg, msg)
+		}
+	}
+}
+
+// skipped counts a unit's run commands as skipped under cfg, for reason.
+func (r *reporter) skipped(u *unit, cfg record.Config, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, e := range u.entries {
+		for _, c := range e.calls {
+			if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
+				n++
+			}
+		}
+	}
+	r.countsFor(cfg.Arch).skipped += n
+	key := cfg.Arch + ": " + reason
+	r.reasons[key] += n
+	if !r.warned[key] {
+		r.warned[key] = true
+		fmt.Fprintf(r.log, "cliff-run: skipping %s: %s\n", cfg, reason)
+	}
+}
+
+// skippedTargets counts the run commands of a file's unrunnable targets
+// (pulley, say) once per opt level, as if they had been configurations.
+func (r *reporter) skippedTargets(u *unit, opts int) {
+	for _, s := range u.skips {
+		arch, _, _ := strings.Cut(s.target, " ")
+		for range opts {
+			r.skipped(u, record.Config{Arch: arch}, s.reason)
+		}
+	}
+}
+
+// runCommandHolds compares results bit for bit, as Cranelift's run tests
+// do (DataValue::bitwise_eq): NaN payloads count.
+func runCommandHolds(cmd *ir.RunCommand, vals []ir.DataValue) bool {
+	if cmd.Cmp == "" {
+		// A bare `; run`: the single integer result must be non-zero.
+		return len(vals) == 1 && slices.ContainsFunc(vals[0].Bytes, func(b byte) bool { return b != 0 })
+	}
+	equal := len(vals) == len(cmd.Want)
+	for i := 0; equal && i < len(vals); i++ {
+		equal = vals[i].Type == cmd.Want[i].Type && bytes.Equal(vals[i].Bytes, cmd.Want[i].Bytes)
+	}
+	if cmd.Cmp == "!=" {
+		return !equal
+	}
+	return equal
+}
+
+func valuesText(vals []ir.DataValue) string {
+	if len(vals) == 1 {
+		return canon.Text(vals)
+	}
+	return "[" + canon.Text(vals) + "]"
+}
+
+// summary writes the run-line counts per architecture, then the totals as
+// the last line.
+func (r *reporter) summary(w io.Writer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var total runlineCounts
+	arches := make([]string, 0, len(r.counts))
+	for a := range r.counts {
+		arches = append(arches, a)
+	}
+	slices.Sort(arches)
+	reasons := make([]string, 0, len(r.reasons))
+	for k := range r.reasons {
+		reasons = append(reasons, k)
+	}
+	slices.Sort(reasons)
+	for _, k := range reasons {
+		fmt.Fprintf(w, "skipped %d: %s\n", r.reasons[k], k)
+	}
+	for _, a := range arches {
+		c := r.counts[a]
+		fmt.Fprintf(w, "runlines %s: %d passed, %d failed, %d skipped\n", a, c.passed, c.failed, c.skipped)
+		total.passed += c.passed
+		total.failed += c.failed
+		total.skipped += c.skipped
+	}
+	fmt.Fprintf(w, "runlines: %d passed, %d failed, %d skipped\n", total.passed, total.failed, total.skipped)
+}
+
+func (r *reporter) anyFailed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.counts {
+		if c.failed > 0 {
+			return true
+		}
+	}
+	return false
+}

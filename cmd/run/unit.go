@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/parser"
+	"cliff/lib/printer"
+	"cliff/lib/record"
+	"cliff/lib/tramp"
+)
+
+// A unit is what cliff-run compiles as one module: a case record, or a
+// .clif file with all its functions. Its entries are the functions that
+// are called, each with its own output record.
+type unit struct {
+	source  string // "file.clif" or "stdin: record 3", for messages
+	clif    string // the module as the driver compiles and interprets it
+	entries []*entry
+	// configs are the configurations of a .clif file; nil means the
+	// command line's configurations for case records.
+	configs []record.Config
+	skips   []skip
+	// tramps is the CLIF of every runnable entry's trampoline, appended
+	// to clif for compiled configurations.
+	tramps string
+}
+
+// An entry is one called function of a unit and the calls made to it.
+type entry struct {
+	rec    *record.Case // written out with results appended
+	fn     *ir.Function
+	layout tramp.Layout
+	calls  []call
+	// err says why the entry cannot run at all (e.g. a vmctx parameter);
+	// every configuration then reports it as a harness error.
+	err error
+	// results holds one result per configuration index, filled by the
+	// workers, appended to rec.Results in configuration order.
+	results []*record.RunResult
+}
+
+// A call is one input vector, with the run command it came from (nil for
+// a case record's inputs).
+type call struct {
+	args []ir.DataValue
+	cmd  *ir.RunCommand
+}
+
+// prepare builds the trampolines and result slots once the entries are
+// known.
+func (u *unit) prepare(nconfigs int) {
+	var b strings.Builder
+	for _, e := range u.entries {
+		e.results = make([]*record.RunResult, nconfigs)
+		if e.err != nil {
+			continue
+		}
+		text, layout, err := tramp.Text(e.fn)
+		if err != nil {
+			e.err = err
+			continue
+		}
+		e.layout = layout
+		b.WriteString("\n")
+		b.WriteString(text)
+	}
+	u.tramps = b.String()
+}
+
+// caseUnit makes a unit of a case record: its first (or Entry) function
+// called with each input vector.
+func caseUnit(source string, c *record.Case) *unit {
+	u := &unit{source: source, clif: c.CLIF}
+	e := &entry{rec: c}
+	u.entries = []*entry{e}
+	m, err := parser.ParseModule(c.ID, []byte(c.CLIF))
+	if err != nil {
+		e.err = fmt.Errorf("case CLIF does not parse: %w", err)
+		return u
+	}
+	if err := checkNames(m.Funcs); err != nil {
+		e.err = err
+		return u
+	}
+	e.fn, e.err = findEntry(m.Funcs, c.Entry)
+	if e.err != nil {
+		return u
+	}
+	for i, vec := range c.Inputs {
+		args, err := caseArgs(e.fn, vec)
+		if err != nil {
+			e.err = fmt.Errorf("inputs[%d]: %w", i, err)
+			return u
+		}
+		e.calls = append(e.calls, call{args: args})
+	}
+	return u
+}
+
+func findEntry(funcs []*ir.Function, name string) (*ir.Function, error) {
+	if len(funcs) == 0 {
+		return nil, fmt.Errorf("module has no function")
+	}
+	if name == "" {
+		return funcs[0], nil
+	}
+	for _, f := range funcs {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("entry function %s is not in the module", name)
+}
+
+// checkNames rejects functions whose names clash with cliff's trampolines.
+func checkNames(funcs []*ir.Function) error {
+	for _, f := range funcs {
+		if strings.HasPrefix(f.Name, tramp.Prefix) {
+			return fmt.Errorf("function %s: names starting with %s are reserved for cliff", f.Name, tramp.Prefix)
+		}
+	}
+	return nil
+}
+
+// caseArgs parses an input vector against fn's parameters.
+func caseArgs(fn *ir.Function, vec record.InputVector) ([]ir.DataValue, error) {
+	if len(vec) != len(fn.Sig.Params) {
+		return nil, fmt.Errorf("%d values for %s, which takes %d", len(vec), fn.Name, len(fn.Sig.Params))
+	}
+	args := make([]ir.DataValue, len(vec))
+	for i, v := range vec {
+		t, ok := ir.ParseType(v.Type)
+		if !ok {
+			return nil, fmt.Errorf("value %d: unknown type %q", i, v.Type)
+		}
+		if want := fn.Sig.Params[i].Type; t != want {
+			return nil, fmt.Errorf("value %d is %s, %s takes %s", i, t, fn.Name, want)
+		}
+		dv, err := parser.ParseDataValue(t, v.Value)
+		if err != nil {
+			return nil, fmt.Errorf("value %d: %w", i, err)
+		}
+		args[i] = dv
+	}
+	return args, nil
+}
+
+// fileUnit makes a unit of a parsed .clif file: one entry per function
+// that run or print commands call, in file order.
+func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skips []skip) (*unit, error) {
+	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips}
+	if err := checkNames(f.Funcs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	byName := map[string]*entry{}
+	for i := range f.Commands {
+		cmd := &f.Commands[i]
+		e := byName[cmd.Func]
+		if e == nil {
+			fn, err := findEntry(f.Funcs, cmd.Func)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, cmd.Line, err)
+			}
+			e = &entry{fn: fn, rec: &record.Case{ID: path + ":" + cmd.Func, CLIF: u.clif, Entry: cmd.Func}}
+			e.rec.Stamp()
+			byName[cmd.Func] = e
+			u.entries = append(u.entries, e)
+		}
+		e.calls = append(e.calls, call{args: cmd.Args, cmd: cmd})
+		vec := make(record.InputVector, len(cmd.Args))
+		for j, a := range cmd.Args {
+			vec[j] = record.Value{Type: a.Type.String(), Value: printer.DataValue(a)}
+		}
+		e.rec.Inputs = append(e.rec.Inputs, vec)
+	}
+	return u, nil
+}
+
+// moduleText is the file with its test, set and target lines turned into
+// comments: the functions as written (no reprinting can change what
+// Cranelift sees), at their original line numbers, so that Cranelift's
+// messages point into the file.
+func moduleText(src []byte, f *ir.File) string {
+	lines := strings.SplitAfter(string(src), "\n")
+	for _, h := range append(append([]ir.HeaderLine(nil), f.Tests...), f.Header...) {
+		if i := h.Line - 1; i >= 0 && i < len(lines) {
+			lines[i] = "; " + lines[i]
+		}
+	}
+	return strings.Join(lines, "")
+}

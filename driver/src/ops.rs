@@ -1,0 +1,240 @@
+//! The ops of PROTOCOL.md and the dispatch from `op` to handler.
+
+use crate::clif::{inst_count, parse_module, verify_module};
+use crate::compile::{compile_module, CompiledModule, ModuleFailure};
+use crate::object::{build_object, Entry};
+use crate::panics;
+use crate::protocol::{body, failure_fields, fields, null_as_empty, Body, Failure};
+use crate::target;
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::time::Instant;
+
+/// Runs the op named in `request`.
+pub fn dispatch(request: &Value) -> Result<Body, Failure> {
+    let op = request.get("op").and_then(Value::as_str).unwrap_or("");
+    match op {
+        "version" => Ok(version()),
+        "verify" => verify(request),
+        "compile" => compile(request),
+        "interpret" => crate::interpret::interpret(request),
+        "optimize" => optimize(request),
+        "" => Err(Failure::Error("bad request: no \"op\"".to_string())),
+        other => Err(Failure::Error(format!("bad request: unknown op {other:?}"))),
+    }
+}
+
+fn version() -> Body {
+    let mut out = Map::new();
+    out.insert("cranelift".into(), cranelift_version().into());
+    out.insert("targets".into(), target::TARGETS.to_vec().into());
+    out
+}
+
+/// The cranelift-codegen version this driver was built with, read from the
+/// Cargo.lock it was built from (cranelift-codegen exports no constant).
+fn cranelift_version() -> &'static str {
+    const LOCK: &str = include_str!("../Cargo.lock");
+    LOCK.split("[[package]]")
+        .find(|p| p.contains("name = \"cranelift-codegen\"\n"))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or("unknown")
+}
+
+#[derive(Deserialize)]
+struct VerifyRequest {
+    clif: String,
+    #[serde(default)]
+    target: Option<String>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    flags: Vec<String>,
+}
+
+fn verify(request: &Value) -> Result<Body, Failure> {
+    let req: VerifyRequest = fields(request)?;
+    let fisa = target::flags_or_isa(req.target.as_deref(), &req.flags)?;
+    panics::catch(|| {
+        let functions = parse_module(&req.clif)?;
+        verify_module(&functions, fisa.as_fisa())
+    })??;
+    Ok(Map::new())
+}
+
+#[derive(Deserialize)]
+struct OptimizeRequest {
+    clif: String,
+    target: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    flags: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct OptimizedFunction {
+    name: String,
+    insts_before: usize,
+    insts_after: usize,
+    clif: String,
+}
+
+fn optimize(request: &Value) -> Result<Body, Failure> {
+    let req: OptimizeRequest = fields(request)?;
+    let isa = target::isa(&req.target, &req.flags)?;
+    let functions = panics::catch(|| parse_module(&req.clif))??;
+    let mut out = Vec::with_capacity(functions.len());
+    for func in functions {
+        let name = func.name.to_string();
+        let insts_before = inst_count(&func);
+        let optimized = panics::catch(|| {
+            let mut ctx = Context::for_function(func);
+            ctx.optimize(&*isa, &mut ControlPlane::default())
+                .map_err(|e| format!("function {name}: {e}"))?;
+            Ok::<_, String>(ctx.func)
+        })??;
+        out.push(OptimizedFunction {
+            name,
+            insts_before,
+            insts_after: inst_count(&optimized),
+            clif: optimized.display().to_string(),
+        });
+    }
+    let mut answer = Map::new();
+    answer.insert(
+        "functions".into(),
+        serde_json::to_value(out).expect("serialisable"),
+    );
+    Ok(answer)
+}
+
+#[derive(Deserialize)]
+struct CompileRequest {
+    target: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    flags: Vec<String>,
+    output: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    modules: Vec<String>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    entries: Vec<Entry>,
+}
+
+#[derive(Serialize)]
+struct CompileAnswer {
+    object_ms: f64,
+    isa_flags: Vec<String>,
+    shared_flags: Vec<String>,
+    modules: Vec<Value>,
+}
+
+#[derive(Serialize)]
+struct FunctionAnswer<'a> {
+    name: &'a str,
+    symbol: &'a str,
+    size: usize,
+    traps: Vec<TrapAnswer<'a>>,
+}
+
+#[derive(Serialize)]
+struct TrapAnswer<'a> {
+    offset: u32,
+    code: &'a str,
+}
+
+fn compile(request: &Value) -> Result<Body, Failure> {
+    let req: CompileRequest = fields(request)?;
+    if req.modules.is_empty() {
+        return Err(Failure::Error("bad request: no modules".to_string()));
+    }
+    if let Some(e) = req.entries.iter().find(|e| e.module >= req.modules.len()) {
+        return Err(Failure::Error(format!(
+            "bad request: entry names module {} of {}",
+            e.module,
+            req.modules.len()
+        )));
+    }
+    let isa = target::isa(&req.target, &req.flags)?;
+
+    let mut results: Vec<(Result<CompiledModule, ModuleFailure>, f64)> =
+        Vec::with_capacity(req.modules.len());
+    for (k, text) in req.modules.iter().enumerate() {
+        let start = Instant::now();
+        let result = compile_module(k, text, &*isa);
+        results.push((result, millis(start)));
+    }
+
+    let start = Instant::now();
+    let compiled: Vec<Option<&CompiledModule>> =
+        results.iter().map(|(r, _)| r.as_ref().ok()).collect();
+    let (bytes, left_out) = build_object(&isa, &compiled, &req.entries)?;
+    std::fs::write(&req.output, bytes).map_err(|e| format!("write {}: {e}", req.output))?;
+    let object_ms = millis(start);
+
+    let modules = results
+        .into_iter()
+        .zip(left_out)
+        .map(|((result, ms), left_out)| module_answer(result, ms, left_out))
+        .collect();
+    Ok(body(&CompileAnswer {
+        object_ms,
+        isa_flags: target::render_settings(isa.isa_flags()),
+        shared_flags: target::shared_settings(isa.flags()),
+        modules,
+    }))
+}
+
+fn module_answer(
+    result: Result<CompiledModule, ModuleFailure>,
+    ms: f64,
+    left_out: Option<Failure>,
+) -> Value {
+    let mut out = Map::new();
+    match (result, left_out) {
+        (Ok(module), None) => {
+            out.insert("status".into(), "ok".into());
+            out.insert("compile_ms".into(), ms.into());
+            let functions: Vec<FunctionAnswer> = module
+                .functions
+                .iter()
+                .map(|f| FunctionAnswer {
+                    name: &f.name,
+                    symbol: &f.symbol,
+                    size: f.code.bytes.len(),
+                    traps: f
+                        .code
+                        .traps
+                        .iter()
+                        .map(|(offset, code)| TrapAnswer {
+                            offset: *offset,
+                            code,
+                        })
+                        .collect(),
+                })
+                .collect();
+            out.insert(
+                "functions".into(),
+                serde_json::to_value(functions).expect("serialisable"),
+            );
+        }
+        (Ok(_), Some(failure)) => {
+            failure_fields(&mut out, failure);
+            out.insert("compile_ms".into(), ms.into());
+            out.insert("phase".into(), "object".into());
+        }
+        (Err(ModuleFailure { function, failure }), _) => {
+            failure_fields(&mut out, failure);
+            out.insert("compile_ms".into(), ms.into());
+            if let Some(function) = function {
+                out.insert("function".into(), function.into());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+fn millis(start: Instant) -> f64 {
+    // Three decimals: microsecond resolution is plenty, and short numbers
+    // keep the answer lines readable.
+    (start.elapsed().as_secs_f64() * 1e6).round() / 1e3
+}

@@ -1,0 +1,789 @@
+//! End-to-end tests: start the `cliff-driver` binary, talk PROTOCOL.md to it
+//! over pipes, and check the answers and the objects it writes.
+
+use object::{Object, ObjectSection, ObjectSymbol, RelocationTarget};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// No request in these tests takes more than a fraction of a second; this
+/// only keeps a hung driver from hanging the test run.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Driver {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    answers: Receiver<String>,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cliff-driver"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start cliff-driver");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Driver {
+            child,
+            stdin,
+            answers,
+        }
+    }
+
+    fn send_line(&mut self, line: &str) -> Value {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let answer = self
+            .answers
+            .recv_timeout(ANSWER_TIMEOUT)
+            .expect("an answer line");
+        serde_json::from_str(&answer)
+            .unwrap_or_else(|e| panic!("answer is not JSON ({e}): {answer}"))
+    }
+
+    fn request(&mut self, request: Value) -> Value {
+        let answer = self.send_line(&request.to_string());
+        assert_eq!(
+            answer["id"], request["id"],
+            "answer to the wrong request: {answer}"
+        );
+        answer
+    }
+
+    /// Closes stdin and checks that the driver exits 0 without writing more.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "driver exit status {status}");
+        assert!(
+            self.answers.recv_timeout(Duration::from_secs(5)).is_err(),
+            "stray output after the last answer"
+        );
+    }
+}
+
+fn temp_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cliff-driver-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Module 0: `%cliff_tramp0` calls `%helper` by `%name` (colocated).
+const MODULE_A: &str = "
+function %helper(i32) -> i32 {
+block0(v0: i32):
+    v1 = imul v0, v0
+    return v1
+}
+
+function %cliff_tramp0(i64, i64) system_v {
+    fn0 = colocated %helper(i32) -> i32
+block0(v0: i64, v1: i64):
+    v2 = load.i32 v0
+    v3 = call fn0(v2)
+    store v3, v1
+    return
+}
+";
+
+/// Module 1: the same function names (they must not clash), a non-colocated
+/// call, and an import that optimisation does not remove.
+const MODULE_B: &str = "
+function %helper(i64) -> i64 {
+block0(v0: i64):
+    v1 = iconst.i64 7
+    v2 = udiv v0, v1
+    return v2
+}
+
+function %cliff_tramp0(i64, i64) system_v {
+    fn0 = %helper(i64) -> i64
+    fn1 = %external_thing(i64) -> i64
+block0(v0: i64, v1: i64):
+    v2 = load.i64 v0
+    v3 = call fn0(v2)
+    v4 = call fn1(v3)
+    store v4, v1
+    return
+}
+";
+
+#[test]
+fn compile_links_names_per_module_on_every_target() {
+    let cases = [
+        ("x86_64", object::Architecture::X86_64, true),
+        ("aarch64", object::Architecture::Aarch64, true),
+        ("riscv64", object::Architecture::Riscv64, true),
+        ("s390x", object::Architecture::S390x, false),
+    ];
+    let mut driver = Driver::start();
+    for (i, (target, arch, little_endian)) in cases.into_iter().enumerate() {
+        let output = temp_path(&format!("two-{target}.o"));
+        let answer = driver.request(json!({
+            "id": i, "op": "compile", "target": target, "flags": ["opt_level=speed"],
+            "output": output,
+            "modules": [MODULE_A, MODULE_B, "function %broken("],
+            "entries": [
+                {"module": 0, "func": "%cliff_tramp0"},
+                {"module": 1, "func": "%cliff_tramp0"},
+                {"module": 2, "func": "%cliff_tramp0"},
+                {"module": 0, "func": "%no_such_function"},
+            ],
+        }));
+        assert_eq!(answer["status"], "ok", "{target}: {answer}");
+        let modules = answer["modules"].as_array().unwrap();
+        assert_eq!(modules[0]["status"], "ok", "{target}: {answer}");
+        assert_eq!(modules[1]["status"], "ok", "{target}: {answer}");
+        assert_eq!(modules[2]["status"], "error", "{target}: {answer}");
+        assert!(
+            modules[2]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("parse error"),
+            "{answer}"
+        );
+        let symbols: Vec<&str> = modules[1]["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["symbol"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            symbols,
+            ["cliff_m1_helper", "cliff_m1_cliff_tramp0"],
+            "{target}"
+        );
+        // The loads and stores of the trampolines may trap; the answer says where.
+        let traps = &modules[0]["functions"][1]["traps"];
+        assert!(
+            traps
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["code"] == "heap_oob"),
+            "{target}: {traps}"
+        );
+        assert!(answer["isa_flags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f.as_str().unwrap().contains('=')));
+
+        let bytes = std::fs::read(&output).unwrap();
+        let file = object::File::parse(&*bytes).unwrap();
+        assert_eq!(file.architecture(), arch, "{target}");
+        assert_eq!(file.is_little_endian(), little_endian, "{target}");
+        check_symbols(target, &file);
+        check_entry_table(target, &file, little_endian);
+        check_call_targets(target, &file);
+    }
+    driver.finish();
+}
+
+fn check_symbols(target: &str, file: &object::File) {
+    for name in [
+        "cliff_m0_helper",
+        "cliff_m0_cliff_tramp0",
+        "cliff_m1_helper",
+        "cliff_m1_cliff_tramp0",
+    ] {
+        let symbol = file
+            .symbol_by_name(name)
+            .unwrap_or_else(|| panic!("{target}: no symbol {name}"));
+        assert!(
+            symbol.is_definition() && symbol.is_global(),
+            "{target}: {name} is not a global definition"
+        );
+        assert_eq!(symbol.kind(), object::SymbolKind::Text, "{target}: {name}");
+    }
+    let external = file
+        .symbol_by_name("external_thing")
+        .expect("the import is a symbol");
+    assert!(
+        external.is_undefined(),
+        "{target}: external_thing must be undefined"
+    );
+    assert!(
+        file.symbol_by_name("cliff_m2_broken").is_none(),
+        "{target}: a failed module left a symbol"
+    );
+}
+
+fn check_entry_table(target: &str, file: &object::File, little_endian: bool) {
+    let count = file
+        .symbol_by_name("cliff_entry_count")
+        .expect("cliff_entry_count");
+    let section = file
+        .section_by_index(count.section_index().unwrap())
+        .unwrap();
+    let data = section.data().unwrap();
+    let offset = (count.address() - section.address()) as usize;
+    let raw: [u8; 8] = data[offset..offset + 8].try_into().unwrap();
+    let value = if little_endian {
+        u64::from_le_bytes(raw)
+    } else {
+        u64::from_be_bytes(raw)
+    };
+    assert_eq!(value, 4, "{target}: cliff_entry_count");
+
+    let table = file.symbol_by_name("cliff_entries").expect("cliff_entries");
+    assert_eq!(table.size(), 4 * 8, "{target}: cliff_entries size");
+    let section = file
+        .section_by_index(table.section_index().unwrap())
+        .unwrap();
+    let base = table.address() - section.address();
+    let mut slots: Vec<(u64, String)> = section
+        .relocations()
+        .map(|(offset, reloc)| (offset - base, target_name(file, reloc.target())))
+        .collect();
+    slots.sort();
+    // Entries 2 (failed module) and 3 (no such function) stay 0: no relocation.
+    assert_eq!(
+        slots,
+        [
+            (0, "cliff_m0_cliff_tramp0".to_string()),
+            (8, "cliff_m1_cliff_tramp0".to_string())
+        ],
+        "{target}: cliff_entries relocations"
+    );
+}
+
+/// Each trampoline's call goes to the helper of its own module.
+fn check_call_targets(target: &str, file: &object::File) {
+    let text = file.section_by_name(".text").unwrap();
+    let functions: Vec<(u64, u64, String)> = file
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.is_definition())
+        .map(|s| {
+            (
+                s.address(),
+                s.address() + s.size(),
+                s.name().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut calls: Vec<(String, String)> = text
+        .relocations()
+        .map(|(offset, reloc)| {
+            let caller = functions
+                .iter()
+                .find(|(start, end, _)| (*start..*end).contains(&offset))
+                .map(|(_, _, name)| name.clone())
+                .unwrap_or_default();
+            (caller, target_name(file, reloc.target()))
+        })
+        .collect();
+    calls.sort();
+    assert_eq!(
+        calls,
+        [
+            (
+                "cliff_m0_cliff_tramp0".to_string(),
+                "cliff_m0_helper".to_string()
+            ),
+            (
+                "cliff_m1_cliff_tramp0".to_string(),
+                "cliff_m1_helper".to_string()
+            ),
+            (
+                "cliff_m1_cliff_tramp0".to_string(),
+                "external_thing".to_string()
+            ),
+        ],
+        "{target}: call relocations"
+    );
+}
+
+fn target_name(file: &object::File, target: RelocationTarget) -> String {
+    match target {
+        RelocationTarget::Symbol(index) => file
+            .symbol_by_index(index)
+            .unwrap()
+            .name()
+            .unwrap()
+            .to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_cranelift_panic_is_a_crash_answer_and_the_driver_goes_on() {
+    // Both inputs pass the verifier; the backends panic on them in 0.135.
+    let sarg = "
+function %callee(i64 sarg(64)) -> i64 system_v {
+block0(v0: i64):
+    v1 = load.i64 v0
+    return v1
+}
+";
+    let big_frame = "
+function %big() -> i64 system_v {
+    ss0 = explicit_slot 8192
+block0:
+    v0 = stack_addr.i64 ss0
+    return v0
+}
+";
+    let good = "
+function %ok(i64) -> i64 {
+block0(v0: i64):
+    return v0
+}
+";
+    let cases = [
+        (
+            "s390x",
+            vec![],
+            sarg,
+            "StructArgument parameters are not supported",
+            "isa/s390x/abi.rs:",
+        ),
+        (
+            "aarch64",
+            vec!["enable_probestack=true"],
+            big_frame,
+            "Stack probing is unimplemented",
+            "isa/aarch64/abi.rs:",
+        ),
+    ];
+    let mut driver = Driver::start();
+    for (i, (target, flags, crashing, message, location)) in cases.into_iter().enumerate() {
+        let output = temp_path(&format!("crash-{target}.o"));
+        let answer = driver.request(json!({
+            "id": i, "op": "compile", "target": target, "flags": flags, "output": output,
+            "modules": [good, crashing, good],
+            "entries": [{"module": 0, "func": "%ok"}, {"module": 1, "func": "%callee"}, {"module": 2, "func": "%ok"}],
+        }));
+        assert_eq!(answer["status"], "ok", "{answer}");
+        let modules = answer["modules"].as_array().unwrap();
+        assert_eq!(modules[1]["status"], "crash", "{answer}");
+        assert!(
+            modules[1]["message"].as_str().unwrap().contains(message),
+            "{answer}"
+        );
+        let loc = modules[1]["location"].as_str().unwrap();
+        assert!(
+            loc.starts_with("cranelift-codegen-0.135.") && loc.contains(location),
+            "{loc}"
+        );
+        assert_eq!(modules[0]["status"], "ok", "{answer}");
+        assert_eq!(modules[2]["status"], "ok", "{answer}");
+
+        let bytes = std::fs::read(&output).unwrap();
+        let file = object::File::parse(&*bytes).unwrap();
+        assert!(file.symbol_by_name("cliff_m0_ok").is_some());
+        assert!(file.symbol_by_name("cliff_m2_ok").is_some());
+        assert!(
+            !file
+                .symbols()
+                .any(|s| s.name().unwrap_or("").starts_with("cliff_m1_")),
+            "{target}: half-defined module"
+        );
+    }
+    let answer = driver.request(json!({"id": 99, "op": "version"}));
+    assert_eq!(answer["status"], "ok");
+    assert!(
+        answer["cranelift"].as_str().unwrap().starts_with("0.135."),
+        "{answer}"
+    );
+    driver.finish();
+}
+
+const CALLER_CALLEE: &str = "
+function %f(i32, i32) -> i32 {
+    fn0 = %g(i32, i32) -> i32
+block0(v0: i32, v1: i32):
+    v2 = call fn0(v0, v1)
+    v3 = iconst.i32 1
+    v4 = iadd v2, v3
+    return v4
+}
+
+function %g(i32, i32) -> i32 {
+block0(v0: i32, v1: i32):
+    v2 = udiv v0, v1
+    return v2
+}
+
+function %spin(i64) -> i64 {
+block0(v0: i64):
+    jump block1(v0)
+block1(v1: i64):
+    v2 = iconst.i64 1
+    v3 = iadd v1, v2
+    jump block1(v3)
+}
+";
+
+fn i32_value(v: i32) -> Value {
+    json!({"type": "i32", "hex": hex(&v.to_le_bytes())})
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn interpret_runs_calls_traps_and_fuel() {
+    let mut driver = Driver::start();
+    struct Case {
+        func: &'static str,
+        args: Vec<Value>,
+        fuel: Option<u64>,
+        status: &'static str,
+        field: &'static str,
+        want: Value,
+    }
+    let cases = [
+        // %f calls %g: 42 / 5 + 1 = 9.
+        Case {
+            func: "%f",
+            args: vec![i32_value(42), i32_value(5)],
+            fuel: None,
+            status: "ok",
+            field: "results",
+            want: json!([i32_value(9)]),
+        },
+        Case {
+            func: "%f",
+            args: vec![i32_value(1), i32_value(0)],
+            fuel: None,
+            status: "ok",
+            field: "trap",
+            want: json!("int_divz"),
+        },
+        Case {
+            func: "%spin",
+            args: vec![json!({"type": "i64", "hex": "0000000000000000"})],
+            fuel: Some(1000),
+            status: "ok",
+            field: "timeout",
+            want: json!(true),
+        },
+        Case {
+            func: "%f",
+            args: vec![i32_value(1)],
+            fuel: None,
+            status: "error",
+            field: "message",
+            want: json!("%f takes 2 arguments, got 1"),
+        },
+        Case {
+            func: "%f",
+            args: vec![
+                json!({"type": "i64", "hex": "0000000000000000"}),
+                i32_value(1),
+            ],
+            fuel: None,
+            status: "error",
+            field: "message",
+            want: json!("argument 0: type i64 but %f wants i32"),
+        },
+        Case {
+            func: "%nope",
+            args: vec![],
+            fuel: None,
+            status: "error",
+            field: "message",
+            want: json!("no function %nope in the module"),
+        },
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let mut request = json!({"id": i, "op": "interpret", "clif": CALLER_CALLEE, "func": case.func, "args": case.args});
+        if let Some(fuel) = case.fuel {
+            request["fuel"] = json!(fuel);
+        }
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], case.status, "case {i}: {answer}");
+        assert_eq!(answer[case.field], case.want, "case {i}: {answer}");
+    }
+    driver.finish();
+}
+
+#[test]
+fn optimize_removes_redundant_instructions() {
+    let redundant = "
+function %r(i64) -> i64 {
+block0(v0: i64):
+    v1 = iconst.i64 0
+    v2 = iadd v0, v1
+    v3 = iadd v0, v1
+    v4 = isub v2, v3
+    v5 = iadd v0, v4
+    return v5
+}
+";
+    let mut driver = Driver::start();
+    let answer = driver.request(json!({"id": 1, "op": "optimize", "clif": redundant, "target": "x86_64", "flags": ["opt_level=speed"]}));
+    assert_eq!(answer["status"], "ok", "{answer}");
+    let f = &answer["functions"][0];
+    assert_eq!(f["name"], "%r");
+    assert_eq!(f["insts_before"], 6);
+    let after = f["insts_after"].as_u64().unwrap();
+    assert!(after < 6, "{answer}");
+    assert!(
+        f["clif"]
+            .as_str()
+            .unwrap()
+            .starts_with("function %r(i64) -> i64"),
+        "{answer}"
+    );
+
+    let answer = driver.request(json!({"id": 2, "op": "optimize", "clif": redundant, "target": "x86_64", "flags": ["opt_level=none"]}));
+    assert_eq!(
+        answer["functions"][0]["insts_after"], 6,
+        "opt_level=none must not rewrite: {answer}"
+    );
+    driver.finish();
+}
+
+#[test]
+fn verify_reports_every_message() {
+    let bad = "
+function %a(i32) -> i64 {
+block0(v0: i32):
+    return v0
+}
+
+function %b(i64) -> i32 {
+block0(v0: i64):
+    return v0
+}
+";
+    let mut driver = Driver::start();
+    let cases = [
+        (json!({"id": 1, "op": "verify", "clif": bad}), "error"),
+        (
+            json!({"id": 2, "op": "verify", "clif": bad, "target": "riscv64 has_v"}),
+            "error",
+        ),
+        (
+            json!({"id": 3, "op": "verify", "clif": MODULE_A, "target": "x86_64"}),
+            "ok",
+        ),
+        (json!({"id": 4, "op": "verify", "clif": MODULE_A}), "ok"),
+    ];
+    for (request, status) in cases {
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], status, "{answer}");
+        if status == "error" {
+            let message = answer["message"].as_str().unwrap();
+            assert!(
+                message.contains("function %a: ") && message.contains("function %b: "),
+                "{message}"
+            );
+        }
+    }
+    driver.finish();
+}
+
+#[test]
+fn bad_requests_get_error_answers_and_the_driver_goes_on() {
+    let mut driver = Driver::start();
+    let answer = driver.send_line(r#"{"id": 1, "op": "version""#);
+    assert_eq!(answer["status"], "error");
+    assert_eq!(answer["id"], Value::Null);
+    assert!(
+        answer["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 1: malformed JSON"),
+        "{answer}"
+    );
+
+    let cases = [
+        (json!({"id": 2, "op": "fly"}), "unknown op"),
+        (json!({"id": 3}), "no \"op\""),
+        (
+            json!({"id": 4, "op": "compile", "target": "x86_64", "output": "/nonexistent/dir/x.o", "modules": ["function %f() {\nblock0:\n    return\n}"]}),
+            "write /nonexistent/dir/x.o",
+        ),
+        (
+            json!({"id": 5, "op": "compile", "target": "x86_64", "output": "/tmp/x.o", "modules": []}),
+            "no modules",
+        ),
+        (
+            json!({"id": 6, "op": "compile", "target": "mips64", "output": "/tmp/x.o", "modules": [MODULE_A]}),
+            "mips64",
+        ),
+        (
+            json!({"id": 7, "op": "optimize", "target": "x86_64 has_flux_capacitor", "clif": MODULE_A}),
+            "has_flux_capacitor",
+        ),
+        (json!({"id": 8, "op": "verify"}), "bad request"),
+    ];
+    for (request, message) in cases {
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], "error", "{answer}");
+        assert!(
+            answer["message"].as_str().unwrap().contains(message),
+            "want {message:?}: {answer}"
+        );
+    }
+    let answer = driver.send_line("[1, 2]");
+    assert!(
+        answer["message"].as_str().unwrap().starts_with("line 9: "),
+        "{answer}"
+    );
+    let answer = driver.request(json!({"id": 11, "op": "version"}));
+    assert_eq!(answer["status"], "ok");
+    driver.finish();
+}
+
+#[test]
+fn a_module_that_fails_in_the_object_is_left_out_whole() {
+    // `%u0_1` and `u0:1` both become the symbol `cliff_m1_u0_1`: the clash
+    // shows only when module 1 is defined in the object, after module 0 was.
+    let clash = "
+function %u0_1() {
+block0:
+    return
+}
+
+function u0:1() {
+block0:
+    return
+}
+";
+    let good = "
+function %ok() {
+block0:
+    return
+}
+";
+    let output = temp_path("clash.o");
+    let mut driver = Driver::start();
+    let answer = driver.request(json!({
+        "id": 1, "op": "compile", "target": "x86_64", "output": output,
+        "modules": [good, clash, good],
+        "entries": [{"module": 0, "func": "%ok"}, {"module": 1, "func": "u0:1"}, {"module": 2, "func": "%ok"}],
+    }));
+    assert_eq!(answer["status"], "ok", "{answer}");
+    let modules = answer["modules"].as_array().unwrap();
+    assert_eq!(modules[1]["status"], "error", "{answer}");
+    assert_eq!(modules[1]["phase"], "object", "{answer}");
+    assert!(
+        modules[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cliff_m1_u0_1"),
+        "{answer}"
+    );
+    assert_eq!(modules[0]["status"], "ok", "{answer}");
+    assert_eq!(modules[2]["status"], "ok", "{answer}");
+
+    let bytes = std::fs::read(&output).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let names: Vec<&str> = file
+        .symbols()
+        .filter_map(|s| s.name().ok())
+        .filter(|n| n.starts_with("cliff_m"))
+        .collect();
+    assert_eq!(names, ["cliff_m0_ok", "cliff_m2_ok"]);
+    let table = file.symbol_by_name("cliff_entries").unwrap();
+    let section = file
+        .section_by_index(table.section_index().unwrap())
+        .unwrap();
+    let targets: Vec<(u64, String)> = section
+        .relocations()
+        .map(|(offset, reloc)| {
+            (
+                offset - (table.address() - section.address()),
+                target_name(&file, reloc.target()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            (0, "cliff_m0_ok".to_string()),
+            (16, "cliff_m2_ok".to_string())
+        ]
+    );
+    driver.finish();
+}
+
+#[test]
+fn null_lists_mean_empty() {
+    // Go's encoding/json writes a nil slice as null.
+    let no_args = "
+function %seven() -> i8 {
+block0:
+    v0 = iconst.i8 7
+    return v0
+}
+";
+    let mut driver = Driver::start();
+    let output = temp_path("nulls.o");
+    let cases = [
+        json!({"id": 1, "op": "compile", "target": "x86_64", "flags": null, "output": output, "modules": [no_args], "entries": null}),
+        json!({"id": 2, "op": "interpret", "clif": no_args, "func": "%seven", "args": null, "fuel": null}),
+        json!({"id": 3, "op": "verify", "clif": no_args, "target": null, "flags": null}),
+        json!({"id": 4, "op": "optimize", "clif": no_args, "target": "aarch64", "flags": null}),
+    ];
+    for request in cases {
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], "ok", "{answer}");
+    }
+    let answer =
+        driver.request(json!({"id": 5, "op": "interpret", "clif": no_args, "func": "%seven"}));
+    assert_eq!(
+        answer["results"],
+        json!([{"type": "i8", "hex": "07"}]),
+        "{answer}"
+    );
+    let answer = driver.request(
+        json!({"id": 6, "op": "compile", "target": "x86_64", "output": output, "modules": null}),
+    );
+    assert!(
+        answer["message"].as_str().unwrap().contains("no modules"),
+        "{answer}"
+    );
+    driver.finish();
+}
+
+#[test]
+fn importing_a_symbol_the_object_defines_fails_the_importer() {
+    // Module 0 calls module 1's function by its object symbol. Modules are
+    // independent: module 0 fails, module 1 (defined later) must not.
+    let importer = "
+function %f() system_v {
+    fn0 = %cliff_m1_g() system_v
+block0:
+    call fn0()
+    return
+}
+";
+    let defines = "
+function %g() system_v {
+block0:
+    return
+}
+";
+    let mut driver = Driver::start();
+    let answer = driver.request(json!({
+        "id": 1, "op": "compile", "target": "x86_64", "output": temp_path("import-clash.o"),
+        "modules": [importer, defines],
+    }));
+    let modules = answer["modules"].as_array().unwrap();
+    assert_eq!(modules[0]["status"], "error", "{answer}");
+    assert_eq!(modules[0]["phase"], "object", "{answer}");
+    assert_eq!(modules[1]["status"], "ok", "{answer}");
+    driver.finish();
+}

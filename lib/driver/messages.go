@@ -1,0 +1,153 @@
+package driver
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"cliff/lib/ir"
+)
+
+// Answer statuses (PROTOCOL.md).
+const (
+	StatusOK    = "ok"
+	StatusError = "error" // Cranelift or the driver rejected the input
+	StatusCrash = "crash" // Cranelift panicked
+)
+
+// header is the part every answer has.
+type header struct {
+	ID       int64  `json:"id"`
+	Status   string `json:"status"`
+	Message  string `json:"message,omitempty"`
+	Location string `json:"location,omitempty"`
+}
+
+// A Failure is a request's error or crash answer as a Go error, so that
+// callers can tell Cranelift's verdicts from transport failures.
+type Failure struct {
+	Status   string // StatusError or StatusCrash
+	Message  string
+	Location string // panic location, for a crash
+}
+
+func (f *Failure) Error() string {
+	if f.Location != "" {
+		return fmt.Sprintf("%s: %s (at %s)", f.Status, f.Message, f.Location)
+	}
+	return f.Status + ": " + f.Message
+}
+
+// Value is a typed value on the wire: little-endian bytes, lane 0 first.
+type Value struct {
+	Type string `json:"type"`
+	Hex  string `json:"hex"`
+}
+
+// ValueOf converts an IR data value to its wire form.
+func ValueOf(v ir.DataValue) Value {
+	return Value{Type: v.Type.String(), Hex: hex.EncodeToString(v.Bytes)}
+}
+
+// DataValue converts a wire value back, checking its size against its type.
+func (v Value) DataValue() (ir.DataValue, error) {
+	t, ok := ir.ParseType(v.Type)
+	if !ok {
+		return ir.DataValue{}, fmt.Errorf("value of unknown type %q", v.Type)
+	}
+	b, err := hex.DecodeString(v.Hex)
+	if err != nil {
+		return ir.DataValue{}, fmt.Errorf("%s value: %w", v.Type, err)
+	}
+	if len(b) != t.Bytes() {
+		return ir.DataValue{}, fmt.Errorf("%s value has %d bytes, want %d", v.Type, len(b), t.Bytes())
+	}
+	return ir.DataValue{Type: t, Bytes: b}, nil
+}
+
+// VersionAnswer is the answer to Version.
+type VersionAnswer struct {
+	Cranelift string   `json:"cranelift"`
+	Targets   []string `json:"targets"`
+}
+
+// CompileRequest compiles a batch of independent modules into one object.
+type CompileRequest struct {
+	Target  string   `json:"target"` // "riscv64 has_v", as on a CLIF target line
+	Flags   []string `json:"flags"`  // shared settings: "opt_level=speed"
+	Output  string   `json:"output"` // object file path
+	Modules []string `json:"modules"`
+	Entries []Entry  `json:"entries"`
+}
+
+// An Entry names one function of one module for the object's cliff_entries
+// table.
+type Entry struct {
+	Module int    `json:"module"`
+	Func   string `json:"func"`
+}
+
+// CompileAnswer reports the object and each module's fate.
+type CompileAnswer struct {
+	ObjectMS float64         `json:"object_ms"`
+	ISAFlags []string        `json:"isa_flags"` // every ISA setting, "has_v=true"
+	Modules  []ModuleOutcome `json:"modules"`
+}
+
+// ModuleOutcome is one module of a compile batch.
+type ModuleOutcome struct {
+	Status    string     `json:"status"`
+	Message   string     `json:"message,omitempty"`
+	Location  string     `json:"location,omitempty"`
+	CompileMS float64    `json:"compile_ms"`
+	Functions []Function `json:"functions,omitempty"`
+}
+
+// Function is one compiled function in the object.
+type Function struct {
+	Name   string     `json:"name"`
+	Symbol string     `json:"symbol"`
+	Size   uint64     `json:"size"`
+	Traps  []TrapSite `json:"traps,omitempty"`
+}
+
+// TrapSite is a trapping instruction at Offset from its function's start.
+type TrapSite struct {
+	Offset uint64 `json:"offset"`
+	Code   string `json:"code"`
+}
+
+// InterpretRequest runs one function in Cranelift's interpreter.
+type InterpretRequest struct {
+	CLIF string  `json:"clif"`
+	Func string  `json:"func"`
+	Args []Value `json:"args"`
+	Fuel uint64  `json:"fuel,omitempty"`
+}
+
+// InterpretAnswer holds results, or a trap code, or Timeout when the fuel
+// ran out.
+type InterpretAnswer struct {
+	Results []Value `json:"results,omitempty"`
+	Trap    string  `json:"trap,omitempty"`
+	Timeout bool    `json:"timeout,omitempty"`
+}
+
+// OptimizeRequest runs the mid-end on every function of a module.
+type OptimizeRequest struct {
+	CLIF   string   `json:"clif"`
+	Target string   `json:"target"`
+	Flags  []string `json:"flags"`
+}
+
+// OptimizeAnswer has one entry per function.
+type OptimizeAnswer struct {
+	Functions []OptimizedFunction `json:"functions"`
+}
+
+// OptimizedFunction is a function after the mid-end.
+type OptimizedFunction struct {
+	Name        string `json:"name"`
+	InstsBefore int    `json:"insts_before"`
+	InstsAfter  int    `json:"insts_after"`
+	CLIF        string `json:"clif"`
+}

@@ -1,0 +1,77 @@
+package harness
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+)
+
+// An Arch is a target architecture, named as in Cranelift's target triples.
+type Arch string
+
+// The architectures cliff runs code on.
+const (
+	X86_64  Arch = "x86_64"
+	AArch64 Arch = "aarch64"
+	RISCV64 Arch = "riscv64"
+	S390X   Arch = "s390x"
+)
+
+// Arches lists every architecture.
+func Arches() []Arch { return []Arch{X86_64, AArch64, RISCV64, S390X} }
+
+// ParseArch checks an architecture name.
+func ParseArch(name string) (Arch, error) {
+	for _, a := range Arches() {
+		if string(a) == name {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("unknown architecture %q (want one of %v)", name, Arches())
+}
+
+// HostArch is the architecture of this machine ("" if cliff does not
+// support it).
+func HostArch() Arch {
+	switch runtime.GOARCH {
+	case "amd64":
+		return X86_64
+	case "arm64":
+		return AArch64
+	case "riscv64":
+		return RISCV64
+	case "s390x":
+		return S390X
+	}
+	return ""
+}
+
+// Native reports whether code for a runs on this machine without qemu.
+func (a Arch) Native() bool { return a == HostArch() }
+
+// Compiler is the gcc that builds and links for a: the host's gcc for the
+// host architecture, the Debian cross compiler otherwise.
+func (a Arch) Compiler() string {
+	if a.Native() {
+		return "gcc"
+	}
+	return string(a) + "-linux-gnu-gcc"
+}
+
+// Emulator is the qemu-user binary that runs a's code on another host.
+func (a Arch) Emulator() string { return "qemu-" + string(a) + "-static" }
+
+// Available reports whether the tools to link and run a's code are
+// installed, naming the missing one.
+func Available(a Arch) error {
+	tools := []string{a.Compiler()}
+	if !a.Native() {
+		tools = append(tools, a.Emulator())
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%s: %s not installed: %w", a, tool, err)
+		}
+	}
+	return nil
+}

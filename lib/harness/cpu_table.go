@@ -1,0 +1,165 @@
+package harness
+
+import "strconv"
+
+// How QEMU 7.2 (Debian 12's qemu-user-static) emulates each ISA flag of
+// Cranelift 0.135, and what this host must have for x86_64. Every claim
+// here was checked by running an instruction that needs the feature under
+// qemu with the resulting -cpu string; TestCPUTableAgainstQemu repeats
+// those checks (the probes are in cpu_table_test.go), so a new row needs a
+// probe.
+//
+// Flags absent from a table are unknown: QemuCPU rejects them when true
+// and ignores them when false.
+
+// A flagRule says how to run code compiled with one ISA flag.
+type flagRule struct {
+	flag string // Cranelift setting, as in the driver's isa_flags: "has_zba"
+	// on and off are qemu -cpu properties added to the model when the flag
+	// is true or false.
+	on, off string
+	// needs is a CPU feature the flag needs, in the vocabulary of the
+	// table's models (aarch64) or of /proc/cpuinfo (x86_64, native).
+	needs string
+	// vlen: for riscv64 has_zvl<N>b, the minimum vector length N.
+	vlen int
+	// unsupported, when set, is why QEMU 7.2 cannot run code using the flag.
+	unsupported string
+	// ungated: QEMU runs the feature's instructions even with the feature
+	// off, so code that wrongly uses it is not caught.
+	ungated bool
+}
+
+// A cpuModel is a qemu -cpu model and the features (needs) it has.
+type cpuModel struct {
+	name     string
+	features []string
+}
+
+// A cpuTable describes one architecture.
+type cpuTable struct {
+	base   string     // the -cpu model that properties are added to
+	models []cpuModel // if set: the first model with every needed feature is used instead of base
+	rules  []flagRule
+	// vectorFlag turns the vector unit on; then vlen is set from the
+	// largest has_zvl<N>b (riscv64).
+	vectorFlag string
+}
+
+var cpuTables = map[Arch]cpuTable{
+	RISCV64: {
+		base:       "rv64",
+		vectorFlag: "has_v",
+		rules: append([]flagRule{
+			// The base is rv64gc: glibc and the harness need it, so the
+			// extensions cannot be turned off.
+			{flag: "has_m", ungated: true},
+			{flag: "has_a", ungated: true},
+			{flag: "has_f", ungated: true},
+			{flag: "has_d", ungated: true},
+			{flag: "has_zicsr", ungated: true},
+			{flag: "has_zifencei", ungated: true},
+			{flag: "has_zca", ungated: true},
+			{flag: "has_zcd", ungated: true},
+			{flag: "has_zcb", unsupported: "QEMU 7.2 has no Zcb (no zcb property; c.not raises SIGILL)"},
+			{flag: "has_zfa", unsupported: "QEMU 7.2 has no Zfa (no zfa property; fli.s raises SIGILL)"},
+			{flag: "has_zfhmin", on: "Zfhmin=true", off: "Zfhmin=false"},
+			{flag: "has_zfh", on: "Zfh=true", off: "Zfh=false"},
+			{flag: "has_v", on: "v=true,vext_spec=v1.0,elen=64", off: "v=false"},
+			// QEMU 7.2 runs SEW=16 vector floating point whenever V is on.
+			{flag: "has_zvfh", ungated: true},
+			{flag: "has_zvbb", unsupported: "QEMU 7.2 has no Zvbb (no zvbb property; vandn.vv raises SIGILL)"},
+			{flag: "has_zbkb", on: "zbkb=true", off: "zbkb=false"},
+			{flag: "has_zba", on: "zba=true", off: "zba=false"},
+			{flag: "has_zbb", on: "zbb=true", off: "zbb=false"},
+			{flag: "has_zbc", on: "zbc=true", off: "zbc=false"},
+			{flag: "has_zbs", on: "zbs=true", off: "zbs=false"},
+			{flag: "has_zicond", unsupported: "QEMU 7.2 has no Zicond (no zicond property; czero.eqz raises SIGILL)"},
+		}, vlenRules()...),
+	},
+	S390X: {
+		// "qemu" is the only model TCG accepts that covers Cranelift's z14
+		// baseline; z14, z15 (gen15a) and their -base variants are refused
+		// for facilities TCG lacks.
+		base: "qemu",
+		rules: []flagRule{
+			{flag: "has_mie3", on: "minste3=on", off: "minste3=off", ungated: true},
+			// Only some instructions are gated: vcefb raises SIGILL with
+			// vxeh2=off, vlbrg and vsld do not.
+			{flag: "has_vxrs_ext2", on: "vxeh2=on", off: "vxeh2=off"},
+			{flag: "has_mie4", unsupported: "QEMU 7.2 has no Miscellaneous-Instruction-Extensions 4 (arch15: clzg raises SIGILL even with -cpu max)"},
+			{flag: "has_vxrs_ext3", unsupported: "QEMU 7.2 has no Vector-Enhancements 3 (arch15: vclzq raises SIGILL even with -cpu max)"},
+		},
+	},
+	AArch64: {
+		// QEMU has no properties for these features, so a model is picked:
+		// the smallest that has every needed feature, so that code using a
+		// feature it was not given raises SIGILL where possible.
+		models: []cpuModel{
+			{name: "cortex-a57"}, // Armv8.0, Cranelift's baseline
+			{name: "cortex-a76", features: []string{"lse", "fp16", "dotprod"}},
+			{name: "max,pauth=off", features: []string{"lse", "fp16", "dotprod", "i8mm"}},
+			{name: "max", features: []string{"lse", "fp16", "dotprod", "i8mm", "pauth"}},
+		},
+		rules: []flagRule{
+			{flag: "has_lse", needs: "lse"},
+			{flag: "has_fp16", needs: "fp16"},
+			{flag: "has_dotprod", needs: "dotprod"},
+			{flag: "has_i8mm", needs: "i8mm"},
+			{flag: "has_pauth", needs: "pauth"},
+			// paciasp/autiasp are hints (no-ops) without PAuth: ask for a
+			// CPU that really checks the signed return address.
+			{flag: "sign_return_address", needs: "pauth"},
+			{flag: "sign_return_address_all"},
+			{flag: "sign_return_address_with_bkey"},
+			// BTI landing pads are hints; qemu-user enforces them only for
+			// binaries marked for BTI, which the harness is not.
+			{flag: "use_bti"},
+			{flag: "use_csdb"},
+		},
+	},
+	X86_64: {
+		// Run natively: needs are /proc/cpuinfo flags of this host.
+		rules: []flagRule{
+			{flag: "has_sse3", needs: "pni"},
+			{flag: "has_ssse3", needs: "ssse3"},
+			{flag: "has_cmpxchg16b", needs: "cx16"},
+			{flag: "has_sse41", needs: "sse4_1"},
+			{flag: "has_sse42", needs: "sse4_2"},
+			{flag: "has_avx", needs: "avx"},
+			{flag: "has_avx2", needs: "avx2"},
+			{flag: "has_fma", needs: "fma"},
+			{flag: "has_avx_vnni", needs: "avx_vnni"},
+			{flag: "has_avx512bitalg", needs: "avx512_bitalg"},
+			{flag: "has_avx512dq", needs: "avx512dq"},
+			{flag: "has_avx512vl", needs: "avx512vl"},
+			{flag: "has_avx512vbmi", needs: "avx512vbmi"},
+			{flag: "has_avx512f", needs: "avx512f"},
+			{flag: "has_avx512vnni", needs: "avx512_vnni"},
+			{flag: "has_popcnt", needs: "popcnt"},
+			{flag: "has_bmi1", needs: "bmi1"},
+			{flag: "has_bmi2", needs: "bmi2"},
+			{flag: "has_lzcnt", needs: "abm"}, // Linux calls LZCNT "abm"
+		},
+	},
+}
+
+// QEMU 7.2 accepts a VLEN "in the range [128, 1024]".
+const (
+	qemuMinVlen = 128
+	qemuMaxVlen = 1024
+)
+
+// vlenRules are riscv64's has_zvl<N>b flags: N is the minimum vector
+// length, emulated as QEMU's vlen (at least 128, QEMU's minimum).
+func vlenRules() []flagRule {
+	var rules []flagRule
+	for n := 32; n <= 65536; n *= 2 {
+		r := flagRule{flag: "has_zvl" + strconv.Itoa(n) + "b", vlen: n}
+		if n > qemuMaxVlen {
+			r.unsupported = "QEMU 7.2 supports VLEN up to 1024 bits"
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}

@@ -1,0 +1,400 @@
+/*
+ * cliff harness: runs the entries of a batch object compiled by
+ * cliff-driver in forked children and reports one line per job.
+ *
+ * Linked statically with the batch object, which defines
+ *   cliff_entry_count  a u64 (target endian): number of entries
+ *   cliff_entries      that many function pointers, 0 for a module that
+ *                      failed to compile
+ * Each entry is a trampoline `void entry(void *args, void *results)`.
+ *
+ * Usage: harness JOBFILE. The job file format, the output lines and the
+ * exit statuses are documented in the Go package (lib/harness/doc.go);
+ * keep them in sync.
+ *
+ * Consecutive jobs with the same entry (a case's input vectors) run one
+ * after the other in one child: a fork costs far more than a call,
+ * especially under qemu-user, where the child also translates the code
+ * again. When a job fails (signal, timeout, exit), the next job starts in
+ * a fresh child, so a failure never affects another job.
+ *
+ * Portable to x86_64, aarch64, riscv64 and s390x Linux (glibc). Only the
+ * faulting-PC extraction differs per architecture.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+extern const uint64_t cliff_entry_count;
+extern void *const cliff_entries[];
+
+typedef void (*entry_fn)(void *args, void *results);
+
+/* Exit codes of the harness itself; job outcomes are on stdout. */
+enum {
+	EXIT_USAGE = 2,     /* wrong command line or unreadable job file */
+	EXIT_BAD_FILE = 3,  /* the job file is malformed */
+	EXIT_BAD_ENTRY = 4, /* a job names an entry the object does not have */
+	EXIT_SYSTEM = 5,    /* fork, mmap, waitpid or stdout failed */
+};
+
+#define MAGIC "CLIFJOB1"
+#define HEADER_SIZE 20
+#define JOB_HEADER_SIZE 12
+#define FLAG_ISOLATE 1u        /* one child per job, even for equal entries */
+#define MAX_BUFFER (1u << 20)  /* largest args or results of one job */
+#define ALT_STACK_SIZE 65536
+
+/* The child's report, in memory shared with the parent. */
+struct shared {
+	volatile uint32_t completed; /* jobs of the group that returned */
+	volatile uint32_t signalled; /* the next job raised a caught signal */
+	volatile int32_t signo;
+	volatile uint64_t pc;   /* PC in the signal context */
+	volatile uint64_t addr; /* si_addr */
+};
+
+struct job {
+	uint32_t entry;
+	uint32_t args_len;
+	uint32_t result_size;
+	const unsigned char *args;
+	size_t result_offset; /* of its results in the shared results area */
+};
+
+static struct shared *shm;
+static unsigned char *shm_results;
+static unsigned char *args_buf; /* 16-byte aligned, private to each child */
+static char alt_stack[ALT_STACK_SIZE] __attribute__((aligned(16)));
+static volatile sig_atomic_t backstop_fired;
+static volatile sig_atomic_t in_child;
+
+static const int fault_signals[] = {SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP};
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("harness: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t fault_pc(const ucontext_t *uc)
+{
+#if defined(__x86_64__)
+	return (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (uint64_t)uc->uc_mcontext.pc;
+#elif defined(__riscv)
+	return (uint64_t)uc->uc_mcontext.__gregs[0]; /* REG_PC */
+#elif defined(__s390x__)
+	return (uint64_t)uc->uc_mcontext.psw.addr; /* already past the instruction */
+#else
+#error "unsupported architecture"
+#endif
+}
+
+static void on_fault(int sig, siginfo_t *si, void *ctx)
+{
+	if (!in_child) {
+		/* The harness itself faulted: let the default action happen
+		 * when the faulting instruction runs again. */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	shm->signo = sig;
+	shm->pc = fault_pc((const ucontext_t *)ctx);
+	shm->addr = (uint64_t)(uintptr_t)si->si_addr;
+	shm->signalled = 1;
+	_exit(0);
+}
+
+static void on_backstop(int sig)
+{
+	(void)sig;
+	backstop_fired = 1;
+}
+
+/*
+ * install_fault_handlers runs once in the parent; children inherit the
+ * handlers and the alternate stack (so stack overflow is caught) through
+ * fork. Doing it once matters under qemu-user, where every piece of code a
+ * child runs for the first time is translated again in that child.
+ */
+static void install_fault_handlers(void)
+{
+	stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack};
+	struct itimerval off = {{0, 0}, {0, 0}};
+	struct sigaction sa;
+	size_t i;
+
+	if (sigaltstack(&ss, NULL) != 0)
+		die(EXIT_SYSTEM, "sigaltstack: %s", strerror(errno));
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
+		if (sigaction(fault_signals[i], &sa, NULL) != 0)
+			die(EXIT_SYSTEM, "sigaction: %s", strerror(errno));
+	/* The child's timer signal must kill it (default action). */
+	signal(SIGPROF, SIG_DFL);
+	/* Warm up setitimer's code for the children (see above). */
+	setitimer(ITIMER_PROF, &off, NULL);
+}
+
+/* run_child runs jobs[first, end) in order and exits; it never returns. */
+static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms)
+{
+	/* CPU time, not wall time, so a loaded machine does not cause false
+	 * timeouts; the parent has a wall-clock backstop for a blocked child. */
+	struct itimerval limit = {{0, 0}, {timeout_ms / 1000, (timeout_ms % 1000) * 1000}};
+	entry_fn fn = (entry_fn)cliff_entries[jobs[first].entry];
+	uint32_t i;
+
+	in_child = 1;
+	for (i = first; i < end; i++) {
+		memcpy(args_buf, jobs[i].args, jobs[i].args_len);
+		if (timeout_ms > 0 && setitimer(ITIMER_PROF, &limit, NULL) != 0)
+			_exit(122);
+		fn(args_buf, shm_results + jobs[i].result_offset);
+		shm->completed = i - first + 1;
+	}
+	_exit(0);
+}
+
+static struct job *parse_jobs(const unsigned char *buf, size_t len, uint32_t *count, uint32_t *timeout_ms,
+			      uint32_t *flags)
+{
+	size_t off = HEADER_SIZE;
+	struct job *jobs;
+	uint32_t i;
+
+	if (len < HEADER_SIZE || memcmp(buf, MAGIC, 8) != 0)
+		die(EXIT_BAD_FILE, "job file does not start with a %d-byte %s header", HEADER_SIZE, MAGIC);
+	*count = le32(buf + 8);
+	*timeout_ms = le32(buf + 12);
+	*flags = le32(buf + 16);
+	if (*count > (len - HEADER_SIZE) / JOB_HEADER_SIZE)
+		die(EXIT_BAD_FILE, "job file claims %u jobs but has only %zu bytes", *count, len);
+	jobs = calloc(*count ? *count : 1, sizeof *jobs);
+	if (jobs == NULL)
+		die(EXIT_SYSTEM, "out of memory for %u jobs", *count);
+	for (i = 0; i < *count; i++) {
+		if (len - off < JOB_HEADER_SIZE)
+			die(EXIT_BAD_FILE, "job %u: header truncated at byte %zu", i, off);
+		jobs[i].entry = le32(buf + off);
+		jobs[i].args_len = le32(buf + off + 4);
+		jobs[i].result_size = le32(buf + off + 8);
+		off += JOB_HEADER_SIZE;
+		if (jobs[i].args_len > MAX_BUFFER || jobs[i].result_size > MAX_BUFFER)
+			die(EXIT_BAD_FILE, "job %u: args (%u bytes) or results (%u bytes) larger than %u",
+			    i, jobs[i].args_len, jobs[i].result_size, MAX_BUFFER);
+		if (len - off < jobs[i].args_len)
+			die(EXIT_BAD_FILE, "job %u: args truncated at byte %zu", i, off);
+		jobs[i].args = buf + off;
+		off += jobs[i].args_len;
+		if (jobs[i].entry >= cliff_entry_count)
+			die(EXIT_BAD_ENTRY, "job %u: entry %u out of range (the object has %llu entries)",
+			    i, jobs[i].entry, (unsigned long long)cliff_entry_count);
+	}
+	if (off != len)
+		die(EXIT_BAD_FILE, "job file has %zu trailing bytes", len - off);
+	return jobs;
+}
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n;
+
+	if (f == NULL)
+		die(EXIT_USAGE, "%s: %s", path, strerror(errno));
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = realloc(buf, cap);
+			if (buf == NULL)
+				die(EXIT_SYSTEM, "out of memory reading %s", path);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	if (ferror(f))
+		die(EXIT_USAGE, "%s: read error", path);
+	fclose(f);
+	return buf;
+}
+
+static void print_outcome(uint32_t index, const char *status, const unsigned char *results, uint32_t nresults,
+			  long code, uint64_t pc, uint64_t addr)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t i;
+
+	printf("%u %s ", index, status);
+	if (results == NULL || nresults == 0) {
+		putchar('-');
+	} else {
+		for (i = 0; i < nresults; i++) {
+			putchar(hex[results[i] >> 4]);
+			putchar(hex[results[i] & 15]);
+		}
+	}
+	printf(" %ld 0x%llx 0x%llx\n", code, (unsigned long long)pc, (unsigned long long)addr);
+}
+
+/*
+ * run_group forks one child for jobs[first, end), which share an entry,
+ * waits for it, and reports the jobs it finished plus the one that failed.
+ * It returns the index of the first job not reported.
+ */
+static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms)
+{
+	/* Wall-clock backstop: a child that sleeps or blocks uses no CPU
+	 * time. It is killed when no job finished for this long. */
+	unsigned backstop_ms = 2 * timeout_ms + 500;
+	struct itimerval backstop = {{backstop_ms / 1000, (backstop_ms % 1000) * 1000},
+				     {backstop_ms / 1000, (backstop_ms % 1000) * 1000}};
+	struct itimerval off = {{0, 0}, {0, 0}};
+	uint32_t completed, last_completed = 0, i, failed;
+	int status, killed = 0;
+	pid_t pid;
+
+	memset((void *)shm, 0, sizeof *shm);
+	memset(shm_results + jobs[first].result_offset, 0,
+	       jobs[end - 1].result_offset + jobs[end - 1].result_size - jobs[first].result_offset);
+	/* The child must not inherit unwritten output (it never flushes, but
+	 * a copy of the buffer would be wasted work). */
+	if (fflush(stdout) != 0)
+		die(EXIT_SYSTEM, "writing stdout: %s", strerror(errno));
+
+	pid = fork();
+	if (pid < 0)
+		die(EXIT_SYSTEM, "fork: %s", strerror(errno));
+	if (pid == 0)
+		run_child(jobs, first, end, timeout_ms);
+
+	backstop_fired = 0;
+	if (timeout_ms > 0)
+		setitimer(ITIMER_REAL, &backstop, NULL);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			die(EXIT_SYSTEM, "waitpid: %s", strerror(errno));
+		if (backstop_fired) {
+			backstop_fired = 0;
+			if (shm->completed == last_completed) {
+				kill(pid, SIGKILL);
+				killed = 1;
+			}
+			last_completed = shm->completed;
+		}
+	}
+	if (timeout_ms > 0)
+		setitimer(ITIMER_REAL, &off, NULL);
+
+	completed = shm->completed;
+	if (completed > end - first)
+		completed = end - first; /* the code scribbled on the shared page */
+	for (i = first; i < first + completed; i++)
+		print_outcome(i, "ok", shm_results + jobs[i].result_offset, jobs[i].result_size, 0, 0, 0);
+	if (first + completed == end)
+		return end;
+
+	failed = first + completed;
+	if (shm->signalled)
+		print_outcome(failed, "signal", NULL, 0, shm->signo, shm->pc, shm->addr);
+	else if (killed || (WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF))
+		print_outcome(failed, "timeout", NULL, 0, 0, 0, 0);
+	else if (WIFSIGNALED(status))
+		print_outcome(failed, "signal", NULL, 0, WTERMSIG(status), 0, 0);
+	else
+		print_outcome(failed, "exit", NULL, 0, WEXITSTATUS(status), 0, 0);
+	return failed + 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char *file;
+	size_t len, results_len = 0;
+	uint32_t count, timeout_ms, flags, i, end, max_args = 0;
+	struct job *jobs;
+	struct sigaction sa;
+	struct rlimit no_core = {0, 0};
+	sigset_t none;
+
+	if (argc != 2)
+		die(EXIT_USAGE, "usage: %s JOBFILE", argv[0]);
+	file = read_file(argv[1], &len);
+	jobs = parse_jobs(file, len, &count, &timeout_ms, &flags);
+	for (i = 0; i < count; i++) {
+		if (jobs[i].args_len > max_args)
+			max_args = jobs[i].args_len;
+		jobs[i].result_offset = results_len;
+		results_len += (jobs[i].result_size + 15) & ~15u; /* 16-byte aligned */
+	}
+
+	if (posix_memalign((void **)&args_buf, 16, max_args + 16) != 0)
+		die(EXIT_SYSTEM, "out of memory for args");
+	shm = mmap(NULL, sizeof *shm, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		die(EXIT_SYSTEM, "mmap: %s", strerror(errno));
+	shm_results = mmap(NULL, results_len + 16, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm_results == MAP_FAILED)
+		die(EXIT_SYSTEM, "mmap %zu bytes: %s", results_len + 16, strerror(errno));
+
+	/* The caller's signal mask is inherited across exec; the child needs
+	 * the fault and timer signals delivered. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* A crashing job is expected; its core dump is not wanted. */
+	setrlimit(RLIMIT_CORE, &no_core);
+	install_fault_handlers();
+	/* The parent's SIGALRM is the backstop; a child inherits the handler,
+	 * but fork clears timers and a child's timer is ITIMER_PROF. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_backstop; /* no SA_RESTART: waitpid returns EINTR */
+	sigaction(SIGALRM, &sa, NULL);
+
+	for (i = 0; i < count;) {
+		if (cliff_entries[jobs[i].entry] == NULL) {
+			print_outcome(i, "null", NULL, 0, 0, 0, 0);
+			i++;
+			continue;
+		}
+		end = i + 1;
+		if (!(flags & FLAG_ISOLATE))
+			while (end < count && jobs[end].entry == jobs[i].entry)
+				end++;
+		i = run_group(jobs, i, end, timeout_ms);
+		/* Flush per group: if the harness dies, the answered jobs are
+		 * not lost. */
+		if (fflush(stdout) != 0)
+			die(EXIT_SYSTEM, "writing stdout: %s", strerror(errno));
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+// Package harness runs code compiled by Cranelift: it links a batch object
+// from cliff-driver with a small C harness into a static executable, runs
+// it natively or under qemu-user, and turns what happened to each job into
+// an Outcome (results, trap code, crash signal, timeout).
+//
+// # How a batch runs
+//
+// cliff-driver compiles one trampoline per case,
+// `function %cliff_tramp(i64, i64) system_v`, which loads the case's
+// arguments from its first pointer, calls the case, and stores the results
+// at its second pointer (both little-endian on every target). The batch
+// object defines cliff_entry_count (a target-endian u64) and cliff_entries
+// (that many 8-byte function pointers, 0 for a module that failed to
+// compile). Link compiles csrc/harness.c (in a subdirectory because the go
+// tool refuses C files in a package without cgo) once per architecture and
+// compiler, cached under os.UserCacheDir()/cliff/harness, and links
+// `gcc -static -no-pie harness.o batch.o -lm`.
+//
+// The harness runs jobs in forked children, so a crash, a trap or an
+// endless loop ends only that job. Consecutive jobs with the same entry (a
+// case's input vectors) share one child until one of them fails, because
+// a fork costs far more than a call, under qemu-user most of all (see
+// BenchmarkRun); the job after a failure starts in a new child
+// (Executable.IsolateJobs gives every job its own). The child has handlers
+// for SIGILL, SIGFPE, SIGSEGV, SIGBUS and SIGTRAP on an alternate stack (a
+// stack overflow is caught too) that record the signal, the PC and si_addr
+// in shared memory, and a CPU-time limit per job (ITIMER_PROF, so a loaded
+// machine causes no false timeouts); the parent kills a child in which no
+// job finished for 2×limit+500ms of wall time (a job blocked without using
+// CPU). Run maps a signal at a trap site of the compiled code to
+// StatusTrap with the site's trap code: the faulting instruction is si_addr
+// for SIGILL, SIGFPE and SIGTRAP (on s390x the PC has already moved past
+// it), the PC otherwise; on s390x Cranelift records explicit traps and
+// arithmetic exceptions at the instruction's last byte, which is PC-1.
+//
+// # Job file
+//
+// The harness's only argument is a job file, little-endian on every target:
+//
+//	offset  size  field
+//	0       8     magic "CLIFJOB1"
+//	8       4     u32 number of jobs
+//	12      4     u32 per-job CPU-time limit in milliseconds (0: none)
+//	16      4     u32 flags: bit 0 runs every job in its own child
+//	20            the jobs, each:
+//	        4       u32 entry index into cliff_entries
+//	        4       u32 length of the args in bytes (at most 1 MiB)
+//	        4       u32 size of the results in bytes (at most 1 MiB)
+//	        n       the args
+//
+// Nothing may follow the last job. The args are copied to a 16-byte
+// aligned buffer; each job's results buffer is 16-byte aligned and zeroed.
+//
+// # Output
+//
+// One line per job on stdout, in job order, flushed after each child:
+//
+//	<index> <status> <results> <code> <pc> <addr>
+//
+// status is ok, signal, timeout, exit or null (the entry is 0). results is
+// the results buffer in hex (memory order) for ok, "-" otherwise. code is
+// the signal number for signal, the exit status for exit, else 0. pc is the
+// faulting PC in hex (0x0 when the child was killed by a signal it did not
+// catch, such as SIGABRT) and addr is si_addr (the faulting data address
+// for SIGSEGV and SIGBUS, the instruction for SIGILL and SIGFPE).
+//
+// Exit status of the harness: 0 every job was run; 2 wrong usage or
+// unreadable job file; 3 malformed job file; 4 a job's entry index is out
+// of range; 5 a system call failed (fork, mmap, waitpid, writing stdout).
+// The message is on stderr. A job line that is missing means the harness
+// died; Run reports those jobs as StatusHarnessError.
+//
+// # Emulated CPUs
+//
+// QemuCPU turns the driver's effective ISA flags into a qemu -cpu string
+// (from a table, checked against QEMU 7.2 by the tests) or says which flag
+// QEMU cannot emulate, so that configuration can be skipped with a reason.
+package harness

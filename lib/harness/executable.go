@@ -1,0 +1,128 @@
+package harness
+
+import (
+	"debug/elf"
+	"fmt"
+	"sort"
+)
+
+// An Executable is a linked harness: the batch's entries and the symbol
+// table, which Run needs to turn a faulting PC into a trap site.
+type Executable struct {
+	Arch Arch
+	Path string
+	// IsolateJobs runs every job in its own child process. By default
+	// consecutive jobs with the same entry (a case's input vectors) share
+	// one until a job fails: far cheaper under qemu, but a call that
+	// corrupts memory could affect the next call of the same entry.
+	IsolateJobs bool
+
+	entries []uint64          // address of each entry; 0 for a module that failed
+	symbols map[string]uint64 // every named symbol's address
+	funcs   []function        // function symbols by address, to name a PC
+}
+
+// elfMachines are the ELF machine numbers of the architectures.
+var elfMachines = map[Arch]elf.Machine{
+	X86_64:  elf.EM_X86_64,
+	AArch64: elf.EM_AARCH64,
+	RISCV64: elf.EM_RISCV,
+	S390X:   elf.EM_S390,
+}
+
+type function struct {
+	name       string
+	addr, size uint64
+}
+
+// Open reads an executable produced by Link.
+func Open(arch Arch, path string) (*Executable, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer f.Close()
+	if want := elfMachines[arch]; f.Machine != want {
+		return nil, fmt.Errorf("%s: an executable for %s, not %s", path, f.Machine, arch)
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("%s: symbol table: %w", path, err)
+	}
+	e := &Executable{Arch: arch, Path: path, symbols: make(map[string]uint64, len(syms))}
+	byName := make(map[string]elf.Symbol, len(syms))
+	for _, s := range syms {
+		if s.Name == "" || s.Section == elf.SHN_UNDEF {
+			continue
+		}
+		e.symbols[s.Name] = s.Value
+		byName[s.Name] = s
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			e.funcs = append(e.funcs, function{s.Name, s.Value, s.Size})
+		}
+	}
+	sort.Slice(e.funcs, func(i, j int) bool { return e.funcs[i].addr < e.funcs[j].addr })
+
+	countData, err := symbolData(f, byName, "cliff_entry_count", 8)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	count := f.ByteOrder.Uint64(countData)
+	if count > 1<<24 {
+		return nil, fmt.Errorf("%s: cliff_entry_count is %d, not a plausible batch size", path, count)
+	}
+	entryData, err := symbolData(f, byName, "cliff_entries", 8*count)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	e.entries = make([]uint64, count)
+	for i := range e.entries {
+		e.entries[i] = f.ByteOrder.Uint64(entryData[8*i:])
+	}
+	return e, nil
+}
+
+// symbolData is the first size bytes of a data symbol's contents.
+func symbolData(f *elf.File, byName map[string]elf.Symbol, name string, size uint64) ([]byte, error) {
+	s, ok := byName[name]
+	if !ok {
+		return nil, fmt.Errorf("no symbol %s (not a cliff batch object?)", name)
+	}
+	if int(s.Section) >= len(f.Sections) {
+		return nil, fmt.Errorf("symbol %s is in no section", name)
+	}
+	sec := f.Sections[s.Section]
+	if sec.Type == elf.SHT_NOBITS {
+		return make([]byte, size), nil
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return nil, fmt.Errorf("symbol %s: %w", name, err)
+	}
+	off := s.Value - sec.Addr
+	if s.Value < sec.Addr || off+size > uint64(len(data)) {
+		return nil, fmt.Errorf("symbol %s: %d bytes at 0x%x lie outside section %s", name, size, s.Value, sec.Name)
+	}
+	return data[off : off+size], nil
+}
+
+// EntryCount is the number of entries (cliff_entry_count).
+func (e *Executable) EntryCount() int { return len(e.entries) }
+
+// EntryAddress is the address of entry i, 0 when its module did not compile.
+func (e *Executable) EntryAddress(i int) uint64 { return e.entries[i] }
+
+// Symbol is the address of a symbol of the executable.
+func (e *Executable) Symbol(name string) (uint64, bool) {
+	addr, ok := e.symbols[name]
+	return addr, ok
+}
+
+// describePC names the function containing pc: "cliff_m3_f+0x1c".
+func (e *Executable) describePC(pc uint64) string {
+	i := sort.Search(len(e.funcs), func(i int) bool { return e.funcs[i].addr > pc }) - 1
+	if i >= 0 && pc < e.funcs[i].addr+max(e.funcs[i].size, 1) {
+		return fmt.Sprintf("%s+0x%x", e.funcs[i].name, pc-e.funcs[i].addr)
+	}
+	return "unknown function"
+}

@@ -1,0 +1,224 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"cliff/lib/record"
+)
+
+// A Job is one call of an entry: the trampoline reads Args and writes
+// ResultSize bytes of results.
+type Job struct {
+	Entry      int    // index into cliff_entries
+	Args       []byte // little-endian argument values, as the trampoline loads them
+	ResultSize int    // bytes the trampoline stores
+}
+
+// An Outcome is how one job ended.
+type Outcome struct {
+	Status  record.Status // StatusOK, StatusTrap, StatusCrash, StatusTimeout or StatusHarnessError
+	Results []byte        // for StatusOK: what the trampoline stored
+	Trap    string        // for StatusTrap: the site's trap code
+	Signal  string        // for StatusTrap and StatusCrash by a signal: "SIGSEGV"
+	PC      uint64        // the faulting instruction's address, when known
+	Message string        // what happened, for people: "SIGSEGV at cliff_m0_f+0x1c, address 0x10"
+}
+
+// maxBuffer is the harness's limit on one job's args and results.
+const maxBuffer = 1 << 20
+
+// Job file flags (see the package doc).
+const flagIsolate = 1
+
+// Harness process exit statuses (see the package doc).
+var harnessExitMeaning = map[int]string{
+	2: "usage or unreadable job file",
+	3: "malformed job file",
+	4: "entry index out of range",
+	5: "system call failed",
+}
+
+// Run runs the jobs in order, in child processes, each with a limit of
+// perJob CPU time, natively when e's architecture is the host's and
+// under qemu-user with the given -cpu model otherwise ("" for qemu's
+// default). A signal at one of the trap sites becomes StatusTrap.
+// Consecutive jobs with the same entry share a child until one fails
+// (unless e.IsolateJobs); after a failure the next job gets a new child.
+//
+// There is one Outcome per job. If the harness itself dies, the jobs it
+// did not answer are StatusHarnessError. The error is for a bad request
+// (an entry out of range, an unknown trap symbol, no qemu) or a cancelled
+// ctx.
+func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob time.Duration, traps []TrapSite) ([]Outcome, error) {
+	if perJob <= 0 {
+		return nil, fmt.Errorf("run %s: per-job limit %s is not positive", e.Path, perJob)
+	}
+	for i, j := range jobs {
+		if j.Entry < 0 || j.Entry >= len(e.entries) {
+			return nil, fmt.Errorf("run %s: job %d: entry %d out of range (the object has %d entries)", e.Path, i, j.Entry, len(e.entries))
+		}
+		if len(j.Args) > maxBuffer || j.ResultSize < 0 || j.ResultSize > maxBuffer {
+			return nil, fmt.Errorf("run %s: job %d: args (%d bytes) or results (%d bytes) over the limit of %d", e.Path, i, len(j.Args), j.ResultSize, maxBuffer)
+		}
+	}
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	tm, err := e.trapMap(traps)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	name, args, err := e.command(cpu)
+	if err != nil {
+		return nil, err
+	}
+	var flags uint32
+	if e.IsolateJobs {
+		flags |= flagIsolate
+	}
+	dir, err := os.MkdirTemp("", "cliff-run-")
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	defer os.RemoveAll(dir)
+	jobFile := filepath.Join(dir, "jobs")
+	if err := os.WriteFile(jobFile, encodeJobs(jobs, perJob, flags), 0o644); err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	// Files, not pipes: a job's child that outlives a dying harness would
+	// hold a pipe open, and Wait would wait for it.
+	stdout, err := os.Create(filepath.Join(dir, "stdout"))
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	defer stdout.Close()
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	defer stderr.Close()
+
+	// The harness kills a child in which no job finished for one or two
+	// backstop periods (2×limit+500ms of wall time each); this bounds the
+	// whole run should the harness itself misbehave.
+	overall := time.Duration(len(jobs))*(4*perJob+time.Second) + 30*time.Second
+	runCtx, cancel := context.WithTimeout(ctx, overall)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, name, append(args, jobFile)...)
+	// The harness and its children form a process group, killed as one.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	runErr := cmd.Run()
+	if cmd.Process != nil {
+		// A job's child outlives a harness that died; leave none behind.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, ctx.Err())
+	}
+	output, err := os.ReadFile(stdout.Name())
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+
+	outcomes := make([]Outcome, len(jobs))
+	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob)
+	if answered < len(jobs) {
+		why := harnessFailure(runErr, runCtx.Err(), overall, fileTail(stderr, 2048))
+		if parseErr != nil {
+			why = parseErr.Error()
+		}
+		for i := answered; i < len(jobs); i++ {
+			outcomes[i] = Outcome{Status: record.StatusHarnessError, Message: why}
+		}
+	}
+	return outcomes, nil
+}
+
+// command is the program and arguments that run the executable.
+func (e *Executable) command(cpu string) (string, []string, error) {
+	exe, err := filepath.Abs(e.Path)
+	if err != nil {
+		return "", nil, err
+	}
+	if e.Arch.Native() {
+		if cpu != "" {
+			return "", nil, fmt.Errorf("run %s: cpu %q given, but %s runs natively", e.Path, cpu, e.Arch)
+		}
+		return exe, nil, nil
+	}
+	emulator, err := exec.LookPath(e.Arch.Emulator())
+	if err != nil {
+		return "", nil, fmt.Errorf("run %s: %w", e.Path, err)
+	}
+	if cpu == "" {
+		return emulator, []string{exe}, nil
+	}
+	return emulator, []string{"-cpu", cpu, exe}, nil
+}
+
+// encodeJobs encodes the jobs in the format of the package doc.
+func encodeJobs(jobs []Job, perJob time.Duration, flags uint32) []byte {
+	size := 20
+	for _, j := range jobs {
+		size += 12 + len(j.Args)
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, "CLIFJOB1"...)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(jobs)))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(min((perJob+time.Millisecond-1)/time.Millisecond, 1<<31)))
+	buf = binary.LittleEndian.AppendUint32(buf, flags)
+	for _, j := range jobs {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(j.Entry))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(j.Args)))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(j.ResultSize))
+		buf = append(buf, j.Args...)
+	}
+	return buf
+}
+
+// harnessFailure says why the harness stopped answering.
+func harnessFailure(runErr, runCtxErr error, overall time.Duration, stderr string) string {
+	var why string
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(runCtxErr, context.DeadlineExceeded):
+		why = fmt.Sprintf("harness killed after the overall limit of %s", overall)
+	case errors.As(runErr, &exit) && exit.Exited():
+		why = fmt.Sprintf("harness exited with status %d", exit.ExitCode())
+		if meaning, ok := harnessExitMeaning[exit.ExitCode()]; ok {
+			why += " (" + meaning + ")"
+		}
+	case runErr != nil:
+		why = "harness failed: " + runErr.Error()
+	default:
+		why = "harness exited without answering"
+	}
+	if stderr != "" {
+		why += ": " + stderr
+	}
+	return why
+}
+
+// fileTail is the last limit bytes of f (where a program's last words
+// are), trimmed.
+func fileTail(f *os.File, limit int64) string {
+	info, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(info.Size()-limit, 0)
+	buf := make([]byte, info.Size()-off)
+	n, _ := f.ReadAt(buf, off)
+	return string(bytes.TrimSpace(buf[:n]))
+}
