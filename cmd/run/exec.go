@@ -114,6 +114,10 @@ type built struct {
 func (w *worker) compiled(ctx context.Context, t *task) {
 	var units []*unit
 	for _, u := range t.units {
+		if u.unrunnable != "" {
+			w.out.skipped(u, t.cfg, u.unrunnable)
+			continue
+		}
 		if w.failBroken(t, u) {
 			units = append(units, u)
 		}
@@ -351,7 +355,7 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 			res := newResult(t.cfg, record.Timings{})
 			start := time.Now()
 			for _, c := range e.calls {
-				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel}
+				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel, Target: u.verifyTarget, Flags: t.cfg.Settings}
 				for _, a := range c.args {
 					req.Args = append(req.Args, driver.ValueOf(a))
 				}

@@ -62,6 +62,13 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "filetests" {
+				_, err := os.Stat(filetests)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"results":  cmdResults,
 			"samehash": cmdSameHash,

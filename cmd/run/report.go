@@ -91,6 +91,12 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 
 // skipped counts a unit's run commands as skipped under cfg, for reason.
 func (r *reporter) skipped(u *unit, cfg record.Config, reason string) {
+	r.skippedAs(u, cfg.Arch, cfg.String(), reason)
+}
+
+// skippedAs counts a unit's run commands as skipped on arch; label names
+// the configuration in the one-time warning.
+func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
@@ -101,12 +107,12 @@ func (r *reporter) skipped(u *unit, cfg record.Config, reason string) {
 			}
 		}
 	}
-	r.countsFor(cfg.Arch).skipped += n
-	key := cfg.Arch + ": " + reason
+	r.countsFor(arch).skipped += n
+	key := arch + ": " + reason
 	r.reasons[key] += n
 	if !r.warned[key] {
 		r.warned[key] = true
-		fmt.Fprintf(r.log, "cliff-run: skipping %s: %s\n", cfg, reason)
+		fmt.Fprintf(r.log, "cliff-run: skipping %s: %s\n", label, reason)
 	}
 }
 
@@ -116,7 +122,7 @@ func (r *reporter) skippedTargets(u *unit, opts int) {
 	for _, s := range u.skips {
 		arch, _, _ := strings.Cut(s.target, " ")
 		for range opts {
-			r.skipped(u, record.Config{Arch: arch}, s.reason)
+			r.skippedAs(u, arch, "target "+s.target, s.reason)
 		}
 	}
 }

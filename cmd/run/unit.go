@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"cliff/lib/ir"
@@ -25,6 +26,33 @@ type unit struct {
 	// tramps is the CLIF of every runnable entry's trampoline, appended
 	// to clif for compiled configurations.
 	tramps string
+	// verifyTarget is the target the interpreter verifies the module
+	// against: a .clif file's first target line for an architecture
+	// cliff compiles for (the interpreter runs with 64-bit pointers, so a
+	// pulley32 target would reject it), or "" for none.
+	verifyTarget string
+	// unrunnable says why compiled code of this unit cannot run in the
+	// harness (it calls a runtime function the harness lacks), or "".
+	unrunnable string
+}
+
+// missingRuntime are functions that Cranelift's own test runner provides
+// to compiled code and cliff's harness does not, with the reason. A unit
+// that calls one is skipped on compiled configurations, not failed.
+var missingRuntime = map[string]string{
+	"%__cranelift_throw": "calls %__cranelift_throw, the exception-unwinding runtime of Cranelift's test runner, which cliff's harness does not provide",
+}
+
+// unrunnableReason checks a module's calls against missingRuntime.
+func unrunnableReason(funcs []*ir.Function) string {
+	for _, f := range funcs {
+		for _, fr := range f.Preamble.FuncRefs {
+			if why, ok := missingRuntime[fr.Name]; ok {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // An entry is one called function of a unit and the calls made to it.
@@ -84,6 +112,7 @@ func caseUnit(source string, c *record.Case) *unit {
 		e.err = err
 		return u
 	}
+	u.unrunnable = unrunnableReason(m.Funcs)
 	e.fn, e.err = findEntry(m.Funcs, c.Entry)
 	if e.err != nil {
 		return u
@@ -150,7 +179,12 @@ func caseArgs(fn *ir.Function, vec record.InputVector) ([]ir.DataValue, error) {
 // fileUnit makes a unit of a parsed .clif file: one entry per function
 // that run or print commands call, in file order.
 func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skips []skip) (*unit, error) {
-	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips}
+	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips, unrunnable: unrunnableReason(f.Funcs)}
+	for _, h := range f.Header {
+		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && slices.Contains(compiledArches, h.Words[0]) {
+			u.verifyTarget = strings.Join(h.Words, " ")
+		}
+	}
 	if err := checkNames(f.Funcs); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -3,10 +3,10 @@
 
 use crate::clif::{parse_module, verify_module};
 use crate::panics;
+use crate::target;
 use crate::protocol::{body, fields, null_as_empty, Body, Failure, WireValue};
 use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::{Function, LibCall};
-use cranelift_codegen::settings;
 use cranelift_interpreter::environment::FunctionStore;
 use cranelift_interpreter::interpreter::{
     Interpreter, InterpreterError, InterpreterState, LibCallValues,
@@ -25,6 +25,13 @@ struct Request {
     args: Vec<WireValue>,
     #[serde(default)]
     fuel: Option<u64>,
+    /// Target and shared settings to verify the module against (the
+    /// verifier rejects e.g. get_pinned_reg without an ISA); without a
+    /// target, the default flags and no ISA.
+    #[serde(default)]
+    target: Option<String>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    flags: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -38,8 +45,8 @@ enum Outcome {
 pub fn interpret(request: &Value) -> Result<Body, Failure> {
     let req: Request = fields(request)?;
     let functions = parse_module(&req.clif)?;
-    let flags = settings::Flags::new(settings::builder());
-    verify_module(&functions, (&flags).into())?;
+    let fisa = target::flags_or_isa(req.target.as_deref(), &req.flags)?;
+    verify_module(&functions, fisa.as_fisa())?;
     let Some(func) = functions.iter().find(|f| f.name.to_string() == req.func) else {
         return Err(Failure::Error(format!(
             "no function {} in the module",

@@ -122,6 +122,10 @@ type InterpretRequest struct {
 	Func string  `json:"func"`
 	Args []Value `json:"args"`
 	Fuel uint64  `json:"fuel,omitempty"`
+	// Target and Flags, when given, are what the module is verified
+	// against before it runs.
+	Target string   `json:"target,omitempty"`
+	Flags  []string `json:"flags,omitempty"`
 }
 
 // InterpretAnswer holds results, or a trap code, or Timeout when the fuel

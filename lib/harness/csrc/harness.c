@@ -41,6 +41,28 @@ extern void *const cliff_entries[];
 
 typedef void (*entry_fn)(void *args, void *results);
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+/*
+ * Cranelift's libcall for pshufb on x86_64 without SSSE3
+ * (LibCall::X86Pshufb): shuffles and swizzles call it. Written without
+ * SSSE3 so that the harness runs wherever the code under test may. Bytes
+ * of the mask with the top bit set select zero; otherwise the low four
+ * bits select a byte of a.
+ */
+__m128i __cranelift_x86_pshufb(__m128i a, __m128i mask)
+{
+	unsigned char x[16], m[16], r[16];
+	int i;
+
+	_mm_storeu_si128((__m128i *)x, a);
+	_mm_storeu_si128((__m128i *)m, mask);
+	for (i = 0; i < 16; i++)
+		r[i] = (m[i] & 0x80) ? 0 : x[m[i] & 15];
+	return _mm_loadu_si128((const __m128i *)r);
+}
+#endif
+
 /* Exit codes of the harness itself; job outcomes are on stdout. */
 enum {
 	EXIT_USAGE = 2,     /* wrong command line or unreadable job file */
