@@ -6,7 +6,10 @@
 #
 # The main job today: extract the corpus of basic blocks from Cranelift's
 # filetests (../shared/cranelift-filetests, or $CLIFF_SHARED/cranelift-filetests)
-# into out/corpus.jsonl.zst. Later issues extend it to a full campaign.
+# into out/corpus.jsonl.zst, then run Cranelift's run tests with the real
+# Cranelift on x86_64 (native), aarch64, riscv64 and s390x (qemu-user) at
+# every opt level and in the interpreter (out/runtests.jsonl, summary in
+# out/runtests.log). Later issues extend it to a full campaign.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,3 +77,15 @@ bin/cliff-extract --keep-going --stats -o out/corpus.jsonl.zst "$filetests" 2> o
 	exit 1
 }
 head -n 3 out/extract.log
+
+echo "== cliff-run over $filetests/runtests: every target, opt level and the interpreter"
+# Exit status 1 means some run line failed (see out/runtests.log for each
+# failure with its file line); 2 is an error of cliff's.
+status=0
+bin/cliff-run --summary -o out/runtests.jsonl "$filetests/runtests" 2> out/runtests.log || status=$?
+grep -E '^(runlines|.*: FAIL )' out/runtests.log | tail -n 20
+if [ "$status" -gt 1 ]; then
+	echo "setup.sh: cliff-run failed, see out/runtests.log" >&2
+	tail -n 20 out/runtests.log >&2
+	exit 1
+fi

@@ -206,6 +206,11 @@ type answerLine struct {
 
 func start(path string) (*process, error) {
 	cmd := exec.Command(path)
+	// Its own process group, so that killing it also kills anything it
+	// started; and a bound on waiting for its output after it is gone, so
+	// that a stray child holding stderr open cannot hang Wait.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -289,6 +294,7 @@ func (p *process) died(ctx context.Context, how string) error {
 
 func (p *process) kill() {
 	if p.cmd.Process != nil {
+		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		p.cmd.Process.Kill()
 	}
 }
