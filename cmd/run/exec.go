@@ -108,6 +108,8 @@ type built struct {
 	// entryIndex is each entry's index in the object's cliff_entries,
 	// which also counts the entries of modules that failed.
 	entryIndex map[*entry]int
+	// skip are entries not to run (counted as skipped by whoever set it).
+	skip map[*entry]bool
 }
 
 // compiled runs a task on a compiled configuration.
@@ -131,21 +133,128 @@ func (w *worker) compiled(ctx context.Context, t *task) {
 	}
 	cpu := ""
 	if t.cfg.Executor == record.ExecQemu {
-		key := t.cfg.String()
-		c, ok := w.cpus[key]
-		if !ok {
-			c.cpu, c.err = harness.QemuCPU(harness.Arch(t.cfg.Arch), b.answer.ISAFlags)
-			w.cpus[key] = c
-		}
-		if c.err != nil {
-			for _, u := range b.units {
-				w.out.skipped(u, t.cfg, c.err.Error())
-			}
+		var err error
+		if cpu, err = w.qemuCPU(t.cfg, b.answer.ISAFlags); err != nil {
+			os.Remove(b.exe.Path)
+			w.runWithoutUnemulated(ctx, t, b, err)
 			return
 		}
-		cpu = c.cpu
 	}
 	w.execute(ctx, t, b, cpu)
+}
+
+// qemuCPU is the -cpu for a configuration's effective ISA flags, worked
+// out once per configuration.
+func (w *worker) qemuCPU(cfg record.Config, isaFlags []string) (string, error) {
+	key := cfg.String()
+	c, ok := w.cpus[key]
+	if !ok {
+		c.cpu, c.err = harness.QemuCPU(harness.Arch(cfg.Arch), isaFlags)
+		w.cpus[key] = c
+	}
+	return c.cpu, c.err
+}
+
+// runWithoutUnemulated handles ISA flags QEMU cannot emulate (riscv64
+// Zcb, say): it compiles the batch again with those flags off, and runs
+// the modules whose machine code came out identical, since for them the
+// flags made no difference. The others are skipped with the reason.
+func (w *worker) runWithoutUnemulated(ctx context.Context, t *task, b *built, why error) {
+	skipAll := func(units []*unit, reason string) {
+		for _, u := range units {
+			w.out.skipped(u, t.cfg, reason)
+		}
+	}
+	off := harness.Unemulated(harness.Arch(t.cfg.Arch), b.answer.ISAFlags)
+	if len(off) == 0 {
+		skipAll(b.units, why.Error())
+		return
+	}
+	target := targetString(t.cfg)
+	for _, f := range off {
+		target += " " + f + "=false"
+	}
+	w.batch++
+	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
+	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	defer os.Remove(obj)
+	req := &driver.CompileRequest{Target: target, Flags: sharedFlags(t.cfg), Output: obj}
+	entryIndex := map[*entry]int{}
+	for k, u := range b.units {
+		req.Modules = append(req.Modules, u.clif+u.tramps)
+		for _, e := range u.entries {
+			if e.err == nil {
+				entryIndex[e] = len(req.Entries)
+				req.Entries = append(req.Entries, driver.Entry{Module: k, Func: tramp.Name(e.fn.Name)})
+			}
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(b.units))*w.lim.compilePer)
+	defer cancel()
+	ans, err := w.drv.Compile(cctx, req)
+	if err != nil {
+		skipAll(b.units, why.Error())
+		return
+	}
+	cpu, err := w.qemuCPU(record.Config{Arch: t.cfg.Arch, Flags: strings.Fields(target)[1:]}, ans.ISAFlags)
+	if err != nil {
+		skipAll(b.units, why.Error())
+		return
+	}
+	// An entry runs when every function it can reach compiled to the same
+	// code either way.
+	same := &built{answer: b.answer, entryIndex: entryIndex, skip: map[*entry]bool{}}
+	for k, u := range b.units {
+		m := ans.Modules[k]
+		if m.Status != driver.StatusOK {
+			w.out.skipped(u, t.cfg, why.Error())
+			continue
+		}
+		with, without := codeHashes(b.modules[k]), codeHashes(m)
+		var differ []*entry
+		for _, e := range u.entries {
+			if e.err != nil {
+				continue
+			}
+			for _, name := range u.reachable(e) {
+				if h := with[name]; h == "" || h != without[name] {
+					differ = append(differ, e)
+					same.skip[e] = true
+					break
+				}
+			}
+		}
+		if len(differ) > 0 {
+			w.out.skippedEntries(differ, t.cfg.Arch, t.cfg.String(), why.Error()+"; and the code differs without it")
+		}
+		if len(differ) < len(u.entries) {
+			same.units = append(same.units, u)
+			same.modules = append(same.modules, b.modules[k])
+		}
+	}
+	if len(same.units) == 0 {
+		return
+	}
+	lctx, cancel2 := context.WithTimeout(ctx, w.lim.link)
+	defer cancel2()
+	start := time.Now()
+	if same.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe); err != nil {
+		for _, u := range same.units {
+			w.failUnit(t, u, record.StatusHarnessError, err.Error(), record.Timings{})
+		}
+		return
+	}
+	same.linkMS = msSince(start)
+	w.execute(ctx, t, same, cpu)
+}
+
+// codeHashes maps a compiled module's function names to their code hashes.
+func codeHashes(m driver.ModuleOutcome) map[string]string {
+	out := make(map[string]string, len(m.Functions))
+	for _, f := range m.Functions {
+		out[f.Name] = f.CodeHash
+	}
+	return out
 }
 
 // build compiles units into one object and links it. A driver that dies
@@ -288,7 +397,7 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
 			}
 		}
 		for _, e := range u.entries {
-			if e.err != nil {
+			if e.err != nil || b.skip[e] {
 				continue
 			}
 			slots = append(slots, slot{e: e, u: u, first: len(jobs), mod: k})

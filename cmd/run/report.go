@@ -97,10 +97,15 @@ func (r *reporter) skipped(u *unit, cfg record.Config, reason string) {
 // skippedAs counts a unit's run commands as skipped on arch; label names
 // the configuration in the one-time warning.
 func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
+	r.skippedEntries(u.entries, arch, label, reason)
+}
+
+// skippedEntries counts the run commands of some entries as skipped.
+func (r *reporter) skippedEntries(entries []*entry, arch, label, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
-	for _, e := range u.entries {
+	for _, e := range entries {
 		for _, c := range e.calls {
 			if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
 				n++

@@ -26,6 +26,8 @@ type unit struct {
 	// tramps is the CLIF of every runnable entry's trampoline, appended
 	// to clif for compiled configurations.
 	tramps string
+	// funcs are the module's functions by name, for following calls.
+	funcs map[string]*ir.Function
 	// verifyTarget is the target the interpreter verifies the module
 	// against: a .clif file's first target line for an architecture
 	// cliff compiles for (the interpreter runs with 64-bit pointers, so a
@@ -100,7 +102,7 @@ func (u *unit) prepare(nconfigs int) {
 // caseUnit makes a unit of a case record: its first (or Entry) function
 // called with each input vector.
 func caseUnit(source string, c *record.Case) *unit {
-	u := &unit{source: source, clif: c.CLIF}
+	u := &unit{source: source, clif: c.CLIF, funcs: map[string]*ir.Function{}}
 	e := &entry{rec: c}
 	u.entries = []*entry{e}
 	m, err := parser.ParseModule(c.ID, []byte(c.CLIF))
@@ -113,6 +115,9 @@ func caseUnit(source string, c *record.Case) *unit {
 		return u
 	}
 	u.unrunnable = unrunnableReason(m.Funcs)
+	for _, f := range m.Funcs {
+		u.funcs[f.Name] = f
+	}
 	e.fn, e.err = findEntry(m.Funcs, c.Entry)
 	if e.err != nil {
 		return u
@@ -179,7 +184,10 @@ func caseArgs(fn *ir.Function, vec record.InputVector) ([]ir.DataValue, error) {
 // fileUnit makes a unit of a parsed .clif file: one entry per function
 // that run or print commands call, in file order.
 func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skips []skip) (*unit, error) {
-	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips, unrunnable: unrunnableReason(f.Funcs)}
+	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips, unrunnable: unrunnableReason(f.Funcs), funcs: map[string]*ir.Function{}}
+	for _, fn := range f.Funcs {
+		u.funcs[fn.Name] = fn
+	}
 	for _, h := range f.Header {
 		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && slices.Contains(compiledArches, h.Words[0]) {
 			u.verifyTarget = strings.Join(h.Words, " ")
@@ -224,4 +232,26 @@ func moduleText(src []byte, f *ir.File) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// reachable lists the names of the functions a call of e can execute: its
+// trampoline, its function and every function of the module these
+// reference, transitively.
+func (u *unit) reachable(e *entry) []string {
+	names := []string{tramp.Name(e.fn.Name)}
+	seen := map[string]bool{}
+	var walk func(name string)
+	walk = func(name string) {
+		f := u.funcs[name]
+		if f == nil || seen[name] {
+			return
+		}
+		seen[name] = true
+		names = append(names, name)
+		for _, fr := range f.Preamble.FuncRefs {
+			walk(fr.Name)
+		}
+	}
+	walk(e.fn.Name)
+	return names
 }

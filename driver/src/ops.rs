@@ -133,6 +133,11 @@ struct FunctionAnswer<'a> {
     name: &'a str,
     symbol: &'a str,
     size: usize,
+    /// Identifies the machine code (bytes and relocations): two compiles
+    /// with the same hash produced the same code, which is how cliff-run
+    /// runs code compiled for ISA flags QEMU lacks when the flags did not
+    /// change the code.
+    code_hash: String,
     traps: Vec<TrapAnswer<'a>>,
 }
 
@@ -140,6 +145,23 @@ struct FunctionAnswer<'a> {
 struct TrapAnswer<'a> {
     offset: u32,
     code: &'a str,
+}
+
+/// FNV-1a (64-bit) over the code bytes and the relocations' debug text:
+/// not cryptographic, only to tell whether two compiles differ.
+fn code_hash(code: &crate::compile::MachineCode) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(&code.bytes);
+    for r in &code.relocs {
+        eat(format!("{r:?}").as_bytes());
+    }
+    format!("{h:016x}")
 }
 
 fn compile(request: &Value) -> Result<Body, Failure> {
@@ -201,6 +223,7 @@ fn module_answer(
                     name: &f.name,
                     symbol: &f.symbol,
                     size: f.code.bytes.len(),
+                    code_hash: code_hash(&f.code),
                     traps: f
                         .code
                         .traps

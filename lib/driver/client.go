@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"cliff/lib/internal/signals"
 )
 
 // DefaultTimeout bounds a request when the caller's context has no
@@ -282,7 +284,7 @@ func (p *process) died(ctx context.Context, how string) error {
 		var ee *exec.ExitError
 		if errors.As(p.waitErr, &ee) {
 			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				e.Signal = SignalName(ws.Signal())
+				e.Signal = signals.Name(int(ws.Signal()))
 				e.How = "killed by " + e.Signal
 			} else {
 				e.How = ee.String()

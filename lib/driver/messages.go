@@ -104,10 +104,13 @@ type ModuleOutcome struct {
 
 // Function is one compiled function in the object.
 type Function struct {
-	Name   string     `json:"name"`
-	Symbol string     `json:"symbol"`
-	Size   uint64     `json:"size"`
-	Traps  []TrapSite `json:"traps,omitempty"`
+	Name   string `json:"name"`
+	Symbol string `json:"symbol"`
+	Size   uint64 `json:"size"`
+	// CodeHash identifies the machine code and relocations: equal hashes,
+	// equal code.
+	CodeHash string     `json:"code_hash"`
+	Traps    []TrapSite `json:"traps,omitempty"`
 }
 
 // TrapSite is a trapping instruction at Offset from its function's start.

@@ -165,3 +165,20 @@ func missingFeature(arch Arch, have, needs []string) error {
 	}
 	return nil
 }
+
+// Unemulated lists the ISA flags that are on and that QEMU 7.2 cannot
+// emulate. Code compiled with them can still run when compiling without
+// them gives the same machine code (cliff-run checks that).
+func Unemulated(arch Arch, isaFlags []string) []string {
+	on, err := parseISAFlags(isaFlags)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range cpuTables[arch].rules {
+		if on[r.flag] && r.unsupported != "" {
+			out = append(out, r.flag)
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,15 @@ func TestMissingFeature(t *testing.T) {
 	err := missingFeature(X86_64, have, []string{"avx", "avx2"})
 	if err == nil || !strings.Contains(err.Error(), "has_avx2") || !strings.Contains(err.Error(), "lacks avx2") {
 		t.Errorf("missing avx2: error %v, want one naming has_avx2", err)
+	}
+}
+
+func TestUnemulatedListsOnlyFlagsThatAreOnAndMissing(t *testing.T) {
+	got := Unemulated(RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"})
+	if want := []string{"has_zcb", "has_zicond"}; !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+		t.Errorf("Unemulated = %v, want %v", got, want)
+	}
+	if got := Unemulated(AArch64, []string{"has_lse=true"}); len(got) != 0 {
+		t.Errorf("Unemulated(aarch64 has_lse) = %v, want none", got)
 	}
 }
