@@ -33,6 +33,9 @@ type limits struct {
 	compilePer  time.Duration
 	link        time.Duration
 	fuel        uint64 // interpreter instructions per call
+	// isolate runs every input vector in a fresh child process; by
+	// default a case's vectors share one until one of them fails.
+	isolate bool
 }
 
 // A worker owns one driver process and a scratch directory, and runs tasks
@@ -415,6 +418,7 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
 	start := time.Now()
 	rctx, cancel := context.WithTimeout(ctx, time.Duration(len(jobs)+2)*w.lim.perInput+30*time.Second)
 	defer cancel()
+	b.exe.IsolateJobs = w.lim.isolate
 	outcomes, err := b.exe.Run(rctx, cpu, jobs, w.lim.perInput, traps)
 	execMS := msSince(start)
 	for _, s := range slots {
