@@ -181,17 +181,7 @@ func (w *worker) runWithoutUnemulated(ctx context.Context, t *task, b *built, wh
 	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
 	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
 	defer os.Remove(obj)
-	req := &driver.CompileRequest{Target: target, Flags: sharedFlags(t.cfg), Output: obj}
-	entryIndex := map[*entry]int{}
-	for k, u := range b.units {
-		req.Modules = append(req.Modules, u.clif+u.tramps)
-		for _, e := range u.entries {
-			if e.err == nil {
-				entryIndex[e] = len(req.Entries)
-				req.Entries = append(req.Entries, driver.Entry{Module: k, Func: tramp.Name(e.fn.Name)})
-			}
-		}
-	}
+	req, entryIndex := compileRequest(target, t.cfg, b.units, obj)
 	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(b.units))*w.lim.compilePer)
 	defer cancel()
 	ans, err := w.drv.Compile(cctx, req)
@@ -312,17 +302,11 @@ func (w *worker) failBuild(t *task, u *unit, err error) {
 	}
 }
 
-var errLink = errors.New("link failed")
-
-// compileAndLink makes one executable of units. Modules that Cranelift
-// rejects or crashes on get their results here and are left out; the error
-// is for the batch as a whole (driver death, link failure, harness).
-func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*built, error) {
-	w.batch++
-	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
-	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
-	defer os.Remove(obj)
-	req := &driver.CompileRequest{Target: targetString(t.cfg), Flags: sharedFlags(t.cfg), Output: obj}
+// compileRequest asks for units (with their trampolines) in one object,
+// with a cliff_entries slot per runnable entry; it returns each entry's
+// slot.
+func compileRequest(target string, cfg record.Config, units []*unit, obj string) (*driver.CompileRequest, map[*entry]int) {
+	req := &driver.CompileRequest{Target: target, Flags: sharedFlags(cfg), Output: obj}
 	entryIndex := map[*entry]int{}
 	for k, u := range units {
 		req.Modules = append(req.Modules, u.clif+u.tramps)
@@ -333,6 +317,20 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 			}
 		}
 	}
+	return req, entryIndex
+}
+
+var errLink = errors.New("link failed")
+
+// compileAndLink makes one executable of units. Modules that Cranelift
+// rejects or crashes on get their results here and are left out; the error
+// is for the batch as a whole (driver death, link failure, harness).
+func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*built, error) {
+	w.batch++
+	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
+	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	defer os.Remove(obj)
+	req, entryIndex := compileRequest(targetString(t.cfg), t.cfg, units, obj)
 	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(units))*w.lim.compilePer)
 	defer cancel()
 	ans, err := w.drv.Compile(cctx, req)
