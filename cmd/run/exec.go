@@ -41,7 +41,6 @@ type limits struct {
 // A worker owns one driver process and a scratch directory, and runs tasks
 // one at a time.
 type worker struct {
-	id    int
 	drv   *driver.Client
 	dir   string
 	lim   limits
@@ -55,12 +54,12 @@ type cpuChoice struct {
 	err error
 }
 
-func newWorker(id int, driverPath string, lim limits, out *reporter) (*worker, error) {
+func newWorker(driverPath string, lim limits, out *reporter) (*worker, error) {
 	dir, err := os.MkdirTemp("", "cliff-run-")
 	if err != nil {
 		return nil, err
 	}
-	return &worker{id: id, drv: driver.New(driverPath), dir: dir, lim: lim, out: out, cpus: map[string]cpuChoice{}}, nil
+	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, out: out, cpus: map[string]cpuChoice{}}, nil
 }
 
 func (w *worker) close() {

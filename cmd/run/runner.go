@@ -49,8 +49,8 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	tasks := make(chan *task)
 	ordered := make(chan *chunk, r.jobs+1)
 	var workersDone sync.WaitGroup
-	for i := range r.jobs {
-		wk, err := newWorker(i, r.driver, r.lim, r.rep)
+	for range r.jobs {
+		wk, err := newWorker(r.driver, r.lim, r.rep)
 		if err != nil {
 			return err
 		}
