@@ -126,8 +126,18 @@ func (s *configSet) flagsFor(arch string) []string {
 	return defaultISAFlags[arch]
 }
 
-// forCases lists the configurations every case record runs under.
-func (s *configSet) forCases() []record.Config {
+// forCases lists the configurations a case record runs under: the
+// command line's, with the settings the case needs added (a setting the
+// command line gives itself keeps the command line's value, so a user can
+// still try other values).
+func (s *configSet) forCases(needs []string) []record.Config {
+	settings := s.settings
+	for _, n := range needs {
+		name, _, _ := strings.Cut(n, "=")
+		if !slices.ContainsFunc(settings, func(have string) bool { h, _, _ := strings.Cut(have, "="); return h == name }) {
+			settings = append(slices.Clip(settings), n)
+		}
+	}
 	arches := s.arches
 	if arches == nil {
 		arches = []string{hostArch()}
@@ -135,11 +145,11 @@ func (s *configSet) forCases() []record.Config {
 	var out []record.Config
 	for _, a := range arches {
 		if a == archInterp {
-			out = append(out, interpConfig(s.settings))
+			out = append(out, interpConfig(settings))
 			continue
 		}
 		for _, o := range s.opts {
-			out = append(out, record.Config{Arch: a, OptLevel: o, Flags: s.flagsFor(a), Settings: s.settings, Executor: executorFor(a)})
+			out = append(out, record.Config{Arch: a, OptLevel: o, Flags: s.flagsFor(a), Settings: settings, Executor: executorFor(a)})
 		}
 	}
 	return out

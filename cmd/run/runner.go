@@ -106,7 +106,7 @@ func (r *runner) dispatch(ch *chunk, tasks chan<- *task, senders *sync.WaitGroup
 	for _, u := range ch.units {
 		cfgs := u.configs
 		if cfgs == nil {
-			cfgs = r.configs.forCases()
+			cfgs = r.configs.forCases(u.caseSettings)
 		}
 		for _, cfg := range cfgs {
 			key := cfg.String()

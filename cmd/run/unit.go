@@ -22,6 +22,9 @@ type unit struct {
 	// configs are the configurations of a .clif file; nil means the
 	// command line's configurations for case records.
 	configs []record.Config
+	// caseSettings are the Cranelift settings a case record needs
+	// (record.Case.Settings), added to the command line's.
+	caseSettings []string
 	skips   []skip
 	// tramps is the CLIF of every runnable entry's trampoline, appended
 	// to clif for compiled configurations.
@@ -102,7 +105,7 @@ func (u *unit) prepare(nconfigs int) {
 // caseUnit makes a unit of a case record: its first (or Entry) function
 // called with each input vector.
 func caseUnit(source string, c *record.Case) *unit {
-	u := &unit{source: source, clif: c.CLIF, funcs: map[string]*ir.Function{}}
+	u := &unit{source: source, clif: c.CLIF, caseSettings: c.Settings, funcs: map[string]*ir.Function{}}
 	e := &entry{rec: c}
 	u.entries = []*entry{e}
 	m, err := parser.ParseModule(c.ID, []byte(c.CLIF))

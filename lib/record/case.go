@@ -3,6 +3,7 @@ package record
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // A Case is one generated test case: a CLIF module and the inputs to run its
@@ -28,23 +29,41 @@ type Case struct {
 	// Entry names the function the inputs are for ("%f"); empty means the
 	// module's first function.
 	Entry string `json:"entry,omitempty"`
+	// Settings are Cranelift settings the case needs on every
+	// configuration ("enable_llvm_abi_extensions=true" for i128 params on
+	// x86_64, ...); cliff-run adds them to its own.
+	Settings []string `json:"settings,omitempty"`
+	// Refined lists the cliff-refine passes applied to CLIF, in order.
+	Refined []string `json:"refined,omitempty"`
 	// Inputs are the argument vectors to call the entry function with.
 	Inputs  []InputVector `json:"inputs,omitempty"`
 	Metrics Metrics       `json:"metrics,omitzero"`
 	Results []RunResult   `json:"results,omitempty"`
 }
 
-// GenOptions are the cliff-gen options that shaped a case, so a case can be
-// regenerated from Seed. Options without a field of their own go in Extra,
-// as text.
+// GenOptions are the cliff-gen options that shaped a case: with the
+// record's Seed they regenerate it byte for byte (cliff-gen --seed SEED
+// --start INDEX -n 1 and these options). Features are on the Case.
 type GenOptions struct {
-	Mode      string            `json:"mode,omitempty"`      // generation strategy, e.g. "random", "snippets"
-	Corpus    string            `json:"corpus,omitempty"`    // snippet corpus file
-	Functions int               `json:"functions,omitempty"` // functions per module (at most)
-	Blocks    int               `json:"blocks,omitempty"`    // blocks per function (at most)
-	Insts     int               `json:"insts,omitempty"`     // instructions per function (at most)
-	Inputs    int               `json:"inputs,omitempty"`    // input vectors per case
-	Extra     map[string]string `json:"extra,omitempty"`
+	// Mode is "" for a generated case, "enumerate" for one minimal case
+	// per opcode and type (cliff-gen --enumerate).
+	Mode    string `json:"mode,omitempty"`
+	Index   uint64 `json:"index"`   // the case's index in the seed's stream
+	Profile string `json:"profile"` // "compat", "x86_64", ...
+	Depth   int    `json:"depth"`   // control-flow nesting depth
+	Funcs   int    `json:"funcs"`   // functions per module (at most)
+	// Mutation is the probability that a corpus instruction's opcode is
+	// replaced by another of the same shape.
+	Mutation float64 `json:"mutation"`
+	Inputs   int     `json:"inputs"` // input vectors per case
+	// Corpus is the snippet corpus as given on the command line, and
+	// CorpusHash the xxhash of its bytes: the same path with other
+	// contents gives other cases.
+	Corpus     string `json:"corpus,omitempty"`
+	CorpusHash string `json:"corpus_hash,omitempty"`
+	Mask       string `json:"mask,omitempty"` // --mask file, same caveat as Corpus
+	Portable   bool   `json:"portable,omitempty"`
+	CrashOnly  bool   `json:"crash_only,omitempty"`
 }
 
 // An InputVector is one call's arguments, in parameter order.
@@ -63,15 +82,16 @@ type Metrics struct {
 	Functions   int `json:"functions"`
 	Blocks      int `json:"blocks"`
 	Insts       int `json:"insts"`
-	Cyclomatic  int `json:"cyclomatic"`    // edges - blocks + 2, summed over functions
+	Cyclomatic  int `json:"cyclomatic"`    // edges - blocks + 1 per function (E - N + P), summed
 	DomDepth    int `json:"dom_depth"`     // deepest dominator tree
 	DefUseDepth int `json:"def_use_depth"` // longest def-use chain
 	// Opcodes counts the instructions of each opcode (distinct opcodes:
 	// len(Opcodes)).
 	Opcodes map[string]int `json:"opcodes,omitempty"`
-	// Survival is the fraction of generated instructions that survived
-	// refinement, in [0, 1].
-	Survival float64 `json:"survival"`
+	// Survival is the fraction of the module's instructions that are
+	// still there after Cranelift's mid-end at opt_level=speed (measured
+	// through the driver), in [0, 1]; nil when not measured.
+	Survival *float64 `json:"survival,omitempty"`
 }
 
 // RecordKind implements Record.
@@ -97,8 +117,13 @@ func (c *Case) Validate() error {
 			p.addf(fmt.Sprintf("inputs[%d]", i), "%d values, but inputs[0] has %d", len(vec), len(c.Inputs[0]))
 		}
 	}
-	if s := c.Metrics.Survival; s < 0 || s > 1 {
-		p.addf("metrics.survival", "%v, outside [0, 1]", s)
+	if s := c.Metrics.Survival; s != nil && (*s < 0 || *s > 1) {
+		p.addf("metrics.survival", "%v, outside [0, 1]", *s)
+	}
+	for i, s := range c.Settings {
+		if !strings.Contains(s, "=") {
+			p.addf("settings["+strconv.Itoa(i)+"]", "%q is not name=value", s)
+		}
 	}
 	for i := range c.Results {
 		q := newProblems("", "")

@@ -38,8 +38,10 @@ func exampleCase() *Case {
 	c := &Case{
 		ID:   exampleID,
 		Seed: 18446744073709551557, // above 2^53: must survive as text
-		Options: GenOptions{Mode: "snippets", Corpus: "corpus.jsonl.zst", Functions: 1, Blocks: 3, Insts: 8, Inputs: 2,
-			Extra: map[string]string{"float_ops": "off"}},
+		Options: GenOptions{Index: 7, Profile: "compat", Depth: 3, Funcs: 2, Mutation: 0.5, Inputs: 2,
+			Corpus: "corpus.jsonl.zst", CorpusHash: "0123456789abcdef"},
+		Settings: []string{"enable_llvm_abi_extensions=true"},
+		Refined:  []string{"merge", "operands", "sink"},
 		Features: map[string]bool{"div": true, "float": false, "simd": false},
 		CLIF:     caseCLIF,
 		Inputs: []InputVector{
@@ -47,7 +49,7 @@ func exampleCase() *Case {
 			{{Type: "i32", Value: "-1"}, {Type: "i64", Value: "0x8000000000000000"}},
 		},
 		Metrics: Metrics{Functions: 1, Blocks: 3, Insts: 6, Cyclomatic: 2, DomDepth: 1, DefUseDepth: 3,
-			Opcodes: map[string]int{"brif": 1, "icmp_imm": 1, "ireduce": 1, "jump": 1, "return": 1, "sdiv": 1}, Survival: 0.75},
+			Opcodes: map[string]int{"brif": 1, "icmp_imm": 1, "ireduce": 1, "jump": 1, "return": 1, "sdiv": 1}, Survival: ptr(0.75)},
 		Results: []RunResult{
 			{Config: interp, Status: StatusOK, Hash: HashString("1\n-1\n"), Outputs: []string{"i32 0x1", "i32 -1"},
 				Timings: Timings{CompileMS: 0.25, ExecMS: 0.5}},
@@ -308,7 +310,8 @@ func TestValidate(t *testing.T) {
 			c := exampleCase()
 			c.ID, c.CLIF = "", ""
 			c.Inputs = append(c.Inputs, InputVector{{Type: "i32"}})
-			c.Metrics.Survival = 1.5
+			c.Metrics.Survival = ptr(1.5)
+			c.Settings = append(c.Settings, "opt_level")
 			c.Results[0].Config.Executor = "jit"
 			c.Results[1].Status = ""
 			return c
@@ -316,6 +319,7 @@ func TestValidate(t *testing.T) {
 			"id: missing", "clif: missing",
 			"inputs[2][0].value: missing", "inputs[2]: 1 values, but inputs[0] has 2",
 			"metrics.survival: 1.5, outside [0, 1]",
+			`settings[1]: "opt_level" is not name=value`,
 			`results[0].config.executor: unknown value "jit"`,
 			"results[1].status: missing",
 		}},
@@ -452,3 +456,5 @@ func TestNewCoversEveryKind(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](x T) *T { return &x }

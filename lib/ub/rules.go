@@ -1,0 +1,94 @@
+package ub
+
+import "cliff/lib/ir"
+
+// ScaffoldLoc is the source location of scaffold instructions. The number
+// spells "cliff" closely enough to be recognised in a dump and is far from
+// the small offsets real front ends write.
+var ScaffoldLoc = ir.SrcLoc(0xc1ff)
+
+// IsScaffold reports whether d is a scaffold instruction.
+func IsScaffold(d *ir.InstData) bool { return d.SrcLoc == ScaffoldLoc }
+
+// chosenForSafety are the opcode flags of instructions whose operands are
+// all chosen for safety: a trapping instruction's operands are guarded, a
+// memory access's address is a stack address inside its slot.
+const chosenForSafety = ir.FlagCanTrap | ir.FlagCanLoad | ir.FlagCanStore
+
+// nanSensitive lists, per opcode, the operands whose NaN payload or NaN
+// sign becomes visible in the result (or in memory). Targets produce
+// different NaN bits for the same arithmetic, so a float value reaching one
+// of these operands must be canonical first.
+var nanSensitive = map[ir.Opcode][]int{
+	ir.OpBitcast:     {0},
+	ir.OpBand:        {0, 1},
+	ir.OpBor:         {0, 1},
+	ir.OpBxor:        {0, 1},
+	ir.OpBnot:        {0},
+	ir.OpBitselect:   {0, 1, 2},
+	ir.OpFcopysign:   {1}, // the sign of a NaN
+	ir.OpVhighBits:   {0}, // lane sign bits
+	ir.OpBlendv:      {0}, // lane sign bits
+	ir.OpStore:       {0},
+	ir.OpAtomicStore: {0},
+}
+
+// NaNSensitive reports whether operand k of an instruction with opcode op
+// shows the NaN bits of a float value (when it is one).
+func NaNSensitive(op ir.Opcode, k int) bool {
+	for _, i := range nanSensitive[op] {
+		if i == k {
+			return true
+		}
+	}
+	return false
+}
+
+// FreeOperand reports whether operand k of inst may be rebound to any
+// other value of the same type that dominates inst and is not an address:
+// the instruction stays defined and target-independent whatever the value.
+func FreeOperand(f *ir.Function, inst ir.Inst, k int) bool {
+	d := &f.Insts[inst]
+	if IsScaffold(d) || k >= len(d.Args) {
+		return false
+	}
+	if d.Op.Info().Flags&chosenForSafety != 0 {
+		return false
+	}
+	switch d.Op {
+	case ir.OpCallIndirect, ir.OpReturnCallIndirect:
+		if k == 0 {
+			return false // the callee address
+		}
+	}
+	if NaNSensitive(d.Op, k) && HasFloatLanes(f.Values[f.Resolve(d.Args[k])].Type) {
+		return false
+	}
+	return true
+}
+
+// FreeBlockArgs reports whether the args a terminator passes to its
+// destinations may be rebound: they may unless the terminator is scaffold
+// (a loop's back edge carries its trip counter).
+func FreeBlockArgs(f *ir.Function, inst ir.Inst) bool { return !IsScaffold(&f.Insts[inst]) }
+
+// HasFloatLanes reports whether t is a float scalar or a vector of floats.
+func HasFloatLanes(t ir.Type) bool { return t.LaneType().IsFloat() }
+
+// addressProducers are the opcodes whose result is an address.
+var addressProducers = map[ir.Opcode]bool{
+	ir.OpStackAddr: true, ir.OpFuncAddr: true, ir.OpSymbolValue: true, ir.OpTlsValue: true,
+	ir.OpDynamicStackAddr: true, ir.OpGetFramePointer: true, ir.OpGetStackPointer: true,
+	ir.OpGetReturnAddress: true, ir.OpGetExceptionHandlerAddress: true,
+}
+
+// IsAddress reports whether v is an address: its bits differ between runs
+// and targets, so it must never reach an output or feed arithmetic.
+func IsAddress(f *ir.Function, v ir.Value) bool {
+	v = f.Resolve(v)
+	if int(v) >= len(f.Values) {
+		return false
+	}
+	vd := &f.Values[v]
+	return vd.Kind == ir.DefResult && addressProducers[f.Insts[vd.Inst].Op]
+}
