@@ -25,7 +25,7 @@ type unit struct {
 	// caseSettings are the Cranelift settings a case record needs
 	// (record.Case.Settings), added to the command line's.
 	caseSettings []string
-	skips   []skip
+	skips        []skip
 	// tramps is the CLIF of every runnable entry's trampoline, appended
 	// to clif for compiled configurations.
 	tramps string
