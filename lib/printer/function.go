@@ -52,7 +52,7 @@ func (p *funcPrinter) reset(o Options, f *ir.Function) {
 			if int(i) < len(f.Insts) {
 				p.instBlock[i] = b
 				p.instPos[i] = int32(pos)
-				if d := &f.Insts[i]; len(d.DebugTags) > 0 || d.SrcLoc.IsSet() {
+				if d := &f.Insts[i]; !o.Compact && (len(d.DebugTags) > 0 || d.SrcLoc.IsSet()) {
 					p.indent = 36
 				}
 			}

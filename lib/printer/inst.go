@@ -30,7 +30,7 @@ func (p *funcPrinter) appendInst(i ir.Inst) {
 	}
 	p.appendOperands(d)
 	p.appendStackMap(d.StackMap)
-	if !p.opts.NoConstComments {
+	if !p.opts.NoConstComments && !p.opts.Compact {
 		p.appendConstComments(d)
 	}
 	p.str("\n")

@@ -12,6 +12,12 @@ type Options struct {
 	// NoConstComments leaves out the `  ; v1 = 42` comments that name the
 	// constants among an instruction's operands.
 	NoConstComments bool
+	// Compact indents every instruction by four spaces, a source location
+	// or debug tags then standing in front of it (write.rs indents a whole
+	// function by 36 once one instruction has them), and implies
+	// NoConstComments: smaller text, as parseable, for machine-read
+	// records such as generated cases.
+	Compact bool
 }
 
 // Function writes f as CLIF text.

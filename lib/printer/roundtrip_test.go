@@ -279,3 +279,49 @@ func TestBuiltFunctionsRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactRoundTrips checks that the compact layout (four-space
+// indentation whatever the annotations, no constant comments) reads back
+// as the same IR: printing the re-parsed text the default way gives the
+// default text of the original, for every filetest with annotations.
+func TestCompactRoundTrips(t *testing.T) {
+	checked := 0
+	for _, path := range clifFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := countAnnotations(string(src)); want["source locations"]+want["stack slot tags"] == 0 {
+			continue
+		}
+		f, err := parser.ParseFile(path, src)
+		if err != nil {
+			continue // TestRoundTripKeepsAnnotations reports it
+		}
+		var want, compact, again bytes.Buffer
+		if err := File(&want, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := (Options{Compact: true}).File(&compact, f); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(compact.String(), "\n        ") || strings.Contains(compact.String(), "  ; v") {
+			t.Errorf("%s: compact text keeps wide indentation or constant comments", path)
+		}
+		g, err := parser.ParseFile(path, compact.Bytes())
+		if err != nil {
+			t.Errorf("%s: compact text does not parse: %v", path, err)
+			continue
+		}
+		if err := File(&again, g); err != nil {
+			t.Fatal(err)
+		}
+		if again.String() != want.String() {
+			t.Errorf("%s: compact text reads back differently", path)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no filetest with annotations")
+	}
+}
