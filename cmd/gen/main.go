@@ -1,0 +1,113 @@
+// Command cliff-gen generates test cases for Cranelift: modules of CLIF
+// functions, valid SSA and free of traps and target-dependent results, with
+// run-time inputs, written as case records (JSON lines) for cliff-refine
+// and cliff-run.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 2 // bad usage, bad input, I/O error, a generator bug
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stderr))
+}
+
+// run runs the command; errors come back here as values, so that every
+// deferred Close (which finishes a zstd output) has run.
+func run(args []string, stderr io.Writer) int {
+	if err := app(stderr).Run(args); err != nil {
+		fmt.Fprintln(stderr, "cliff-gen:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+func app(stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "cliff-gen",
+		Usage:     "generate CLIF test cases for Cranelift as case records",
+		ArgsUsage: " ",
+		Description: `Writes -n case records (JSON lines) with the indices --start, --start+1, ...
+The campaign seed and a case's index determine the case byte for byte: each
+record carries both and every option, so
+
+    cliff-gen --seed S --start I -n 1 [the record's options]
+
+writes the same case again. Features (swarm testing) are chosen per case
+from its own seed; --features overrides them for every case, e.g.
+--features loops=off,ops:float=on (names: see --list-features).
+
+A case is a module: %main (the entry, with one param per value type in use)
+and up to --funcs-1 functions it calls, acyclic; control flow nested to
+--depth from sequences, if-else, while loops with hidden trip counts and
+br_table switches; blocks filled from --corpus snippets (cliff-extract
+output) with opcodes mutated with probability --mutation, or from the
+profile. No case traps or depends on the target (guards, canonical NaNs,
+little-endian memory, no addresses in outputs) unless --crash-only.
+
+--profile compat (the default) gives cases every target accepts, for
+cross-architecture comparison; x86_64, aarch64, riscv64 and s390x give a
+target's full set. --mask FILE removes {opcode, type, arch} combinations
+known to fail; --portable keeps to the CLIF that older Cranelift releases
+parse. --enumerate writes one minimal case per opcode and type the profile
+allows instead (a backend that fails one has a finding).
+
+Exit status: 0 ok, 2 error (bad option, unreadable corpus or mask, or a
+generated case that fails cliff's verifier: a bug in cliff-gen).`,
+		HideHelpCommand: true,
+		OnUsageError:    func(_ *cli.Context, err error, _ bool) error { return err },
+		Flags: []cli.Flag{
+			&cli.Uint64Flag{Name: "seed", Usage: "campaign `SEED` (default: from the clock, stated in every record)"},
+			&cli.Uint64Flag{Name: "start", Usage: "index of the first case"},
+			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 100, Usage: "number of cases (0: no end)"},
+			&cli.StringFlag{Name: "profile", Value: "compat", Usage: "`NAME`: compat, x86_64, aarch64, riscv64 or s390x"},
+			&cli.IntFlag{Name: "depth", Value: 5, Usage: "nesting depth of control structures"},
+			&cli.IntFlag{Name: "funcs", Value: 4, Usage: "functions per module, %main included (at most)"},
+			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
+			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
+			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
+			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH' lines to leave out"},
+			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
+			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
+			&cli.StringFlag{Name: "features", Usage: "override swarm features for every case: `name=on|off,...`"},
+			&cli.BoolFlag{Name: "list-features", Usage: "list the swarm features and exit"},
+			&cli.BoolFlag{Name: "enumerate", Usage: "one minimal case per opcode and type of the profile"},
+			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
+			&cli.BoolFlag{Name: "stats", Usage: "print metric medians and histograms to stderr at the end"},
+			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` through cliff-driver (about 1 ms per case)"},
+			&cli.StringFlag{Name: "driver", Usage: "cliff-driver `PATH` (default: next to this binary, or on PATH)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cases to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("list-features") {
+				listFeatures(os.Stdout)
+				return nil
+			}
+			seed := c.Uint64("seed")
+			if !c.IsSet("seed") {
+				seed = uint64(time.Now().UnixNano())
+			}
+			return generate(config{
+				seed: seed, start: c.Uint64("start"), count: c.Int("count"),
+				profile: c.String("profile"), depth: c.Int("depth"), funcs: c.Int("funcs"),
+				mutation: c.Float64("mutation"), inputs: c.Int("inputs"),
+				corpus: c.String("corpus"), mask: c.String("mask"), portable: c.Bool("portable"),
+				crashOnly: c.Bool("crash-only"), features: c.String("features"),
+				enumerate: c.Bool("enumerate"), verify: c.Bool("verify"), stats: c.Bool("stats"),
+				survival: c.String("survival"), driver: c.String("driver"),
+				output: c.String("output"), log: stderr,
+			})
+		},
+	}
+}

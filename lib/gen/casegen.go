@@ -1,0 +1,147 @@
+package gen
+
+import (
+	"fmt"
+
+	"cliff/lib/ir"
+)
+
+// Limits that keep cases small enough to compile and run quickly.
+const (
+	// maxBlocks bounds the blocks of one function whatever the depth.
+	maxBlocks = 400
+	// maxDynamic bounds the instructions a call of %main executes
+	// (estimated from loop trip bounds and callee costs), so that no case
+	// runs long under qemu.
+	maxDynamic = 200_000
+	// maxParams is the largest number of params of a generated function:
+	// enough to pass some on the stack on every target.
+	maxParams = 16
+)
+
+// caseGen generates one case.
+type caseGen struct {
+	g    *Generator
+	tab  *tables
+	seed uint64
+	sw   swarm
+	// types are the value types this case uses, and abiTypes those of
+	// them that may be params and returns.
+	types, abiTypes []ir.Type
+	funcs           []*funcGen
+	mem             []memAccess // memAccesses, once computed
+}
+
+func newCaseGen(g *Generator, seed uint64) *caseGen {
+	c := &caseGen{g: g, tab: g.tab, seed: seed, sw: drawSwarm(seed, g.opts.Features)}
+	c.chooseTypes()
+	return c
+}
+
+// typeFeature says which feature a type needs (beyond the integers up to
+// 64 bits, always on).
+func typeFeature(t ir.Type) []string {
+	var need []string
+	switch t.LaneType() {
+	case ir.F32, ir.F64:
+		need = append(need, "floats")
+	case ir.F16:
+		need = append(need, "f16")
+	case ir.F128:
+		need = append(need, "f128")
+	case ir.I128:
+		need = append(need, "i128")
+	}
+	if t.IsVector() {
+		need = append(need, "vectors")
+	}
+	return need
+}
+
+// candidateTypes are the types cliff-gen may use: scalars and the 128-bit
+// vectors (the width every backend has); the profile decides the rest.
+var candidateTypes = func() []ir.Type {
+	out := append([]ir.Type{}, ir.ScalarTypes...)
+	for _, lane := range []ir.Type{ir.I8, ir.I16, ir.I32, ir.I64, ir.F16, ir.F32, ir.F64} {
+		out = append(out, ir.Vector(lane, 128/lane.Bits()))
+	}
+	return out
+}()
+
+func (c *caseGen) chooseTypes() {
+	for _, t := range candidateTypes {
+		ok := true
+		for _, f := range typeFeature(t) {
+			ok = ok && c.sw.on[f]
+		}
+		if !ok || !c.usable(t) {
+			continue
+		}
+		c.types = append(c.types, t)
+		if c.tab.abi[t] {
+			c.abiTypes = append(c.abiTypes, t)
+		}
+	}
+}
+
+// usable reports whether the profile lets cliff-gen make values of t
+// at all: a constant or a conversion from an integer.
+func (c *caseGen) usable(t ir.Type) bool {
+	p := c.tab.prof
+	switch {
+	case t.IsVector():
+		return p.Allows(ir.OpSplat, t) || p.Allows(ir.OpVconst, t)
+	case t.IsInt():
+		return p.Allows(ir.OpIconst, t) || p.Allows(ir.OpUextend, t)
+	}
+	return p.Allows(ir.OpBitcast, t) || p.Allows(ir.OpFcvtFromSint, t) || p.Allows(constOp(t), ir.Invalid)
+}
+
+func constOp(t ir.Type) ir.Opcode {
+	switch t {
+	case ir.F16:
+		return ir.OpF16const
+	case ir.F32:
+		return ir.OpF32const
+	case ir.F64:
+		return ir.OpF64const
+	case ir.F128:
+		return ir.OpF128const
+	}
+	return ir.OpInvalid
+}
+
+// module generates the functions: signatures first (a call needs its
+// callee's), then bodies from the last function to %main, so that a
+// caller knows what its callees cost.
+func (c *caseGen) module() (*ir.Module, error) {
+	n := 1
+	if c.g.opts.Funcs > 1 {
+		r := newRng(derive(c.seed, tag("funcs")))
+		n = r.between(1, c.g.opts.Funcs)
+		if !c.sw.on["calls"] && !c.sw.on["indirect_calls"] && !c.sw.on["tail_calls"] {
+			n = 1
+		}
+	}
+	c.funcs = make([]*funcGen, n)
+	for i := n - 1; i >= 0; i-- {
+		c.funcs[i] = c.newFunc(i)
+	}
+	for i := n - 1; i >= 0; i-- {
+		if err := c.funcs[i].body(); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.funcs[i].f.Name, err)
+		}
+	}
+	mod := &ir.Module{}
+	for _, fg := range c.funcs {
+		mod.Funcs = append(mod.Funcs, fg.f)
+	}
+	return mod, nil
+}
+
+func funcName(i int) string {
+	if i == 0 {
+		return "%main"
+	}
+	return fmt.Sprintf("%%f%d", i)
+}

@@ -1,0 +1,250 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/cespare/xxhash/v2"
+
+	"cliff/lib/ir"
+	"cliff/lib/jsonl"
+	"cliff/lib/record"
+)
+
+// Corpus is the block-level snippets of a cliff-extract corpus, parsed
+// once into the form instantiation needs.
+type Corpus struct {
+	Path  string
+	Hash  string // xxhash of the file's bytes, for the record
+	snips []snippet
+}
+
+type snippet struct {
+	insts []snippetInst
+}
+
+// snippetInst is one corpus instruction: opcode and type, operands as
+// references to the snippet's inputs or earlier results, immediates when
+// they could be read.
+type snippetInst struct {
+	ot       opType
+	args     []record.Ref
+	argTypes []ir.Type
+	nresults int
+	imms     *ir.InstData
+}
+
+// maxSnippetInsts bounds how much of a long block one slot takes.
+const maxSnippetInsts = 12
+
+// LoadCorpus reads a cliff-extract corpus (JSON lines, zstd or plain),
+// keeping block-level snippets with at least one computation.
+func LoadCorpus(path string) (*Corpus, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Corpus{Path: path, Hash: fmt.Sprintf("%016x", xxhash.Sum64(data))}
+	rd, closer, err := jsonl.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	for {
+		var s record.Snippet
+		err := rd.Next(&s)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if s.Kind != record.KindSnippet {
+			return nil, fmt.Errorf("%s: record %d: a %q record, want snippets (cliff-extract output)", path, rd.Record(), s.Kind)
+		}
+		if s.Level != record.LevelBlock {
+			continue
+		}
+		if sn, ok := parseSnippet(&s); ok {
+			c.snips = append(c.snips, sn)
+		}
+	}
+	if len(c.snips) == 0 {
+		return nil, fmt.Errorf("%s: no block-level snippet with a computation", path)
+	}
+	return c, nil
+}
+
+// Len is the number of usable snippets.
+func (c *Corpus) Len() int { return len(c.snips) }
+
+func parseSnippet(s *record.Snippet) (snippet, bool) {
+	var sn snippet
+	useful := false
+	for _, si := range s.Insts[:min(len(s.Insts), maxSnippetInsts)] {
+		op, ok := ir.LookupOpcode(si.Opcode)
+		if !ok {
+			return sn, false
+		}
+		ctrl := ir.Invalid
+		if si.CtrlType != "" {
+			if ctrl, ok = ir.ParseType(si.CtrlType); !ok {
+				return sn, false
+			}
+		}
+		in := snippetInst{ot: opType{op, ctrl}, args: si.Args, nresults: len(si.ResultTypes), imms: parseImms(op, &si.Imms)}
+		for _, a := range si.ArgTypes {
+			t, ok := ir.ParseType(a)
+			if !ok {
+				return sn, false
+			}
+			in.argTypes = append(in.argTypes, t)
+		}
+		useful = useful || computation(op, false)
+		sn.insts = append(sn.insts, in)
+	}
+	return sn, useful
+}
+
+// parseImms reads the immediates instantiation keeps (integers, floats,
+// conditions, lanes); nil when the format has others or one does not read,
+// and then they are drawn afresh.
+func parseImms(op ir.Opcode, im *record.Imms) *ir.InstData {
+	d := &ir.InstData{}
+	for _, k := range op.Format().Imms {
+		var ok bool
+		switch k {
+		case ir.ImmInt64:
+			var err error
+			d.Imm, err = strconv.ParseInt(im.Imm, 0, 64)
+			if err != nil {
+				u, err2 := strconv.ParseUint(im.Imm, 0, 64)
+				d.Imm, ok = int64(u), err2 == nil
+			} else {
+				ok = true
+			}
+		case ir.ImmUint8:
+			n, err := strconv.Atoi(im.Lane)
+			d.Imm, ok = int64(n), err == nil
+		case ir.ImmIntCC:
+			d.IntCC, ok = ir.ParseIntCC(im.Cond)
+		case ir.ImmFloatCC:
+			d.FloatCC, ok = ir.ParseFloatCC(im.Cond)
+		case ir.ImmIeee32:
+			f, err := strconv.ParseFloat(im.Imm, 32)
+			d.FloatBits, ok = uint64(math.Float32bits(float32(f))), err == nil
+		case ir.ImmIeee64:
+			f, err := strconv.ParseFloat(im.Imm, 64)
+			d.FloatBits, ok = math.Float64bits(f), err == nil
+		case ir.ImmMemFlags:
+			ok = true // always little-endian (inst.go)
+		}
+		if !ok {
+			return nil
+		}
+	}
+	return d
+}
+
+// snippet instantiates a corpus snippet in place: its inputs bound to
+// values in scope, its internal dataflow kept, each opcode mutated with
+// probability Options.Mutation to another of the same shape the profile
+// allows. Instructions the case cannot take (memory, control, types off)
+// are left out; their uses take values from scope instead.
+func (fg *funcGen) snippet(r *rng) {
+	corpus := fg.c.g.opts.Corpus
+	sn := &corpus.snips[r.intn(len(corpus.snips))]
+	inputs := map[int]ir.Value{}
+	results := make([][]ir.Value, len(sn.insts))
+	for i := range sn.insts {
+		si := &sn.insts[i]
+		ot, ok := fg.instantiable(r, si.ot)
+		if !ok {
+			continue
+		}
+		args := make([]ir.Value, len(si.args))
+		for k, ref := range si.args {
+			args[k] = ir.NoValue
+			if k >= len(si.argTypes) {
+				continue
+			}
+			var v ir.Value = ir.NoValue
+			if ref.Input {
+				if in, ok := inputs[ref.Index]; ok {
+					v = in
+				} else if fg.c.typeOK(si.argTypes[k]) {
+					v = fg.operand(r, si.argTypes[k])
+					inputs[ref.Index] = v
+				}
+			} else if ref.Inst < i && ref.Index < len(results[ref.Inst]) {
+				v = results[ref.Inst][ref.Index]
+			}
+			args[k] = v
+		}
+		imms := si.imms
+		if ot != si.ot {
+			imms = nil // another opcode: its immediates mean other things
+		}
+		results[i] = fg.emit(r, ot, fg.fitArgs(ot, args), imms)
+	}
+}
+
+// instantiable returns the opcode to emit for a corpus instruction: a
+// mutation of the same shape with probability Options.Mutation (or when
+// the profile does not allow the original), the original otherwise.
+func (fg *funcGen) instantiable(r *rng, ot opType) (opType, bool) {
+	tab := fg.c.tab
+	same, allowed := tab.sameShape[ot]
+	if !allowed {
+		var ok bool
+		if same, ok = tab.byShape[shapeKey(ot)]; !ok {
+			return ot, false
+		}
+	}
+	if !allowed || r.chance(fg.c.g.opts.Mutation) {
+		for tries := 0; tries < 4; tries++ {
+			cand := same[r.intn(len(same))]
+			if fg.c.sw.weights[familyIndex(cand.op)] > 0 && fg.c.typeOK(cand.ctrl) {
+				return cand, true
+			}
+		}
+		if !allowed {
+			return ot, false
+		}
+	}
+	return ot, fg.c.typeOK(ot.ctrl)
+}
+
+// fitArgs drops given operands whose types the instruction would not
+// take (a mutated opcode, a value of another type): emit then chooses.
+func (fg *funcGen) fitArgs(ot opType, args []ir.Value) []ir.Value {
+	info := ot.op.Info()
+	if len(args) != len(info.Ins) {
+		return nil
+	}
+	for k, in := range info.Ins {
+		if args[k] == ir.NoValue {
+			continue
+		}
+		t := fg.f.Values[args[k]].Type
+		ok := false
+		switch in.Kind {
+		case ir.OperandFixed:
+			ok = t == in.Type
+		case ir.OperandTypeVar:
+			if in.TypeVar == 0 {
+				ok = in.Derive.Admits(ot.ctrl, t)
+			} else {
+				ok = fg.c.freeTypeOK(ot, in.TypeVar, t) && fg.c.typeOK(t)
+			}
+		}
+		if !ok {
+			args[k] = ir.NoValue
+		}
+	}
+	return args
+}

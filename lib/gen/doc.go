@@ -1,0 +1,20 @@
+// Package gen generates cliff's test cases: modules of CLIF functions that
+// are valid SSA, free of traps, undefined behaviour and target-dependent
+// results (the rules of lib/ub), and take their inputs at run time.
+//
+// A case is built top down, as the CLIR paper does: a call graph of
+// functions, acyclic from %main (gen.go, callgraph.go); in each function a
+// tree of single-entry single-exit regions (sequence, if-else, while loop,
+// switch) nested to Options.Depth (control.go); then every block is filled
+// in dominator order, so that an operand is always a value that dominates
+// its use (scope.go, fill.go): instructions come from corpus snippets whose
+// opcodes mutate to others of the same shape (corpus.go), or from the
+// profile's opcode table (inst.go). Guards (guard.go) keep partial
+// operations total; stack memory is zero-filled and addressed only inside
+// its slots (memory.go).
+//
+// Every random choice is drawn from a stream keyed by what it decides (a
+// feature, a region's path in the tree, a block's slot), not from one
+// sequence: switching a feature off drops its parts and leaves the choices
+// elsewhere as they were (rand.go, features.go).
+package gen

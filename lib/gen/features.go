@@ -1,0 +1,185 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cliff/lib/ir"
+)
+
+// A feature is one switch of swarm testing: per case, each feature is on
+// or off (and an opcode family gets a weight), drawn from the feature's own
+// stream so that the choice for one never shifts another.
+type feature struct {
+	name string
+	doc  string
+	on   float64 // probability the feature is on in a case
+}
+
+// features are cliff-gen's swarm switches: value types, control
+// structures, calls and memory, then opcode families (families).
+var features = []feature{
+	{"floats", "f32 and f64 values", 0.7},
+	{"f16", "f16 values", 0.3},
+	{"f128", "f128 values", 0.3},
+	{"i128", "i128 values", 0.5},
+	{"vectors", "128-bit vector values", 0.6},
+	{"ifelse", "if-else diamonds (brif)", 0.85},
+	{"loops", "while loops with hidden trip counts", 0.8},
+	{"switch", "switches (br_table)", 0.7},
+	{"calls", "direct calls", 0.8},
+	{"indirect_calls", "call_indirect through func_addr", 0.5},
+	{"tail_calls", "return_call and return_call_indirect between tail functions", 0.5},
+	{"stack", "stack slots, loads and stores", 0.6},
+	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3},
+	{"snippets", "instructions from the corpus (when one is given)", 0.8},
+	{"constants", "constants in the code", 0.5},
+}
+
+// A family is a group of opcodes switched on and weighted together.
+type family struct {
+	name string
+	ops  string // space-separated opcode names
+}
+
+// families group the opcodes cliff-gen draws. An opcode of no family
+// (x86_* and other target-specific ones) joins "target".
+var families = []family{
+	{"arith", "iadd isub ineg iabs imul umulhi smulhi smin umin smax umax"},
+	{"saturating", "uadd_sat sadd_sat usub_sat ssub_sat avg_round sqmul_round_sat iadd_pairwise"},
+	{"overflow", "uadd_overflow sadd_overflow usub_overflow ssub_overflow umul_overflow smul_overflow uadd_overflow_cin sadd_overflow_cin usub_overflow_bin ssub_overflow_bin"},
+	{"division", "udiv sdiv urem srem"},
+	{"bitwise", "band bor bxor bnot bitrev clz cls ctz bswap popcnt bmask"},
+	{"shifts", "ishl ushr sshr rotl rotr"},
+	{"compare", "icmp fcmp select select_spectre_guard bitselect"},
+	{"float", "fadd fsub fmul fdiv sqrt fma fneg fabs fcopysign fmin fmax ceil floor trunc nearest"},
+	{"convert", "bitcast ireduce uextend sextend isplit iconcat fpromote fdemote fvdemote fvpromote_low fcvt_to_uint fcvt_to_sint fcvt_to_uint_sat fcvt_to_sint_sat fcvt_from_uint fcvt_from_sint"},
+	{"narrow", "snarrow unarrow uunarrow swiden_low swiden_high uwiden_low uwiden_high"},
+	{"lanes", "splat insertlane extractlane scalar_to_vector swizzle shuffle vany_true vall_true vhigh_bits blendv"},
+	{"consts", "iconst f16const f32const f64const f128const vconst"},
+	{"misc", "nop fence sequence_point"},
+	{"target", ""},
+	{"traps", "trap trapz trapnz uadd_overflow_trap"},
+}
+
+// familyOf maps each opcode to its family index.
+var familyOf = func() map[ir.Opcode]int {
+	m := map[ir.Opcode]int{}
+	for i, fam := range families {
+		for _, name := range strings.Fields(fam.ops) {
+			op, ok := ir.LookupOpcode(name)
+			if !ok {
+				panic("gen: family " + fam.name + " names unknown opcode " + name)
+			}
+			m[op] = i
+		}
+	}
+	return m
+}()
+
+var targetFamily = func() int {
+	for i, f := range families {
+		if f.name == "target" {
+			return i
+		}
+	}
+	panic("no target family")
+}()
+
+func familyIndex(op ir.Opcode) int {
+	if i, ok := familyOf[op]; ok {
+		return i
+	}
+	return targetFamily
+}
+
+// FeatureNames lists every swarm switch: the features, then one
+// "ops:FAMILY" per opcode family.
+func FeatureNames() []string {
+	var out []string
+	for _, f := range features {
+		out = append(out, f.name)
+	}
+	for _, f := range families {
+		out = append(out, "ops:"+f.name)
+	}
+	return out
+}
+
+// swarm is one case's feature choice.
+type swarm struct {
+	on      map[string]bool
+	weights []int // per family; 0 when off
+}
+
+// drawSwarm chooses the features of the case with seed caseSeed, then
+// applies the overrides.
+func drawSwarm(caseSeed uint64, overrides map[string]bool) swarm {
+	s := swarm{on: map[string]bool{}, weights: make([]int, len(families))}
+	for _, f := range features {
+		r := newRng(derive(caseSeed, tag("feature:"+f.name)))
+		s.on[f.name] = r.chance(f.on)
+	}
+	for i, f := range families {
+		r := newRng(derive(caseSeed, tag("family:"+f.name)))
+		on, w := r.chance(0.75), r.between(1, 8)
+		if f.name == "arith" || f.name == "traps" {
+			on = true // always something to compute; traps only in crash-only mode
+		}
+		s.on["ops:"+f.name] = on
+		if on {
+			s.weights[i] = w
+		}
+	}
+	for name, on := range overrides {
+		s.on[name] = on
+		if fam, ok := strings.CutPrefix(name, "ops:"); ok {
+			for i, f := range families {
+				if f.name == fam {
+					r := newRng(derive(caseSeed, tag("family:"+f.name)))
+					r.next()
+					s.weights[i] = 0
+					if on {
+						s.weights[i] = r.between(1, 8)
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// ParseFeatures reads "name=on,name2=off" (also 1/0, true/false) into
+// overrides, checking the names.
+func ParseFeatures(text string) (map[string]bool, error) {
+	known := map[string]bool{}
+	for _, n := range FeatureNames() {
+		known[n] = true
+	}
+	out := map[string]bool{}
+	for _, item := range strings.Split(text, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(item, "=")
+		if !ok {
+			return nil, fmt.Errorf("feature %q: want name=on or name=off", item)
+		}
+		if !known[name] {
+			names := FeatureNames()
+			sort.Strings(names)
+			return nil, fmt.Errorf("unknown feature %q (known: %s)", name, strings.Join(names, " "))
+		}
+		switch val {
+		case "on", "1", "true":
+			out[name] = true
+		case "off", "0", "false":
+			out[name] = false
+		default:
+			return nil, fmt.Errorf("feature %s: value %q is not on or off", name, val)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,140 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/printer"
+	"cliff/lib/profile"
+	"cliff/lib/record"
+)
+
+// Options shape generation. With Seed, they determine every case byte for
+// byte: the case with index i is the same whichever cases come before it.
+type Options struct {
+	Seed    uint64
+	Profile *profile.Profile
+	// ProfileName is the name the profile was asked for ("compat"), for
+	// the record; Profile.Name when empty.
+	ProfileName string
+	Depth       int     // nesting depth of control structures
+	Funcs       int     // functions per module, %main included (at most)
+	Mutation    float64 // probability a corpus instruction's opcode mutates
+	Inputs      int     // input vectors per case
+	Corpus      *Corpus // nil: instructions come from the profile only
+	// CrashOnly lets trapping instructions in unguarded: such cases may
+	// trap, and only compiler crashes count.
+	CrashOnly bool
+	// Features override the swarm choice for every case ("loops" off,
+	// "ops:float" on, ...).
+	Features map[string]bool
+	// Record holds what the record states about options the generator
+	// does not read itself (corpus and mask paths, portable).
+	Record record.GenOptions
+}
+
+// Defaults for the command-line flags.
+const (
+	DefaultDepth    = 5
+	DefaultFuncs    = 4
+	DefaultMutation = 0.5
+	DefaultInputs   = 8
+)
+
+// A Generator makes cases. It precomputes the profile's opcode tables once;
+// Case may then be called for any index, from one goroutine at a time.
+type Generator struct {
+	opts Options
+	tab  *tables
+}
+
+// New checks the options and prepares the tables.
+func New(opts Options) (*Generator, error) {
+	if opts.Profile == nil {
+		return nil, fmt.Errorf("gen: no profile")
+	}
+	if opts.Depth < 0 || opts.Depth > 30 {
+		return nil, fmt.Errorf("depth %d: want 0..30", opts.Depth)
+	}
+	if opts.Funcs < 1 || opts.Funcs > 64 {
+		return nil, fmt.Errorf("funcs %d: want 1..64", opts.Funcs)
+	}
+	if opts.Mutation < 0 || opts.Mutation > 1 {
+		return nil, fmt.Errorf("mutation %v: want a probability in [0, 1]", opts.Mutation)
+	}
+	if opts.Inputs < 1 || opts.Inputs > 1000 {
+		return nil, fmt.Errorf("inputs %d: want 1..1000", opts.Inputs)
+	}
+	if opts.ProfileName == "" {
+		opts.ProfileName = opts.Profile.Name
+	}
+	return &Generator{opts: opts, tab: newTables(opts.Profile, opts.CrashOnly)}, nil
+}
+
+// CaseSeed is the seed of case index of a campaign seed.
+func CaseSeed(seed, index uint64) uint64 { return derive(seed, index) }
+
+// Case generates the case with the given index, as a record (without
+// metrics) and as IR.
+func (g *Generator) Case(index uint64) (*record.Case, *ir.Module, error) {
+	cs := CaseSeed(g.opts.Seed, index)
+	c := newCaseGen(g, cs)
+	mod, err := c.module()
+	if err != nil {
+		return nil, nil, fmt.Errorf("case %d: %w", index, err)
+	}
+	var sb strings.Builder
+	if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
+		return nil, nil, fmt.Errorf("case %d: %w", index, err)
+	}
+	opts := g.opts.Record
+	opts.Index = index
+	opts.Profile = g.opts.ProfileName
+	opts.Depth, opts.Funcs, opts.Mutation, opts.Inputs = g.opts.Depth, g.opts.Funcs, g.opts.Mutation, g.opts.Inputs
+	opts.CrashOnly = g.opts.CrashOnly
+	clif := sb.String()
+	rec := &record.Case{
+		ID:       fmt.Sprintf("g%016x-%d", g.opts.Seed, index),
+		Seed:     g.opts.Seed,
+		Options:  opts,
+		Features: c.sw.on,
+		CLIF:     clif,
+		Settings: g.opts.Profile.Settings,
+		Inputs:   c.inputs(mod.Funcs[0]),
+	}
+	rec.Stamp()
+	return rec, mod, nil
+}
+
+// Opcodes lists the opcodes the generator may emit with its profile, in
+// table order: what opcode diversity is measured against.
+func (g *Generator) Opcodes() []ir.Opcode {
+	var out []ir.Opcode
+	for _, op := range g.opts.Profile.Opcodes() {
+		if computation(op, g.opts.CrashOnly) || emittedByStructure[op] {
+			out = append(out, op)
+			continue
+		}
+		for _, a := range g.tab.mem {
+			if a.ot.op == op {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// emittedByStructure are the opcodes control flow, calls and memory emit.
+var emittedByStructure = map[ir.Opcode]bool{
+	ir.OpJump: true, ir.OpBrif: true, ir.OpBrTable: true, ir.OpReturn: true,
+	ir.OpCall: true, ir.OpCallIndirect: true, ir.OpReturnCall: true, ir.OpReturnCallIndirect: true,
+	ir.OpFuncAddr: true, ir.OpStackAddr: true,
+}
+
+// Module generates the IR of the case with the given index, for callers
+// (tests, benchmarks) that want it before printing.
+func (g *Generator) Module(index uint64) (*ir.Module, error) {
+	return newCaseGen(g, CaseSeed(g.opts.Seed, index)).module()
+}

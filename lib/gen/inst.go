@@ -1,0 +1,293 @@
+package gen
+
+import (
+	"encoding/binary"
+
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// freeVarRule constrains the type of an operand whose type variable is not
+// the controlling one, beyond the variable's type set.
+type freeVarRule func(ctrl, t ir.Type) bool
+
+var freeVarRules = map[ir.Opcode]freeVarRule{
+	ir.OpBitcast:       sameBits,
+	ir.OpFcvtToUint:    sameShape,
+	ir.OpFcvtToSint:    sameShape,
+	ir.OpFcvtToUintSat: sameShape,
+	ir.OpFcvtToSintSat: sameShape,
+	ir.OpFcvtFromUint:  sameShape,
+	ir.OpFcvtFromSint:  sameShape,
+	ir.OpX86Cvtt2dq:    sameLanes,
+	ir.OpVhighBits:     func(ctrl, t ir.Type) bool { return t.IsVector() },
+}
+
+func sameBits(ctrl, t ir.Type) bool { return ctrl.Bits() == t.Bits() && ctrl != t }
+
+// sameShape: a scalar converts from any scalar, a vector from a vector of
+// as many lanes of the same width.
+func sameShape(ctrl, t ir.Type) bool {
+	if ctrl.IsVector() || t.IsVector() {
+		return ctrl.Lanes() == t.Lanes() && ctrl.LaneBits() == t.LaneBits()
+	}
+	return true
+}
+
+func sameLanes(ctrl, t ir.Type) bool { return ctrl.Lanes() == t.Lanes() }
+
+// freeTypeOK reports whether t may be the type of ot's operands of free
+// type variable tv: in the variable's set, allowed by the profile (its
+// `with` lists), and by the opcode's rule.
+func (c *caseGen) freeTypeOK(ot opType, tv int, t ir.Type) bool {
+	if !ot.op.Info().TypeVars[tv].Set.Contains(t) {
+		return false
+	}
+	if rule := freeVarRules[ot.op]; rule != nil && !rule(ot.ctrl, t) {
+		return false
+	}
+	return c.tab.prof.FreeTypes(ot.op, ot.ctrl) == nil || c.tab.prof.AllowsFree(ot.op, ot.ctrl, t)
+}
+
+// operandType chooses the type of operand k of ot, or Invalid when the
+// case has no fitting type.
+func (fg *funcGen) operandType(r *rng, ot opType, k int) ir.Type {
+	info := ot.op.Info()
+	in := info.Ins[k]
+	switch in.Kind {
+	case ir.OperandFixed:
+		return in.Type
+	case ir.OperandTypeVar:
+		if in.TypeVar == 0 && in.Derive != ir.DeriveNarrower && in.Derive != ir.DeriveWider {
+			return in.Derive.Apply(ot.ctrl)
+		}
+		var cands []ir.Type
+		for _, t := range fg.c.types {
+			if in.TypeVar == 0 {
+				if in.Derive.Admits(ot.ctrl, t) && fg.c.allowsFree(ot.op, ot.ctrl, t) {
+					cands = append(cands, t)
+				}
+			} else if fg.c.freeTypeOK(ot, in.TypeVar, t) {
+				cands = append(cands, t)
+			}
+		}
+		if len(cands) == 0 {
+			return ir.Invalid
+		}
+		return cands[r.intn(len(cands))]
+	}
+	return ir.Invalid
+}
+
+// emit appends an instance of ot: operands from args where given (a
+// snippet's dataflow) and chosen otherwise, immediates from imms where
+// given and drawn otherwise, guards and NaN canonicalisation as lib/ub
+// requires. It returns the results, or nil when the case cannot express
+// the instruction (then nothing is appended).
+func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) []ir.Value {
+	info := ot.op.Info()
+	types := make([]ir.Type, len(info.Ins))
+	for k := range info.Ins {
+		if k < len(args) && args[k] != ir.NoValue {
+			types[k] = fg.f.Values[args[k]].Type
+			continue
+		}
+		if types[k] = fg.operandType(r, ot, k); types[k] == ir.Invalid {
+			return nil
+		}
+	}
+	if ot.op == ir.OpIconcat && types[0] != types[1] {
+		types[1] = types[0]
+	}
+	for k, t := range types {
+		if ub.NaNSensitive(ot.op, k) && ub.HasFloatLanes(t) && !fg.canCanon(t) {
+			return nil
+		}
+	}
+	d := ir.InstData{Op: ot.op, CtrlType: ot.ctrl, Args: make([]ir.Value, len(types))}
+	for k, t := range types {
+		if k < len(args) && args[k] != ir.NoValue {
+			d.Args[k] = args[k]
+		} else {
+			d.Args[k] = fg.operand(r, t)
+		}
+		if ub.NaNSensitive(ot.op, k) {
+			d.Args[k] = ub.CanonNaN(fg.b, d.Args[k])
+		}
+	}
+	fg.immediates(r, &d, types, imms)
+	if !fg.guard(r, &d) {
+		return nil
+	}
+	return fg.define(fg.b.Append(d))
+}
+
+// canCanon reports whether ub.CanonNaN can canonicalise values of t in
+// this profile.
+func (fg *funcGen) canCanon(t ir.Type) bool {
+	p := fg.c.tab.prof
+	if !p.AllowsImm(ir.OpFcmp, t, "uno") {
+		return false
+	}
+	if t.IsVector() {
+		mask := ir.Vector(intOfBits(t.LaneBits()), t.Lanes())
+		return p.Allows(ir.OpVconst, t) && fg.c.allowsFree(ir.OpBitcast, t, mask) && p.Allows(ir.OpBitselect, t)
+	}
+	return fg.c.allowsFree(ir.OpSelect, t, ir.I8) && p.Allows(constOp(t), ir.Invalid)
+}
+
+// allowsFree asks the profile about op with controlling type ctrl and
+// free operand type free, for opcodes that have one.
+func (c *caseGen) allowsFree(op ir.Opcode, ctrl, free ir.Type) bool {
+	if c.tab.prof.FreeTypes(op, ctrl) == nil {
+		return c.tab.prof.Allows(op, ctrl)
+	}
+	return c.tab.prof.AllowsFree(op, ctrl, free)
+}
+
+// intCC draws an integer condition the profile allows for op and ctrl.
+func (c *caseGen) intCC(r *rng, op ir.Opcode, ctrl ir.Type) ir.IntCC {
+	if names := c.tab.prof.Imms(op, ctrl); len(names) > 0 {
+		if cc, ok := ir.ParseIntCC(names[r.intn(len(names))]); ok {
+			return cc
+		}
+	}
+	return ir.IntCCs()[r.intn(len(ir.IntCCs()))]
+}
+
+// floatCC draws a float condition the profile allows for op and ctrl.
+func (c *caseGen) floatCC(r *rng, op ir.Opcode, ctrl ir.Type) ir.FloatCC {
+	if names := c.tab.prof.Imms(op, ctrl); len(names) > 0 {
+		if cc, ok := ir.ParseFloatCC(names[r.intn(len(names))]); ok {
+			return cc
+		}
+	}
+	return ir.FloatCCs()[r.intn(len(ir.FloatCCs()))]
+}
+
+// immediates fills d's immediates: taken from given when it has them
+// (a corpus instruction), drawn otherwise.
+func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir.InstData) {
+	for _, k := range d.Op.Format().Imms {
+		switch k {
+		case ir.ImmInt64:
+			if given != nil {
+				d.Imm = given.Imm
+			} else {
+				d.Imm = intEdge(r, d.CtrlType.Bits())
+			}
+		case ir.ImmUint8:
+			lanes := d.CtrlType.Lanes() // the vector's, for extractlane and insertlane
+			d.Imm = int64(r.intn(lanes))
+			if given != nil && given.Imm >= 0 && int(given.Imm) < lanes {
+				d.Imm = given.Imm
+			}
+		case ir.ImmIeee16, ir.ImmIeee32, ir.ImmIeee64:
+			bits := map[ir.ImmKind]int{ir.ImmIeee16: 16, ir.ImmIeee32: 32, ir.ImmIeee64: 64}[k]
+			d.FloatBits = floatEdge(r, bits)
+			if given != nil {
+				d.FloatBits = given.FloatBits
+			}
+		case ir.ImmIntCC:
+			ctrl := types[0] // icmp's controlling type is its operands'
+			d.IntCC = fg.c.intCC(r, d.Op, ctrl)
+			if given != nil && fg.c.tab.prof.AllowsImm(d.Op, ctrl, given.IntCC.String()) {
+				d.IntCC = given.IntCC
+			}
+		case ir.ImmFloatCC:
+			ctrl := types[0]
+			d.FloatCC = fg.c.floatCC(r, d.Op, ctrl)
+			if given != nil && fg.c.tab.prof.AllowsImm(d.Op, ctrl, given.FloatCC.String()) {
+				d.FloatCC = given.FloatCC
+			}
+		case ir.ImmMemFlags:
+			// bitcast's only flag is the byte order of lane
+			// reinterpretation: little on every target.
+			d.Flags = ir.MemFlags{Endian: ir.EndianLittle}
+		case ir.ImmShuffleMask:
+			d.Bytes = make([]byte, 16)
+			for i := range d.Bytes {
+				d.Bytes[i] = byte(r.intn(32))
+			}
+			if given != nil && len(given.Bytes) == 16 {
+				d.Bytes = given.Bytes
+			}
+		case ir.ImmConstant:
+			n := 16
+			if d.CtrlType != ir.Invalid {
+				n = d.CtrlType.Bytes()
+			}
+			d.Bytes = make([]byte, n)
+			for i := 0; i < n; i += 8 {
+				var lane [8]byte
+				binary.LittleEndian.PutUint64(lane[:], uint64(intEdge(r, 64)))
+				copy(d.Bytes[i:], lane[:])
+			}
+			if given != nil && len(given.Bytes) == n {
+				d.Bytes = given.Bytes
+			}
+		case ir.ImmTrapCode:
+			d.Trap = ir.TrapUser + ir.TrapCode(r.between(1, 9)) // crash-only mode
+		case ir.ImmAtomicRmwOp:
+			d.RmwOp = ir.AtomicRmwOp(r.intn(11))
+		}
+	}
+}
+
+// intEdge draws an integer of the given width, edge values half the time.
+func intEdge(r *rng, bits int) int64 {
+	if bits <= 0 || bits > 64 {
+		bits = 64
+	}
+	var x uint64
+	switch r.intn(10) {
+	case 0:
+		x = 0
+	case 1:
+		x = 1
+	case 2:
+		x = ^uint64(0) // -1
+	case 3:
+		x = 1 << (bits - 1) // MIN
+	case 4:
+		x = 1<<(bits-1) - 1 // MAX
+	case 5:
+		x = uint64(r.intn(bits + 8)) // shift amounts around the width
+	default:
+		x = r.next()
+	}
+	if bits < 64 {
+		x &= 1<<bits - 1
+	}
+	return int64(x)
+}
+
+// floatEdge draws float bits of the given width: zeros, ones, infinities,
+// subnormals, NaN, extremes or random bits.
+func floatEdge(r *rng, bits int) uint64 {
+	f := floatFormats[bits]
+	exp, frac := f.exp, f.frac
+	sign := uint64(r.intn(2)) << (exp + frac)
+	expMask := uint64(1)<<exp - 1
+	switch r.intn(9) {
+	case 0:
+		return sign // ±0
+	case 1:
+		return sign | (expMask>>1)<<frac // ±1
+	case 2:
+		return sign | expMask<<frac // ±inf
+	case 3:
+		return sign | expMask<<frac | 1<<(frac-1) // NaN
+	case 4:
+		return sign | 1 // smallest subnormal
+	case 5:
+		return sign | (expMask-1)<<frac | (1<<frac - 1) // largest finite
+	}
+	x := r.next() & (1<<(exp+frac+1) - 1)
+	return x
+}
+
+// floatFormat is an IEEE binary format: exponent and fraction widths.
+type floatFormat struct{ exp, frac uint }
+
+var floatFormats = map[int]floatFormat{16: {5, 10}, 32: {8, 23}, 64: {11, 52}, 128: {15, 112}}

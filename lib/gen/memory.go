@@ -1,0 +1,158 @@
+package gen
+
+import (
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// A slot is a stack slot of the function being generated.
+type slot struct {
+	ss   ir.StackSlot
+	size int
+}
+
+// slotAlign is the alignment of every slot: enough for any access cliff
+// makes, so an access at an offset that is a multiple of its size is
+// aligned and may say so.
+const slotAlign = 16
+
+// memAccess is a memory opcode the profile allows, with the type of the
+// value it moves and the bytes it touches.
+type memAccess struct {
+	ot     opType
+	value  ir.Type
+	size   int
+	atomic bool
+}
+
+// fixedAccessBytes are the access sizes of the opcodes whose size is not
+// their value type's.
+var fixedAccessBytes = map[ir.Opcode]int{
+	ir.OpUload8: 1, ir.OpSload8: 1, ir.OpIstore8: 1,
+	ir.OpUload16: 2, ir.OpSload16: 2, ir.OpIstore16: 2,
+	ir.OpUload32: 4, ir.OpSload32: 4, ir.OpIstore32: 4,
+	ir.OpUload8x8: 8, ir.OpSload8x8: 8, ir.OpUload16x4: 8, ir.OpSload16x4: 8, ir.OpUload32x2: 8, ir.OpSload32x2: 8,
+}
+
+// memAccesses lists the profile's memory opcodes that take an address
+// operand "p" and nothing but values besides.
+func memAccesses(types func(ir.Opcode) []ir.Type, ops []ir.Opcode) []memAccess {
+	var out []memAccess
+	for _, op := range ops {
+		info := op.Info()
+		if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) == 0 || info.Format.Info().Varargs {
+			continue
+		}
+		hasAddr := false
+		for _, in := range info.Ins {
+			hasAddr = hasAddr || in.Name == "p"
+		}
+		if !hasAddr {
+			continue
+		}
+		for _, ctrl := range types(op) {
+			value := ctrl
+			if len(info.Outs) == 1 && info.Outs[0].Kind == ir.OperandFixed {
+				value = info.Outs[0].Type
+			}
+			size := value.Bytes()
+			if n, ok := fixedAccessBytes[op]; ok {
+				size = n
+			}
+			atomic := info.Flags.Has(ir.FlagSideEffects)
+			out = append(out, memAccess{ot: opType{op, ctrl}, value: value, size: size, atomic: atomic})
+		}
+	}
+	return out
+}
+
+// declareSlots gives the function its stack slots and zero-fills them at
+// entry, so that no load reads uninitialised memory.
+func (fg *funcGen) declareSlots() {
+	r := newRng(derive(fg.seed, tag("stack")))
+	if !fg.c.sw.on["stack"] || !fg.c.tab.prof.Allows(ir.OpStore, ir.I64) {
+		return
+	}
+	for range r.between(1, 2) {
+		s := slot{size: 16 * r.between(1, 4)}
+		s.ss = fg.b.DeclareStackSlot(uint32(s.size), slotAlign)
+		fg.slots = append(fg.slots, s)
+		ub.Scaffold(fg.b, func() ir.Inst {
+			addr := fg.b.StackAddr(ir.I64, s.ss, 0)
+			zero := fg.b.Iconst(ir.I64, 0)
+			var last ir.Inst
+			for off := 0; off < s.size; off += 8 {
+				last = fg.b.Store(memFlags(true), zero, addr, int32(off))
+			}
+			return last
+		})
+	}
+}
+
+func memFlags(aligned bool) ir.MemFlags {
+	return ir.MemFlags{NoTrap: true, Aligned: aligned, Endian: ir.EndianLittle}
+}
+
+// memory appends a load, store or atomic access inside one of the slots.
+// Every access is little-endian, so the bytes are the same on every
+// target, and says aligned only when it is.
+func (fg *funcGen) memory(r *rng) {
+	cands := fg.c.memAccesses()
+	if len(cands) == 0 {
+		return
+	}
+	fg.memoryAccess(r, cands[r.intn(len(cands))])
+}
+
+// memoryAccess appends access a at a random place in a random slot.
+func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
+	s := fg.slots[r.intn(len(fg.slots))]
+	if a.size > s.size {
+		return
+	}
+	off := r.intn(s.size - a.size + 1)
+	if a.atomic || r.chance(0.7) {
+		off -= off % a.size
+	}
+	aligned := off%a.size == 0 && a.size <= slotAlign
+	base := off
+	if !a.atomic && r.chance(0.5) {
+		base = 0 // the offset in the access instead of the address
+	}
+	info := a.ot.op.Info()
+	d := ir.InstData{Op: a.ot.op, CtrlType: a.ot.ctrl, Flags: memFlags(aligned), Imm: int64(off - base)}
+	if info.Format.Info().Imms[len(info.Format.Info().Imms)-1] != ir.ImmOffset32 {
+		d.Imm = 0
+	}
+	for _, in := range info.Ins {
+		if in.Name == "p" {
+			d.Args = append(d.Args, ub.Scaffold(fg.b, func() ir.Value { return fg.b.StackAddr(ir.I64, s.ss, int32(base)) }))
+			continue
+		}
+		if ub.HasFloatLanes(a.value) && !fg.canCanon(a.value) {
+			return
+		}
+		v := fg.operand(r, a.value)
+		// Float bits stored are read back as integers: canonical NaNs
+		// only (lib/ub).
+		d.Args = append(d.Args, ub.CanonNaN(fg.b, v))
+	}
+	if d.Op == ir.OpAtomicRmw {
+		d.RmwOp = ir.AtomicRmwOp(r.intn(11))
+	}
+	fg.define(fg.b.Append(d))
+}
+
+// memAccesses are the profile's memory accesses of the case's types (and
+// atomics when on), computed once per case.
+func (c *caseGen) memAccesses() []memAccess {
+	if c.mem == nil {
+		c.mem = []memAccess{}
+		for _, a := range c.tab.mem {
+			if c.typeOK(a.value) && (!a.atomic || c.sw.on["atomics"]) {
+				c.mem = append(c.mem, a)
+			}
+		}
+	}
+	return c.mem
+}

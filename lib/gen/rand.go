@@ -1,0 +1,76 @@
+package gen
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// rng is a small, allocation-free random stream (SplitMix64). Streams are
+// cheap to make, so each decision point derives its own from a key.
+type rng struct{ s uint64 }
+
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// derive returns the seed of the sub-stream of seed named by key.
+func derive(seed, key uint64) uint64 { return mix(seed ^ mix(key+0x9e3779b97f4a7c15)) }
+
+// tag is the stream key of a name.
+func tag(name string) uint64 { return xxhash.Sum64String(name) }
+
+func newRng(seed uint64) rng { return rng{s: seed} }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	return mix(r.s)
+}
+
+// intn returns a number in [0, n); n must be positive.
+func (r *rng) intn(n int) int {
+	hi, _ := bits.Mul64(r.next(), uint64(n))
+	return int(hi)
+}
+
+// between returns a number in [lo, hi].
+func (r *rng) between(lo, hi int) int { return lo + r.intn(hi-lo+1) }
+
+func (r *rng) float() float64 { return float64(r.next()>>11) / (1 << 53) }
+
+func (r *rng) chance(p float64) bool { return r.float() < p }
+
+// recent returns an index in [0, n) biased to the end: the most recent
+// value half of the time, so def-use chains grow long.
+func (r *rng) recent(n int) int {
+	back := int(math.Floor(-math.Log2(1 - r.float()))) // geometric, p = 1/2
+	if back >= n {
+		back = r.intn(n)
+	}
+	return n - 1 - back
+}
+
+// pick returns an index drawn with the given non-negative weights, or -1
+// when they are all zero.
+func (r *rng) pick(weights []int) int {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	if total == 0 {
+		return -1
+	}
+	x := r.intn(total)
+	for i, w := range weights {
+		if x < w {
+			return i
+		}
+		x -= w
+	}
+	return len(weights) - 1
+}

@@ -1,0 +1,64 @@
+package gen
+
+import "cliff/lib/ir"
+
+// scope holds the values that dominate the current position, newest last.
+// Entering a region that does not dominate what follows it (an arm of an
+// if-else, a loop body) marks the scope, leaving it pops back to the mark:
+// the structured control flow makes this exactly dominance.
+type scope struct {
+	stack  []ir.Value
+	types  []ir.Type
+	byType map[ir.Type][]ir.Value
+}
+
+func newScope() scope { return scope{byType: map[ir.Type][]ir.Value{}} }
+
+func (s *scope) push(v ir.Value, t ir.Type) {
+	s.stack = append(s.stack, v)
+	s.types = append(s.types, t)
+	s.byType[t] = append(s.byType[t], v)
+}
+
+func (s *scope) mark() int { return len(s.stack) }
+
+func (s *scope) pop(mark int) {
+	for len(s.stack) > mark {
+		n := len(s.stack) - 1
+		t := s.types[n]
+		vs := s.byType[t]
+		s.byType[t] = vs[:len(vs)-1]
+		s.stack, s.types = s.stack[:n], s.types[:n]
+	}
+}
+
+// pick draws a value of type t, the recent ones likelier.
+func (s *scope) pick(r *rng, t ir.Type) (ir.Value, bool) {
+	vs := s.byType[t]
+	if len(vs) == 0 {
+		return ir.NoValue, false
+	}
+	return vs[r.recent(len(vs))], true
+}
+
+// has reports whether a value of type t is in scope.
+func (s *scope) has(t ir.Type) bool { return len(s.byType[t]) > 0 }
+
+// anyOf draws a recent value whose type satisfies ok.
+func (s *scope) anyOf(r *rng, ok func(ir.Type) bool) (ir.Value, ir.Type, bool) {
+	for tries := 0; tries < 8 && len(s.stack) > 0; tries++ {
+		i := r.recent(len(s.stack))
+		if ok(s.types[i]) {
+			return s.stack[i], s.types[i], true
+		}
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if ok(s.types[i]) {
+			return s.stack[i], s.types[i], true
+		}
+	}
+	return ir.NoValue, ir.Invalid, false
+}
+
+// holds reports whether v, pushed at position i, is still in scope.
+func (s *scope) holds(i int, v ir.Value) bool { return i < len(s.stack) && s.stack[i] == v }
