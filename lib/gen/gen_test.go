@@ -13,14 +13,23 @@ import (
 	"cliff/lib/verify"
 )
 
+// testCorpus is a sample of the corpus cliff-extract makes from
+// Cranelift's filetests: every tenth block-level snippet.
+const testCorpus = "testdata/corpus.jsonl.zst"
+
 func newGen(t testing.TB, profileName string, depth int, features map[string]bool) *Generator {
+	t.Helper()
+	return newGenWith(t, profileName, depth, features, nil)
+}
+
+func newGenWith(t testing.TB, profileName string, depth int, features map[string]bool, corpus *Corpus) *Generator {
 	t.Helper()
 	p, err := profile.Load(profileName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := New(Options{Seed: 42, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation,
-		Inputs: DefaultInputs, Features: features})
+		Inputs: DefaultInputs, Features: features, Corpus: corpus})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +74,14 @@ func TestSameSeedSameBytes(t *testing.T) {
 // depths and checks them with cliff's verifier and the lib/ub invariants
 // that a verifier does not know.
 func TestEveryCaseVerifies(t *testing.T) {
+	corpus, err := LoadCorpus(testCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, prof := range append([]string{"compat"}, profile.Arches...) {
 		for _, depth := range []int{0, 3, 8} {
 			t.Run(fmt.Sprintf("%s/depth%d", prof, depth), func(t *testing.T) {
-				g := newGen(t, prof, depth, nil)
+				g := newGenWith(t, prof, depth, map[string]bool{"snippets": true}, corpus)
 				n := 60
 				if testing.Short() {
 					n = 10
@@ -216,13 +229,17 @@ func FuzzGeneratedCasesVerify(f *testing.F) {
 	f.Add(uint64(1), uint64(0), uint8(3), uint8(4), uint8(50), uint8(0))
 	f.Add(uint64(99), uint64(7), uint8(9), uint8(1), uint8(100), uint8(1))
 	profiles := append([]string{"compat"}, profile.Arches...)
+	corpus, err := LoadCorpus(testCorpus)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, seed, index uint64, depth, funcs, mutation, prof uint8) {
 		p, err := profile.Load(profiles[int(prof)%len(profiles)])
 		if err != nil {
 			t.Fatal(err)
 		}
 		g, err := New(Options{Seed: seed, Profile: p, Depth: int(depth % 8), Funcs: 1 + int(funcs%6),
-			Mutation: float64(mutation%101) / 100, Inputs: 2})
+			Mutation: float64(mutation%101) / 100, Inputs: 2, Corpus: corpus})
 		if err != nil {
 			t.Fatal(err)
 		}

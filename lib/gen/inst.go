@@ -176,6 +176,11 @@ func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir
 			} else {
 				d.Imm = intEdge(r, d.CtrlType.Bits())
 			}
+			// iconst holds its immediate zero-extended from the type's
+			// width (the corpus writes -1 for iconst.i8 255).
+			if bits := d.CtrlType.Bits(); bits > 0 && bits < 64 {
+				d.Imm &= 1<<bits - 1
+			}
 		case ir.ImmUint8:
 			lanes := d.CtrlType.Lanes() // the vector's, for extractlane and insertlane
 			d.Imm = int64(r.intn(lanes))
