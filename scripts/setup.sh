@@ -89,3 +89,12 @@ if [ "$status" -gt 1 ]; then
 	tail -n 20 out/runtests.log >&2
 	exit 1
 fi
+
+echo "== a short campaign: cliff-gen | cliff-refine | cliff-run (4 targets x 3 opt levels) | cliff-diff"
+# Exit status 1 means Cranelift failures were found (out/campaign/failures.jsonl).
+status=0
+OUT=out/campaign scripts/campaign.sh "${CAMPAIGN_CASES:-200}" 5 1 || status=$?
+if [ "$status" -gt 1 ]; then
+	echo "setup.sh: the campaign failed, see out/campaign/chunk-*.log" >&2
+	exit 1
+fi

@@ -18,7 +18,7 @@ var actWeights = [numActs]int{actCompute: 8, actSnippet: 4, actCall: 1, actMemor
 // others' choices alone.
 func (fg *funcGen) fill(seed uint64) {
 	r := newRng(seed)
-	n := r.between(2, 7)
+	n := r.between(1, 5)
 	for s := range n {
 		sr := newRng(derive(seed, uint64(s)))
 		switch sr.pick(actWeights[:]) {

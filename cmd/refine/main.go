@@ -1,0 +1,154 @@
+// Command cliff-refine rewrites generated test cases with a table of
+// refinement passes (lib/refine) that make more of each case's code
+// matter to its results: decoy blocks, liveness-aware merge params,
+// priority operand selection and sink anchoring. Each pass keeps the case
+// valid and free of undefined behaviour.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/refine"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitInvalid = 1 // --verify-each: a pass produced CLIF the verifier rejects (a cliff-refine bug)
+	exitError   = 2 // bad input, I/O error, bad usage
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stderr))
+}
+
+// run runs the command and turns its outcome into an exit status. Nothing
+// below calls os.Exit, so every deferred Close (which finishes a zstd
+// output) has run.
+func run(args []string, stderr io.Writer) int {
+	err := app(stderr).Run(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "cliff-refine:", err)
+	}
+	return exitStatus(err)
+}
+
+// exitStatus is the exit status for the outcome of a run.
+func exitStatus(err error) int {
+	var broken *refine.PassError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &broken):
+		return exitInvalid
+	}
+	return exitError
+}
+
+func app(stderr io.Writer) *cli.App {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cases to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+		&cli.StringFlag{Name: "passes", Usage: "run only these passes (`NAME,NAME`; they still run in table order)"},
+	}
+	for _, p := range refine.Passes() {
+		flags = append(flags, &cli.BoolFlag{Name: "no-" + p.Name, Usage: "skip " + p.Name})
+	}
+	flags = append(flags,
+		&cli.BoolFlag{Name: "verify-each", Usage: "verify each case before the passes and after every pass; stop at the first problem"},
+		&cli.BoolFlag{Name: "stats", Usage: "print a summary of the refined cases' metrics to stderr at the end"},
+		&cli.StringFlag{Name: "survival", Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, \"riscv64 has_v\", ...) through the driver"},
+		&cli.StringFlag{Name: "driver", Usage: "`PATH` of cliff-driver for --survival (default: $CLIFF_DRIVER, beside cliff-refine, or on $PATH)"},
+		&cli.DurationFlag{Name: "survival-timeout", Value: time.Minute, Usage: "`DURATION` limit per case for --survival"},
+	)
+	return &cli.App{
+		Name:      "cliff-refine",
+		Usage:     "rewrite test cases so that more of their code reaches their results",
+		ArgsUsage: "[FILE...]  (case records as JSON lines, plain or zstd; - or none is stdin)",
+		Description: `Reads case records (cliff-gen's output) and writes each one back with its
+CLIF rewritten by the refinement passes, "refined" extended by the names
+of the passes applied and "metrics" recomputed:
+
+    cliff-gen | cliff-refine | cliff-run --arch riscv64 | cliff-diff
+
+Passes, in the order they run:
+` + passList() + `
+Every pass keeps the case valid and free of traps, undefined behaviour and
+target-dependent results (the rules of lib/ub). decoy and merge keep what
+the case computes; operands and sink change it (the inputs stay valid).
+--passes selects passes and --no-NAME drops one (it wins over --passes);
+the order is always the table's, so ablations compare like with like. The
+same input and passes give the same output, byte for byte: each pass draws
+from its own random stream, seeded by the case's seed and index.
+
+--verify-each runs cliff's verifier on each case before the first pass
+(an invalid input is bad input) and after every pass (an invalid result
+names the pass, the case and the verifier's errors: a cliff-refine bug).
+--survival asks Cranelift's mid-end (opt_level=speed) what fraction of
+each refined case's instructions it keeps, into metrics.survival; a case
+the driver cannot optimise is reported on stderr and keeps no survival.
+
+Exit status: 0 done, 1 a pass produced invalid CLIF (--verify-each),
+2 error (unreadable or invalid input, named as FILE: record N (ID), or
+an I/O error). Records refined before an error are written.`,
+		HideHelpCommand: true,
+		// A usage error is one line on stderr: the help text would go to
+		// stdout, into the stream of cases.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return err },
+		Flags:        flags,
+		Action: func(c *cli.Context) error {
+			passes, err := choosePasses(c)
+			if err != nil {
+				return err
+			}
+			s := &session{
+				opts:       refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
+				stats:      c.Bool("stats"),
+				target:     c.String("survival"),
+				driverPath: c.String("driver"),
+				timeout:    c.Duration("survival-timeout"),
+				log:        stderr,
+			}
+			return s.refineAll(c.Context, c.Args().Slice(), c.String("output"))
+		},
+	}
+}
+
+// passList is the pass table as --help shows it.
+func passList() string {
+	var b strings.Builder
+	for _, p := range refine.Passes() {
+		fmt.Fprintf(&b, "  %-9s %s\n", p.Name, p.Doc)
+	}
+	return b.String()
+}
+
+// choosePasses applies --passes and the --no-NAME flags to the table.
+func choosePasses(c *cli.Context) ([]refine.Pass, error) {
+	passes := refine.Passes()
+	if c.IsSet("passes") {
+		var names []string
+		for _, n := range strings.Split(c.String("passes"), ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		var err error
+		if passes, err = refine.Select(names); err != nil {
+			return nil, fmt.Errorf("--passes: %w", err)
+		}
+	}
+	var out []refine.Pass
+	for _, p := range passes {
+		if !c.Bool("no-" + p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

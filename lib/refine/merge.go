@@ -1,0 +1,236 @@
+package refine
+
+import (
+	"slices"
+
+	"cliff/lib/analysis"
+	"cliff/lib/ir"
+)
+
+// maxMergeParams bounds the params merge gives one join block; each join
+// gets between one and this many, so that cases grow but do not explode.
+const maxMergeParams = 6
+
+// armWindow bounds how many of an arm's values (the most recent) merge
+// considers for one join.
+const armWindow = 48
+
+// merge is the liveness-aware merge. A join block (two or more
+// predecessors, not the entry) gets new params, and each predecessor
+// passes values of its arm: the values available at the end of the
+// predecessor that do not dominate the join (defined below the join's
+// immediate dominator, or in a loop body for a loop header's back edge),
+// which would otherwise end at the join. Dead values go first, then values
+// that are not live out of the predecessor (lib/analysis liveness), then
+// the rest, most recent first. A param's type comes from one arm's value;
+// every other predecessor passes a value of that type from its own arm, or
+// else the most recent value of that type dominating its end; a type some
+// predecessor cannot supply gets no param.
+//
+// The new params are unused: merge changes no result. Operand selection
+// (their block-param pool) and sink give them uses.
+func merge(f *ir.Function, r *rng) {
+	cfg := analysis.NewCFG(f)
+	if cfg.Entry() == ir.NoBlock {
+		return
+	}
+	m := &merger{f: f, cfg: cfg, dt: analysis.NewDomTree(cfg)}
+	m.isJoin = make([]bool, len(f.Blocks))
+	any := false
+	for _, b := range cfg.RPO() {
+		if m.joinable(b) {
+			m.isJoin[b] = true
+			any = true
+		}
+	}
+	if !any {
+		return
+	}
+	m.live = analysis.NewLiveness(f, cfg)
+	m.uses = useCounts(f)
+	m.arms = make(map[edge][]ir.Value)
+	m.tops = make([][]typedValue, len(f.Blocks))
+	m.walk(cfg.Entry(), 0)
+	b := ir.NewBuilder(f)
+	for _, join := range cfg.RPO() {
+		if m.isJoin[join] {
+			m.join(b, join, r)
+		}
+	}
+}
+
+type edge struct{ pred, join ir.Block }
+
+type merger struct {
+	f      *ir.Function
+	cfg    *analysis.CFG
+	dt     *analysis.DomTree
+	live   *analysis.Liveness
+	uses   []int32
+	isJoin []bool
+	scope  scope
+	path   []int // scope mark on entering the block at each depth of the walk
+	// arms holds each join edge's arm values, best first.
+	arms map[edge][]ir.Value
+	// tops holds the most recent value of each type dominating the end of
+	// each predecessor of a join, for predecessors whose arm lacks a type.
+	tops [][]typedValue // by block
+}
+
+type typedValue struct {
+	t ir.Type
+	v ir.Value
+}
+
+// joinable reports whether b is a join merge may give params: reachable,
+// not the entry (its params are the function's), two or more
+// predecessors, all reachable and ending in plain branches.
+func (m *merger) joinable(b ir.Block) bool {
+	preds := m.cfg.Preds(b)
+	if b == m.cfg.Entry() || len(preds) < 2 {
+		return false
+	}
+	for _, p := range preds {
+		if !m.cfg.Reachable(p) || hasHandlers(m.f, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *merger) walk(b ir.Block, depth int) {
+	mark := m.scope.mark()
+	m.path = append(m.path[:depth], mark)
+	f := m.f
+	for _, p := range f.Blocks[b].Params {
+		m.define(p)
+	}
+	for idx, inst := range f.Blocks[b].Insts {
+		if m.cfg.InstBlock(inst) == b && m.cfg.InstIndex(inst) == idx {
+			for _, v := range f.Insts[inst].Results {
+				m.define(v)
+			}
+		}
+	}
+	m.recordArms(b, depth)
+	for _, c := range m.dt.Children(b) {
+		m.walk(c, depth+1)
+	}
+	m.scope.undo(mark)
+}
+
+func (m *merger) define(v ir.Value) {
+	if candidate(m.f, v) {
+		m.scope.push(m.f.Values[v].Type, v)
+	}
+}
+
+// recordArms notes, at the end of pred, its arm towards each join it
+// branches to, and the values dominating its end.
+func (m *merger) recordArms(pred ir.Block, depth int) {
+	isPred := false
+	for _, join := range m.cfg.Succs(pred) {
+		if !m.isJoin[join] {
+			continue
+		}
+		isPred = true
+		// The arm is what the blocks below the join's immediate dominator
+		// on the path to pred defined.
+		start := m.scope.mark()
+		if d := m.dt.Depth(m.dt.Idom(join)) + 1; d <= depth {
+			start = m.path[d]
+		}
+		m.arms[edge{pred, join}] = m.rank(pred, m.scope.since(max(start, m.scope.mark()-armWindow)))
+	}
+	if isPred {
+		var tops []typedValue
+		for i, t := range m.scope.types {
+			if st := m.scope.stacks[i]; len(st) > 0 {
+				tops = append(tops, typedValue{t, st[len(st)-1]})
+			}
+		}
+		m.tops[pred] = tops
+	}
+}
+
+// rank orders arm values: dead first, then those not live out of pred,
+// then the rest; most recent first within each group.
+func (m *merger) rank(pred ir.Block, arm []pushed) []ir.Value {
+	out := make([]ir.Value, 0, len(arm))
+	for group := range 3 {
+		for j := len(arm) - 1; j >= 0; j-- {
+			v := arm[j].v
+			g := 2
+			switch {
+			case m.uses[v] == 0:
+				g = 0
+			case !m.live.IsLiveOut(v, pred):
+				g = 1
+			}
+			if g == group {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// join gives join its params: up to a random bound, each typed by a value
+// of a random predecessor's arm.
+func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
+	f := m.f
+	preds := m.cfg.Preds(join)
+	want := 1 + r.intn(maxMergeParams)
+	next := make([]int, len(preds))          // cursor into each arm
+	passed := make([][]ir.Value, len(preds)) // what each predecessor passes already
+	args := make([]ir.Value, len(preds))
+	for added, tries := 0, 0; added < want && tries < 3*maxMergeParams; tries++ {
+		i := r.intn(len(preds))
+		arm := m.arms[edge{preds[i], join}]
+		for next[i] < len(arm) && slices.Contains(passed[i], arm[next[i]]) {
+			next[i]++
+		}
+		if next[i] == len(arm) {
+			continue
+		}
+		v := arm[next[i]]
+		next[i]++
+		t := f.Values[v].Type
+		args[i] = v
+		ok := true
+		for q := range preds {
+			if q != i {
+				if args[q] = m.supply(preds[q], join, t, passed[q]); args[q] == ir.NoValue {
+					ok = false
+					break
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		b.AppendBlockParam(join, t)
+		for q, p := range preds {
+			passed[q] = append(passed[q], args[q])
+			passTo(f, terminator(f, p), join, args[q])
+		}
+		added++
+	}
+}
+
+// supply returns the value pred passes for a param of type t: the best of
+// its arm not passed yet, else the most recent value of type t that
+// dominates its end; NoValue when there is none.
+func (m *merger) supply(pred, join ir.Block, t ir.Type, passed []ir.Value) ir.Value {
+	for _, v := range m.arms[edge{pred, join}] {
+		if m.f.Values[v].Type == t && !slices.Contains(passed, v) {
+			return v
+		}
+	}
+	for _, top := range m.tops[pred] {
+		if top.t == t {
+			return top.v
+		}
+	}
+	return ir.NoValue
+}

@@ -1,0 +1,249 @@
+package refine
+
+import (
+	"cliff/lib/analysis"
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// The pools operand selection draws from.
+const (
+	poolCalls  = iota // results of calls
+	poolParams        // block params (function params, merge params, loop counters)
+	poolDefs          // every other instruction result
+	numPools
+)
+
+// recentWindow is how many of a pool's most recent values of a type an
+// operand may be rebound to: the most recent that qualifies wins, but a
+// dead one within the window wins over it, as rebinding to it gives it a
+// use.
+const recentWindow = 8
+
+// operands is priority operand selection. Walking the dominator tree, it
+// rebinds every free operand (ub.FreeOperand) and every free block arg
+// (ub.FreeBlockArgs) to the most recently defined value of the same type
+// that dominates it, from one of three pools (call results, block params,
+// other results) chosen per operand with weights drawn once per function.
+// Most recent values are the ends of def-use chains, so chains grow long.
+//
+// A rebinding never makes a value dead (the old value must keep another
+// use), never takes an address, never gives one instruction the same value
+// twice (iadd v, v folds to a constant shape the optimiser loves), and
+// never binds a value with a shorter def-use chain than the old one (its
+// level, as analysis defines the def-use chain depth), so the function's
+// def-use chain depth cannot decrease.
+func operands(f *ir.Function, r *rng) {
+	cfg := analysis.NewCFG(f)
+	if cfg.Entry() == ir.NoBlock {
+		return
+	}
+	s := &operandSelector{
+		f:     f,
+		cfg:   cfg,
+		dt:    analysis.NewDomTree(cfg),
+		uses:  useCounts(f),
+		level: make([]int32, len(f.Values)),
+	}
+	for i := range s.level {
+		s.level[i] = -1
+	}
+	for i := range s.weights {
+		s.weights[i] = 1 + r.intn(8)
+	}
+	s.r = r
+	s.walk(cfg.Entry())
+}
+
+type operandSelector struct {
+	f       *ir.Function
+	cfg     *analysis.CFG
+	dt      *analysis.DomTree
+	r       *rng
+	weights [numPools]int
+	pools   [numPools]scope
+	uses    []int32
+	// level is the length of the longest def-use chain ending at each
+	// value, as analysis.DefUse.ChainDepth computes it: -1 when no
+	// instruction stands behind the value (function params).
+	level []int32
+}
+
+// walk visits the dominator tree from b in pre-order, children in reverse
+// post-order: then every forward predecessor of a block is visited before
+// it, so block-param levels are final when the block is entered.
+func (s *operandSelector) walk(b ir.Block) {
+	var marks [numPools]int
+	for i := range s.pools {
+		marks[i] = s.pools[i].mark()
+	}
+	f := s.f
+	for _, p := range f.Blocks[b].Params {
+		s.define(p, poolParams)
+	}
+	for idx, inst := range f.Blocks[b].Insts {
+		if s.cfg.InstBlock(inst) != b || s.cfg.InstIndex(inst) != idx {
+			continue // listed twice: not where the CFG places it
+		}
+		d := &f.Insts[inst]
+		if !ub.IsScaffold(d) {
+			s.rebindInst(inst)
+		}
+		depth := s.depth(d)
+		pool := poolDefs
+		if d.Op.IsCall() {
+			pool = poolCalls
+		}
+		for _, v := range d.Results {
+			s.level[v] = depth
+			s.define(v, pool)
+		}
+		s.flow(b, d)
+	}
+	for _, c := range s.dt.Children(b) {
+		s.walk(c)
+	}
+	for i := range s.pools {
+		s.pools[i].undo(marks[i])
+	}
+}
+
+func (s *operandSelector) define(v ir.Value, pool int) {
+	if candidate(s.f, v) {
+		s.pools[pool].push(s.f.Values[v].Type, v)
+	}
+}
+
+// depth is the level of an instruction's results: one more than the
+// deepest value it uses, 0 when it uses none with a level.
+func (s *operandSelector) depth(d *ir.InstData) int32 {
+	var depth int32
+	use := func(v ir.Value) {
+		if v = s.f.Resolve(v); int(v) < len(s.level) {
+			depth = max(depth, s.level[v]+1)
+		}
+	}
+	for _, v := range d.Args {
+		use(v)
+	}
+	for _, dest := range d.Dests {
+		for _, a := range dest.Args {
+			if a.Kind == ir.ArgValue {
+				use(a.Value)
+			}
+		}
+	}
+	return depth
+}
+
+// flow passes levels into the params of the blocks a branch goes forward
+// to (later in reverse post-order); back edges do not count, as in
+// analysis.
+func (s *operandSelector) flow(b ir.Block, d *ir.InstData) {
+	for _, dest := range d.Dests {
+		if s.cfg.RPONumber(dest.Block) <= s.cfg.RPONumber(b) {
+			continue
+		}
+		params := s.f.Blocks[dest.Block].Params
+		for i, a := range dest.Args {
+			if i >= len(params) || a.Kind != ir.ArgValue {
+				continue
+			}
+			if v := s.f.Resolve(a.Value); int(v) < len(s.level) {
+				s.level[params[i]] = max(s.level[params[i]], s.level[v])
+			}
+		}
+	}
+}
+
+// rebindInst rebinds the free operands and block args of inst.
+func (s *operandSelector) rebindInst(inst ir.Inst) {
+	f := s.f
+	d := &f.Insts[inst]
+	for k := range d.Args {
+		if ub.FreeOperand(f, inst, k) {
+			d.Args[k] = s.pick(d.Args[k], d.Args)
+		}
+	}
+	if len(d.Dests) == 0 || !ub.FreeBlockArgs(f, inst) {
+		return
+	}
+	for di := range d.Dests {
+		args := d.Dests[di].Args
+		for k := range args {
+			if args[k].Kind == ir.ArgValue {
+				args[k].Value = s.pickBlockArg(args[k].Value, args)
+			}
+		}
+	}
+}
+
+func (s *operandSelector) pickBlockArg(old ir.Value, args []ir.BlockArg) ir.Value {
+	return s.choose(old, func(c ir.Value) bool {
+		for _, a := range args {
+			if a.Kind == ir.ArgValue && s.f.Resolve(a.Value) == c {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func (s *operandSelector) pick(old ir.Value, siblings []ir.Value) ir.Value {
+	return s.choose(old, func(c ir.Value) bool {
+		for _, v := range siblings {
+			if s.f.Resolve(v) == c {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// choose returns the value to bind in place of old: old itself, or a
+// better value from a pool; taken says whether a value is already an
+// operand of the same instruction (or arg of the same block call).
+func (s *operandSelector) choose(old ir.Value, taken func(ir.Value) bool) ir.Value {
+	o := s.f.Resolve(old)
+	if int(o) >= len(s.uses) || s.uses[o] <= 1 {
+		return old // the only use: rebinding would leave o dead
+	}
+	t := s.f.Values[o].Type
+	first := s.r.weighted(s.weights[:])
+	for i := range numPools {
+		pool := (first + i) % numPools
+		c := s.recent(pool, t, o, taken)
+		if c == ir.NoValue {
+			continue
+		}
+		if c != o {
+			s.uses[o]--
+			s.uses[c]++
+		}
+		return c
+	}
+	return old
+}
+
+// recent returns the value of type t in pool that o may be rebound to:
+// the most recent qualifying one, or a dead one among the recentWindow
+// most recent; o itself when o comes first; NoValue when the pool has none.
+func (s *operandSelector) recent(pool int, t ir.Type, o ir.Value, taken func(ir.Value) bool) ir.Value {
+	st := s.pools[pool].of(t)
+	best := ir.NoValue
+	for j := len(st) - 1; j >= 0 && j >= len(st)-recentWindow; j-- {
+		c := st[j]
+		switch {
+		case c == o:
+			if best == ir.NoValue {
+				best = o
+			}
+		case taken(c) || s.level[c] < s.level[o]:
+		case s.uses[c] == 0:
+			return c
+		case best == ir.NoValue:
+			best = c
+		}
+	}
+	return best
+}

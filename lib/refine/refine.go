@@ -1,0 +1,146 @@
+package refine
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/metrics"
+	"cliff/lib/parser"
+	"cliff/lib/printer"
+	"cliff/lib/record"
+	"cliff/lib/verify"
+)
+
+// A Pass is one refinement: a rewrite of a function that keeps it valid
+// and free of undefined behaviour (the rules of lib/ub).
+type Pass struct {
+	Name string // as --passes, --no-NAME and Case.Refined spell it
+	Doc  string // one line, for --help
+	// KeepsResults says whether the refined case computes what the input
+	// did on every input (decoy, merge); operands and sink change results.
+	KeepsResults bool
+	run          func(f *ir.Function, r *rng)
+}
+
+// table is every pass, in the order they run: decoy first, so that merge
+// joins the values of its copies with the real ones; merge before
+// operands, whose block-param pool holds merge's new params; sink last, so
+// that it anchors whatever the others left dead.
+var table = []Pass{
+	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, run: decoy},
+	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, run: merge},
+	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", run: operands},
+	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},
+}
+
+// Passes returns every pass in table (run) order.
+func Passes() []Pass { return append([]Pass(nil), table...) }
+
+// Select returns the passes named, in table order whatever the order of
+// names: passes have one order by design (see table), so an ablation that
+// switches some off compares like with like. An unknown or repeated name is
+// an error.
+func Select(names []string) ([]Pass, error) {
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		if want[n] {
+			return nil, fmt.Errorf("pass %q named twice", n)
+		}
+		want[n] = true
+	}
+	var out []Pass
+	for _, p := range table {
+		if want[p.Name] {
+			out = append(out, p)
+			delete(want, p.Name)
+		}
+	}
+	for _, n := range names {
+		if want[n] {
+			return nil, fmt.Errorf("unknown pass %q (passes: %s)", n, strings.Join(Names(table), ", "))
+		}
+	}
+	return out, nil
+}
+
+// Names returns the names of passes.
+func Names(passes []Pass) []string {
+	out := make([]string, len(passes))
+	for i, p := range passes {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// A PassError is a pass that left a function the verifier rejects: a bug
+// in the pass, found by VerifyEach.
+type PassError struct {
+	Pass string
+	Errs verify.Errors
+}
+
+func (e *PassError) Error() string {
+	return fmt.Sprintf("pass %s produced invalid CLIF:\n%s", e.Pass, e.Errs.Error())
+}
+
+// An InputError is a case whose CLIF does not parse, or (with VerifyEach)
+// does not verify before any pass ran.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Options say how to refine.
+type Options struct {
+	Passes []Pass
+	// VerifyEach verifies the input and the module after every pass and
+	// stops at the first problem.
+	VerifyEach bool
+}
+
+// Module applies the passes to every function of mod, drawing random
+// choices from streams derived from seed and index (a case's Seed and
+// Options.Index), and returns the names of the passes applied.
+func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) {
+	if opts.VerifyEach {
+		if errs := verify.Module(mod); len(errs) > 0 {
+			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
+		}
+	}
+	for _, p := range opts.Passes {
+		for i, f := range mod.Funcs {
+			p.run(f, newRNG(seed, index, p.Name, i))
+		}
+		if opts.VerifyEach {
+			if errs := verify.Module(mod); len(errs) > 0 {
+				return nil, &PassError{Pass: p.Name, Errs: errs}
+			}
+		}
+	}
+	return Names(opts.Passes), nil
+}
+
+// Case refines a case record in place: its CLIF, Refined (the passes are
+// appended: a case refined twice lists both runs) and Metrics (recomputed;
+// Survival is cleared, as it measured the old CLIF).
+func Case(c *record.Case, opts Options) error {
+	mod, err := parser.ParseModule("clif", []byte(c.CLIF))
+	if err != nil {
+		return &InputError{err}
+	}
+	names, err := Module(mod, c.Seed, c.Options.Index, opts)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(c.CLIF) * 3 / 2)
+	if err := printer.Module(&buf, mod); err != nil {
+		return err
+	}
+	c.CLIF = buf.String()
+	c.Refined = append(c.Refined, names...)
+	c.Metrics = metrics.Of(mod)
+	return nil
+}
