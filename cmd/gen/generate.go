@@ -13,8 +13,10 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
+	"cliff/lib/printer"
 	"cliff/lib/profile"
 	"cliff/lib/record"
+	"cliff/lib/refine"
 	"cliff/lib/verify"
 )
 
@@ -29,6 +31,7 @@ type config struct {
 	portable, crashOnly      bool
 	features                 string
 	enumerate, verify, stats bool
+	refine                   bool
 	survival, driver         string
 	output                   string
 	log                      io.Writer
@@ -110,6 +113,17 @@ func loadProfile(cfg config) (*profile.Profile, error) {
 // verifier stops the run (with the cases before it written).
 func write(g *gen.Generator, cfg config, w *jsonl.Writer, surv *metrics.Survival, summary *metrics.Summary) error {
 	finish := func(c *record.Case, mod *ir.Module, index uint64) error {
+		if cfg.refine && !cfg.enumerate {
+			names, err := refine.Module(mod, c.Seed, c.Options.Index, refine.Options{Passes: refine.Passes()})
+			if err != nil {
+				return fmt.Errorf("case %s: %w", c.ID, err)
+			}
+			var sb strings.Builder
+			if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
+				return err
+			}
+			c.CLIF, c.Refined = sb.String(), names
+		}
 		if cfg.verify {
 			if errs := verify.Module(mod); len(errs) > 0 {
 				return fmt.Errorf("case %d (seed %d) fails cliff's verifier, a cliff-gen bug: %v\n%s", index, cfg.seed, errs, c.CLIF)
