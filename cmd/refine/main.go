@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -26,6 +27,13 @@ const (
 )
 
 func main() {
+	// The live heap is one case, and every case is garbage once written:
+	// collecting a quarter as often costs a few MB and saves much of the
+	// time the collector takes (BenchmarkRecord in lib/refine: 1.33 ms per
+	// case at GOGC=100, 0.91 ms at 400, on two cores).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args, os.Stderr))
 }
 

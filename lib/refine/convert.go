@@ -16,21 +16,16 @@ const accType = ir.I64
 
 // foldable reports whether toAcc can turn a value of type t into the
 // accumulator's type. f16 and f128 cannot (not every target lowers their
-// compares, which canonicalising needs), nor vectors other than 64 and
-// 128 bits, nor dynamic vectors.
+// compares, which canonicalising needs), nor vectors other than 128 bits
+// (targets lower few operations on narrower ones), nor dynamic vectors.
 func foldable(t ir.Type) bool {
 	switch {
 	case t.IsDynamic() || !t.Valid():
 		return false
 	case t.IsVector():
-		if t.LaneType() == ir.F16 || t.LaneType() == ir.F128 {
-			return false
-		}
-		return t.Bits() == 64 || t.Bits() == 128
-	case t == ir.F16 || t == ir.F128:
-		return false
+		return t.Bits() == 128 && t.LaneType() != ir.F16 && t.LaneType() != ir.F128
 	}
-	return true
+	return t != ir.F16 && t != ir.F128
 }
 
 func bitcast(b *ir.Builder, t ir.Type, v ir.Value) ir.Value {
@@ -67,8 +62,8 @@ func toAcc(b *ir.Builder, v ir.Value) ir.Value {
 			v = bitcast(b, ir.I64X2, v)
 		}
 		return b.Ins(ir.OpBxor, ir.Invalid, extractlane(b, v, 0), extractlane(b, v, 1))
-	case t.IsVector() || t.IsFloat():
-		v = bitcast(b, ir.IntOfWidth(t.Bits()), v) // same width: f32 -> i32, i8x8 -> i64
+	case t.IsFloat():
+		v = bitcast(b, ir.IntOfWidth(t.Bits()), v) // f32 -> i32, f64 -> i64
 	case t == ir.I128:
 		halves := b.Results(b.Append(ir.InstData{Op: ir.OpIsplit, Args: []ir.Value{v}}))
 		return b.Ins(ir.OpBxor, ir.Invalid, halves[0], halves[1])

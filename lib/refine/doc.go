@@ -46,8 +46,8 @@
 // # What stays dead
 //
 // sink cannot fold addresses (they must not reach an output), values of
-// types it has no conversion for (f16, f128, vectors other than 64 and
-// 128 bits), special-purpose params, and values in blocks from which no
+// types it has no conversion for (f16, f128, vectors other than 128
+// bits), special-purpose params, and values in blocks from which no
 // sink is reachable: a function that returns nothing and makes no tail
 // call has none. decoy leaves out calls with results from its copies
 // (their results could not be used), so a copy's func_addr may stay dead.

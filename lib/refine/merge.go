@@ -20,7 +20,8 @@ const armWindow = 48
 // passes values of its arm: the values available at the end of the
 // predecessor that do not dominate the join (defined below the join's
 // immediate dominator, or in a loop body for a loop header's back edge),
-// which would otherwise end at the join. Dead values go first, then values
+// which would otherwise end at the join; only candidates (no constants,
+// no scaffold results, no addresses). Dead values go first, then values
 // that are not live out of the predecessor (lib/analysis liveness), then
 // the rest, most recent first. A param's type comes from one arm's value;
 // every other predecessor passes a value of that type from its own arm, or
@@ -36,14 +37,14 @@ func merge(f *ir.Function, r *rng) {
 	}
 	m := &merger{f: f, cfg: cfg, dt: analysis.NewDomTree(cfg)}
 	m.isJoin = make([]bool, len(f.Blocks))
-	any := false
+	found := false
 	for _, b := range cfg.RPO() {
 		if m.joinable(b) {
 			m.isJoin[b] = true
-			any = true
+			found = true
 		}
 	}
-	if !any {
+	if !found {
 		return
 	}
 	m.live = analysis.NewLiveness(f, cfg)
@@ -210,11 +211,15 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 			continue
 		}
 		b.AppendBlockParam(join, t)
-		for q, p := range preds {
+		for q := range preds {
 			passed[q] = append(passed[q], args[q])
-			passTo(f, terminator(f, p), join, args[q])
 		}
 		added++
+	}
+	for q, p := range preds {
+		if len(passed[q]) > 0 {
+			passTo(f, terminator(f, p), join, passed[q]...)
+		}
 	}
 }
 

@@ -27,12 +27,13 @@ const recentWindow = 8
 // other results) chosen per operand with weights drawn once per function.
 // Most recent values are the ends of def-use chains, so chains grow long.
 //
+// Only candidates are bound: no addresses, constants or scaffold results.
 // A rebinding never makes a value dead (the old value must keep another
-// use), never takes an address, never gives one instruction the same value
-// twice (iadd v, v folds to a constant shape the optimiser loves), and
-// never binds a value with a shorter def-use chain than the old one (its
-// level, as analysis defines the def-use chain depth), so the function's
-// def-use chain depth cannot decrease.
+// use), never gives one instruction the same value twice (isub v, v is a
+// constant to the optimiser), and never binds a value with a shorter
+// def-use chain than the old one (its level, as analysis defines the
+// def-use chain depth), so the function's def-use chain depth cannot
+// decrease.
 func operands(f *ir.Function, r *rng) {
 	cfg := analysis.NewCFG(f)
 	if cfg.Entry() == ir.NoBlock {

@@ -136,7 +136,7 @@ func Case(c *record.Case, opts Options) error {
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(c.CLIF) * 3 / 2)
-	if err := printer.Module(&buf, mod); err != nil {
+	if err := (printer.Options{Compact: true}).Module(&buf, mod); err != nil { // as cliff-gen prints cases
 		return err
 	}
 	c.CLIF = buf.String()

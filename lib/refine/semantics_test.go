@@ -11,9 +11,25 @@ import (
 	"cliff/lib/driver"
 )
 
-// passSets are the combinations the semantic tests refine with: each pass
-// alone and all of them.
+// passSets are the combinations most tests refine with: each pass alone
+// and all of them.
 var passSets = [][]string{{"decoy"}, {"merge"}, {"operands"}, {"sink"}, {"decoy", "merge", "operands", "sink"}}
+
+// everySubset is every non-empty combination of passes.
+func everySubset() [][]string {
+	var out [][]string
+	names := Names(table)
+	for mask := 1; mask < 1<<len(names); mask++ {
+		var set []string
+		for i, n := range names {
+			if mask&(1<<i) != 0 {
+				set = append(set, n)
+			}
+		}
+		out = append(out, set)
+	}
+	return out
+}
 
 func keepsResults(names []string) bool {
 	ps, _ := Select(names)
@@ -26,10 +42,11 @@ func keepsResults(names []string) bool {
 }
 
 // TestRefinedCasesRunTheSame runs every test module before and after
-// refinement in Cranelift's interpreter (which also runs Cranelift's
-// verifier): passes that keep results must give the same outputs on every
-// input; the others must still run without a trap or running out of fuel,
-// as a refined case must stay free of undefined behaviour.
+// refinement by every combination of passes in Cranelift's interpreter
+// (which also runs Cranelift's verifier): passes that keep results must
+// give the same outputs on every input; the others must still run without
+// a trap or running out of fuel, as a refined case must stay free of
+// undefined behaviour.
 func TestRefinedCasesRunTheSame(t *testing.T) {
 	d := realDriver(t)
 	for k, m := range testModules(t, 20) {
@@ -41,7 +58,7 @@ func TestRefinedCasesRunTheSame(t *testing.T) {
 				t.Fatalf("%s: the input module itself fails: %s\n%s", m.name, line, m.clif)
 			}
 		}
-		for _, set := range passSets {
+		for _, set := range everySubset() {
 			mod := refined(t, m.clif, set...)
 			got := run(t, d, mod, vectors)
 			for i := range got {

@@ -1,6 +1,8 @@
 package refine
 
 import (
+	"slices"
+
 	"cliff/lib/analysis"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
@@ -20,17 +22,21 @@ import (
 // reach the callee's, through its argument.
 //
 // Left dead, by design: addresses (they must not reach an output), values
-// of types toAcc cannot fold (f16, f128, vectors other than 64 and 128
-// bits), special-purpose function params (sret, vmctx), values in blocks
-// that reach no sink (in a function that returns nothing and makes no tail
-// call, every block), and values in unreachable blocks.
+// of types toAcc cannot fold (f16, f128, vectors other than 128 bits),
+// special-purpose function params (sret, vmctx), values in blocks that
+// reach no sink (in a function that returns nothing and makes no tail
+// call, every block), values in unreachable blocks, and every value of a
+// function with a try_call (cliff-gen makes none).
 func sink(f *ir.Function, r *rng) {
 	cfg := analysis.NewCFG(f)
 	entry := cfg.Entry()
-	if entry == ir.NoBlock {
-		return
+	if entry == ir.NoBlock || slices.ContainsFunc(f.Layout, func(b ir.Block) bool { return hasHandlers(f, b) }) {
+		return // no entry; or exception edges, which sink cannot pass an accumulator along
 	}
 	s := &sinker{f: f, cfg: cfg, r: r, slot: make([]int, len(f.Blocks))}
+	for i := range s.slot {
+		s.slot[i] = -1
+	}
 	var sinks []ir.Block
 	for _, b := range cfg.RPO() {
 		if s.slot[b] = s.findSlot(b); s.slot[b] >= 0 {

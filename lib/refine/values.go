@@ -1,0 +1,87 @@
+package refine
+
+import (
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// useCounts returns the number of uses of each value (aliases resolved)
+// by the instructions of the layout: operands, block-call args and
+// exception-handler contexts.
+func useCounts(f *ir.Function) []int32 {
+	uses := make([]int32, len(f.Values))
+	count := func(v ir.Value) {
+		if v = f.Resolve(v); int(v) < len(uses) {
+			uses[v]++
+		}
+	}
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			d := &f.Insts[inst]
+			for _, v := range d.Args {
+				count(v)
+			}
+			for _, dest := range d.Dests {
+				for _, a := range dest.Args {
+					if a.Kind == ir.ArgValue {
+						count(a.Value)
+					}
+				}
+			}
+			for _, h := range d.Handlers {
+				if h.Kind == ir.HandlerContext {
+					count(h.Context)
+				}
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						count(a.Value)
+					}
+				}
+			}
+		}
+	}
+	return uses
+}
+
+// choosable reports whether v may flow anywhere a pass wants it: any
+// value but an address (its bits differ between runs and targets) and a
+// special-purpose function param (sret, vmctx: addresses too).
+func choosable(f *ir.Function, v ir.Value) bool {
+	vd := &f.Values[v]
+	switch vd.Kind {
+	case ir.DefResult:
+		return !ub.IsAddress(f, v)
+	case ir.DefParam:
+		if len(f.Layout) > 0 && vd.Block == f.Layout[0] && vd.Index < len(f.Sig.Params) {
+			return f.Sig.Params[vd.Index].Purpose == ""
+		}
+		return true
+	}
+	return false
+}
+
+// candidate reports whether a pass should pick v when it chooses a value
+// to bind: a choosable value that is neither a constant (binding one
+// hands the optimiser a value to fold) nor a scaffold result (a guard, a
+// canonical NaN, an opaque condition's parts: chosen for safety, and
+// sometimes a constant the optimiser cannot see, such as OpaqueTrue's
+// band, which is always 1).
+func candidate(f *ir.Function, v ir.Value) bool {
+	if !choosable(f, v) {
+		return false
+	}
+	vd := &f.Values[v]
+	if vd.Kind != ir.DefResult {
+		return true
+	}
+	d := &f.Insts[vd.Inst]
+	return !ub.IsScaffold(d) && !isConstant(d)
+}
+
+// isConstant reports whether d computes a constant: a result from no
+// operands, without reading memory or other effects (iconst, f64const,
+// vconst, ...).
+func isConstant(d *ir.InstData) bool {
+	const effects = ir.FlagCanLoad | ir.FlagSideEffects | ir.FlagCall
+	return len(d.Args) == 0 && len(d.Results) > 0 && d.Op.Info().Flags&effects == 0
+}
