@@ -13,7 +13,6 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
-	"cliff/lib/printer"
 	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/refine"
@@ -118,11 +117,10 @@ func write(g *gen.Generator, cfg config, w *jsonl.Writer, surv *metrics.Survival
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.ID, err)
 			}
-			var sb strings.Builder
-			if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
+			if err := gen.SetCLIF(c, mod); err != nil {
 				return err
 			}
-			c.CLIF, c.Refined = sb.String(), names
+			c.Refined = names
 		}
 		if cfg.verify {
 			if errs := verify.Module(mod); len(errs) > 0 {
@@ -151,7 +149,11 @@ func write(g *gen.Generator, cfg config, w *jsonl.Writer, surv *metrics.Survival
 	}
 	for i := 0; cfg.count == 0 || i < cfg.count; i++ {
 		index := cfg.start + uint64(i)
-		c, mod, err := g.Case(index)
+		caseOf := g.Case
+		if cfg.refine {
+			caseOf = g.Unprinted // printed once refined
+		}
+		c, mod, err := caseOf(index)
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"cliff/lib/scripttest"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -45,33 +44,9 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
-}
-
-// cmdStatus is the script command "status N PROGRAM [ARGS...]": it runs
-// PROGRAM as exec does and checks that it exits with status N, which
-// "! exec" cannot tell (cliff-refine's 1 and 2 mean different things).
-func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 2 {
-		ts.Fatalf("usage: status N program [args...]")
-	}
-	want, err := strconv.Atoi(args[0])
-	if err != nil {
-		ts.Fatalf("status: bad exit status %q", args[0])
-	}
-	got := 0
-	var exit *exec.ExitError
-	switch err := ts.Exec(args[1], args[2:]...); {
-	case errors.As(err, &exit):
-		got = exit.ExitCode()
-	case err != nil:
-		ts.Fatalf("status: %v", err)
-	}
-	if got != want {
-		ts.Fatalf("exit status %d, want %d", got, want)
-	}
 }
 
 // TestExitStatus: a pass that breaks a case (found by --verify-each) is

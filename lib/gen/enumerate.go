@@ -2,10 +2,8 @@ package gen
 
 import (
 	"fmt"
-	"strings"
 
 	"cliff/lib/ir"
-	"cliff/lib/printer"
 	"cliff/lib/record"
 )
 
@@ -40,19 +38,18 @@ func (g *Generator) Enumerate(emit func(*record.Case, *ir.Module) error) (skippe
 				skipped++
 				continue
 			}
-			var sb strings.Builder
-			if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
-				return skipped, err
-			}
 			name := op.String()
 			if ctrl != ir.Invalid {
 				name += "." + ctrl.String()
 			}
 			opts := g.opts.Record
 			opts.Mode, opts.Profile, opts.Inputs = "enumerate", g.opts.ProfileName, g.opts.Inputs
-			rec := &record.Case{ID: "enum-" + name, Seed: g.opts.Seed, Options: opts, CLIF: sb.String(),
+			rec := &record.Case{ID: "enum-" + name, Seed: g.opts.Seed, Options: opts,
 				Settings: g.opts.Profile.Settings, Inputs: c.inputs(mod.Funcs[0])}
 			rec.Stamp()
+			if err := SetCLIF(rec, mod); err != nil {
+				return skipped, err
+			}
 			if err := emit(rec, mod); err != nil {
 				return skipped, err
 			}

@@ -78,14 +78,22 @@ func CaseSeed(seed, index uint64) uint64 { return derive(seed, index) }
 // Case generates the case with the given index, as a record (without
 // metrics) and as IR.
 func (g *Generator) Case(index uint64) (*record.Case, *ir.Module, error) {
-	cs := CaseSeed(g.opts.Seed, index)
-	c := newCaseGen(g, cs)
-	mod, err := c.module()
+	rec, mod, err := g.Unprinted(index)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := SetCLIF(rec, mod); err != nil {
 		return nil, nil, fmt.Errorf("case %d: %w", index, err)
 	}
-	var sb strings.Builder
-	if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
+	return rec, mod, nil
+}
+
+// Unprinted is Case without the CLIF text, for callers that rewrite the
+// IR first (cliff-gen --refine) and then call SetCLIF once.
+func (g *Generator) Unprinted(index uint64) (*record.Case, *ir.Module, error) {
+	c := newCaseGen(g, CaseSeed(g.opts.Seed, index))
+	mod, err := c.module()
+	if err != nil {
 		return nil, nil, fmt.Errorf("case %d: %w", index, err)
 	}
 	opts := g.opts.Record
@@ -93,18 +101,27 @@ func (g *Generator) Case(index uint64) (*record.Case, *ir.Module, error) {
 	opts.Profile = g.opts.ProfileName
 	opts.Depth, opts.Funcs, opts.Mutation, opts.Inputs = g.opts.Depth, g.opts.Funcs, g.opts.Mutation, g.opts.Inputs
 	opts.CrashOnly = g.opts.CrashOnly
-	clif := sb.String()
 	rec := &record.Case{
 		ID:       fmt.Sprintf("g%016x-%d", g.opts.Seed, index),
 		Seed:     g.opts.Seed,
 		Options:  opts,
 		Features: c.sw.on,
-		CLIF:     clif,
 		Settings: g.opts.Profile.Settings,
 		Inputs:   c.inputs(mod.Funcs[0]),
 	}
 	rec.Stamp()
 	return rec, mod, nil
+}
+
+// SetCLIF prints mod into the record, in the compact layout every cliff
+// tool writes cases in.
+func SetCLIF(rec *record.Case, mod *ir.Module) error {
+	var sb strings.Builder
+	if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
+		return err
+	}
+	rec.CLIF = sb.String()
+	return nil
 }
 
 // Opcodes lists the opcodes the generator may emit with its profile, in

@@ -130,7 +130,7 @@ func (fg *funcGen) canCanon(t ir.Type) bool {
 		return false
 	}
 	if t.IsVector() {
-		mask := ir.Vector(intOfBits(t.LaneBits()), t.Lanes())
+		mask := t.AsInt()
 		return p.Allows(ir.OpVconst, t) && fg.c.allowsFree(ir.OpBitcast, t, mask) && p.Allows(ir.OpBitselect, t)
 	}
 	return fg.c.allowsFree(ir.OpSelect, t, ir.I8) && p.Allows(constOp(t), ir.Invalid)

@@ -37,7 +37,7 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 			return v
 		}
 	default: // a float scalar
-		ib := intOfBits(t.Bits())
+		ib := t.AsInt()
 		switch {
 		case fg.c.allowsFree(ir.OpBitcast, t, ib) && fg.c.typeOK(ib):
 			inst = ir.InstData{Op: ir.OpBitcast, CtrlType: t, Args: []ir.Value{fg.operand(r, ib)}, Flags: ir.MemFlags{Endian: ir.EndianLittle}}
@@ -55,18 +55,4 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 		}
 	}
 	return fg.define(b.Append(inst))[0]
-}
-
-func intOfBits(bits int) ir.Type {
-	switch bits {
-	case 8:
-		return ir.I8
-	case 16:
-		return ir.I16
-	case 32:
-		return ir.I32
-	case 64:
-		return ir.I64
-	}
-	return ir.I128
 }

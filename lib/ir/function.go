@@ -330,3 +330,30 @@ type ExceptionHandler struct {
 	Context Value     // HandlerContext
 	Dest    BlockCall // HandlerTag, HandlerDefault
 }
+
+// ForEachUse calls fn with every value d uses, as written (aliases not
+// resolved): its operands, the args of its block calls and of its
+// exception handlers, and its exception table's contexts.
+func (d *InstData) ForEachUse(fn func(Value)) {
+	for _, a := range d.Args {
+		fn(a)
+	}
+	for _, bc := range d.Dests {
+		for _, a := range bc.Args {
+			if a.Kind == ArgValue {
+				fn(a.Value)
+			}
+		}
+	}
+	for _, h := range d.Handlers {
+		if h.Kind == HandlerContext {
+			fn(h.Context)
+			continue
+		}
+		for _, a := range h.Dest.Args {
+			if a.Kind == ArgValue {
+				fn(a.Value)
+			}
+		}
+	}
+}

@@ -72,7 +72,7 @@ func (r *portableRules) parseDirective(f []string) error {
 			r.ops = append(r.ops, op)
 		}
 	case "type":
-		ts, err := parseTypes(f[1:])
+		ts, err := ParseTypes(f[1:])
 		if err != nil {
 			return err
 		}

@@ -82,7 +82,7 @@ func (p *Profile) parseDirective(f []string) error {
 			p.Settings = append(p.Settings, w)
 		}
 	case "abi":
-		ts, err := parseTypes(f[1:])
+		ts, err := ParseTypes(f[1:])
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (p *Profile) parseOp(f []string) error {
 		if err != nil {
 			return err
 		}
-		free, err := parseTypes(f[3:])
+		free, err := ParseTypes(f[3:])
 		if err != nil {
 			return err
 		}
@@ -219,7 +219,9 @@ func parseCtrl(op ir.Opcode, w string) (ir.Type, error) {
 	return t, nil
 }
 
-func parseTypes(ws []string) ([]ir.Type, error) {
+// ParseTypes reads type names as profile and fact files write them: fixed
+// types only, no dynamic vectors.
+func ParseTypes(ws []string) ([]ir.Type, error) {
 	var out []ir.Type
 	for _, w := range ws {
 		t, ok := ir.ParseType(w)

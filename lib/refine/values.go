@@ -17,27 +17,7 @@ func useCounts(f *ir.Function) []int32 {
 	}
 	for _, b := range f.Layout {
 		for _, inst := range f.Blocks[b].Insts {
-			d := &f.Insts[inst]
-			for _, v := range d.Args {
-				count(v)
-			}
-			for _, dest := range d.Dests {
-				for _, a := range dest.Args {
-					if a.Kind == ir.ArgValue {
-						count(a.Value)
-					}
-				}
-			}
-			for _, h := range d.Handlers {
-				if h.Kind == ir.HandlerContext {
-					count(h.Context)
-				}
-				for _, a := range h.Dest.Args {
-					if a.Kind == ir.ArgValue {
-						count(a.Value)
-					}
-				}
-			}
+			f.Insts[inst].ForEachUse(count)
 		}
 	}
 	return uses

@@ -28,35 +28,9 @@ func (v *verifier) valueType(val ir.Value) ir.Type {
 	return v.f.Values[r].Type
 }
 
-// forEachUse calls fn with every value inst uses: its operands, the args of
-// its block calls and the contexts of its exception table.
-func forEachUse(d *ir.InstData, fn func(ir.Value)) {
-	for _, a := range d.Args {
-		fn(a)
-	}
-	for _, bc := range d.Dests {
-		for _, a := range bc.Args {
-			if a.Kind == ir.ArgValue {
-				fn(a.Value)
-			}
-		}
-	}
-	for _, h := range d.Handlers {
-		if h.Kind == ir.HandlerContext {
-			fn(h.Context)
-			continue
-		}
-		for _, a := range h.Dest.Args {
-			if a.Kind == ir.ArgValue {
-				fn(a.Value)
-			}
-		}
-	}
-}
-
 // checkUses checks every value inst uses.
 func (v *verifier) checkUses(inst ir.Inst) {
-	forEachUse(&v.f.Insts[inst], func(val ir.Value) { v.checkUse(inst, val) })
+	v.f.Insts[inst].ForEachUse(func(val ir.Value) { v.checkUse(inst, val) })
 }
 
 // checkUse checks that val is defined where inst can see it.

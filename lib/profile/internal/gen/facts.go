@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"cliff/lib/ir"
+	"cliff/lib/profile"
 )
 
 // The text form of facts.txt, one directive per line. `#` starts a
@@ -208,7 +209,7 @@ func (p *factsParser) archDirective(w []string, reason string, needReason func()
 			a.pointer = t
 		}
 	case "types", "abi":
-		ts, err := parseTypes(w[1:])
+		ts, err := profile.ParseTypes(w[1:])
 		if err != nil {
 			return err
 		}
@@ -323,18 +324,6 @@ func parsePatterns(s string) ([]typePattern, error) {
 			return nil, fmt.Errorf("empty pattern in %q", s)
 		}
 		out = append(out, typePattern{ctrl, free})
-	}
-	return out, nil
-}
-
-func parseTypes(ws []string) ([]ir.Type, error) {
-	var out []ir.Type
-	for _, w := range ws {
-		t, ok := ir.ParseType(w)
-		if !ok || t.IsDynamic() {
-			return nil, fmt.Errorf("bad type %q", w)
-		}
-		out = append(out, t)
 	}
 	return out, nil
 }

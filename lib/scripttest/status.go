@@ -1,0 +1,35 @@
+// Package scripttest holds the testscript commands the end-to-end tests of
+// cliff's commands share.
+package scripttest
+
+import (
+	"errors"
+	"os/exec"
+	"strconv"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// Status is the script command "status N PROGRAM [ARGS...]": it runs
+// PROGRAM as exec does and checks that it exits with status N, which
+// "! exec" cannot tell (cliff's tools give 1 and 2 different meanings).
+func Status(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad exit status %q", args[0])
+	}
+	got := 0
+	var exit *exec.ExitError
+	switch err := ts.Exec(args[1], args[2:]...); {
+	case errors.As(err, &exit):
+		got = exit.ExitCode()
+	case err != nil:
+		ts.Fatalf("status: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
