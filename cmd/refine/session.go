@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -96,14 +95,11 @@ func decode(line []byte) (*record.Case, error) {
 	if kind != record.KindCase {
 		return nil, fmt.Errorf("a %q record: cliff-refine reads %q records", kind, record.KindCase)
 	}
-	var c record.Case
-	if err := json.Unmarshal(line, &c); err != nil {
+	r, err := record.Decode(line)
+	if err != nil {
 		return nil, err
 	}
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return r.(*record.Case), nil
 }
 
 // refine refines one case and measures it; where names it in messages.

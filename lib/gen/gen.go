@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"strings"
 
 	"cliff/lib/ir"
 	"cliff/lib/printer"
@@ -116,11 +115,7 @@ func (g *Generator) Unprinted(index uint64) (*record.Case, *ir.Module, error) {
 // SetCLIF prints mod into the record, in the compact layout every cliff
 // tool writes cases in.
 func SetCLIF(rec *record.Case, mod *ir.Module) error {
-	var sb strings.Builder
-	if err := (printer.Options{Compact: true}).Module(&sb, mod); err != nil {
-		return err
-	}
-	rec.CLIF = sb.String()
+	rec.CLIF = printer.Options{Compact: true}.ModuleString(mod)
 	return nil
 }
 

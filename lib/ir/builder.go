@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // NewFunction returns an empty function with the given name ("%name" or
 // "u0:1") and signature.
@@ -23,6 +26,7 @@ type Builder struct {
 	cur      Block
 	inLayout []bool // by Block
 	srcLoc   SourceLoc
+	results  []Value // arena for instructions' result lists (see Append)
 }
 
 // NewBuilder returns a Builder appending to f, which may already hold code.
@@ -87,7 +91,7 @@ func (b *Builder) block(blk Block) *BlockData {
 
 func (b *Builder) newValue(vd ValueData) Value {
 	v := Value(len(b.f.Values))
-	b.f.Values = append(b.f.Values, vd)
+	b.f.Values = append(grow(b.f.Values), vd)
 	return v
 }
 
@@ -134,6 +138,9 @@ func (b *Builder) Append(d InstData) Inst {
 	}
 
 	i := Inst(len(b.f.Insts))
+	if n := len(info.Outs); n > 0 && d.Results == nil {
+		d.Results = b.resultBuf(n)
+	}
 	for _, out := range info.Outs {
 		switch out.Kind {
 		case OperandFixed:
@@ -152,10 +159,33 @@ func (b *Builder) Append(d InstData) Inst {
 			}
 		}
 	}
-	b.f.Insts = append(b.f.Insts, d)
+	b.f.Insts = append(grow(b.f.Insts), d)
 	bd := &b.f.Blocks[b.cur]
 	bd.Insts = append(bd.Insts, i)
 	return i
+}
+
+// grow returns s with room for one more element, doubling its capacity
+// when full. Passes append a few instructions to functions of hundreds
+// whose tables are full after parsing; append's own growth (1.25x for
+// large slices) would copy each table every few instructions.
+func grow[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, len(s)+16)
+}
+
+// resultBuf returns an empty slice with room for n results, carved from an
+// arena (most instructions have one). The capacity is capped so that
+// appending past n copies rather than overwriting a neighbour's results.
+func (b *Builder) resultBuf(n int) []Value {
+	if cap(b.results)-len(b.results) < n {
+		b.results = make([]Value, 0, max(n, 256))
+	}
+	start := len(b.results)
+	b.results = b.results[:start+n]
+	return b.results[start : start : start+n]
 }
 
 // clearUnusedRefs sets the entity references d's format does not carry to

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 
 	"cliff/lib/ir"
 )
@@ -10,6 +11,7 @@ import (
 // function: checks that every used value is defined, types the deferred
 // instructions and the aliases.
 func (fp *funcParser) parseBody() error {
+	fp.reserve()
 	for !fp.is(tokRBrace) {
 		if err := fp.parseBlock(); err != nil {
 			return err
@@ -67,6 +69,7 @@ func (fp *funcParser) parseBlock() error {
 	if _, err := fp.expect(tokColon, "':' after block header"); err != nil {
 		return err
 	}
+	first := len(fp.blockInsts)
 	for {
 		switch fp.tok.kind {
 		case tokValue, tokIdent, tokLBracket, tokSrcLoc, tokLAngle:
@@ -74,9 +77,46 @@ func (fp *funcParser) parseBlock() error {
 				return err
 			}
 		default:
+			if n := len(fp.blockInsts); n > first {
+				// Capped, so that appending to one block never writes
+				// into the next.
+				f.Blocks[b].Insts = fp.blockInsts[first:n:n]
+			}
 			return nil
 		}
 	}
+}
+
+// reserve sizes the function's tables and the parser's arenas for the body
+// ahead, from its number of lines (an instruction takes one), so that
+// appending rarely copies: a case of a few hundred instructions would
+// otherwise copy its instruction table several times over.
+func (fp *funcParser) reserve() {
+	body := fp.src[fp.tok.off:]
+	if end := strings.Index(body, "\n}"); end >= 0 {
+		body = body[:end]
+	}
+	n := strings.Count(body, "\n") + 1
+	f := fp.f
+	// Half as much again: cliff-refine appends a good many instructions.
+	f.Insts = make([]ir.InstData, 0, n+n/2)
+	f.Pos.Insts = make([]ir.Pos, 0, n)
+	f.Values = make([]ir.ValueData, 0, n+n/2)
+	fp.blockInsts = make([]ir.Inst, 0, n)
+	fp.values = make([]ir.Value, 0, 3*n)
+}
+
+// valueBuf returns an empty slice with room for n values, carved from an
+// arena: instructions' operand and result lists are many and small. The
+// capacity is capped, so appending past n copies instead of overwriting a
+// neighbour.
+func (fp *funcParser) valueBuf(n int) []ir.Value {
+	if cap(fp.values)-len(fp.values) < n {
+		fp.values = make([]ir.Value, 0, max(n, 1024))
+	}
+	start := len(fp.values)
+	fp.values = fp.values[:start+n]
+	return fp.values[start : start : start+n]
 }
 
 // parseBlockParam reads `vN: T` and appends the param to b.

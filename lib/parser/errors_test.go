@@ -133,6 +133,7 @@ func TestErrors(t *testing.T) {
 		{"bare run", "function %f() -> f32 {\nblock0:\n    return\n}\n; run\n", 5, 3, "a bare 'run' needs a function of type () -> int"},
 		{"run name", "function %f() -> i8 {\nblock0:\n    return\n}\n;   run: f() == 1\n", 5, 10, "expected a function name, e.g. %my_fn, found 'f'"},
 		{"run vector", "function %f(i32x4) {\nblock0(v0: i32x4):\n    return\n}\n; run: %f([1 2 3])\n", 5, 17, "expected a i32 literal, found ']'"},
+		{"run of a repeated name", "function %f() {\nblock0:\n    return\n}\nfunction %f(i8) {\nblock0(v0: i8):\n    return\n}\n; run: %f(1)\n", 9, 1, "run command for %f: 2 functions in this file have that name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -36,6 +36,11 @@ type funcParser struct {
 	aliases []aliasDef
 
 	resultBuf []token // reused for the results of each instruction line
+
+	// Arenas (see reserve): the instructions of the blocks read so far, in
+	// order, and the values of instructions' operand and result lists.
+	blockInsts []ir.Inst
+	values     []ir.Value
 }
 
 type deferredInst struct {

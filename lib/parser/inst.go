@@ -17,7 +17,7 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 		SrcLoc: ann.loc, DebugTags: ann.tags,
 	}
 	if len(results) > 0 {
-		d.Results = make([]ir.Value, len(results))
+		d.Results = fp.valueBuf(len(results))[:len(results)]
 	}
 	for k, rt := range results {
 		vd, err := fp.defineValue(rt)
@@ -44,7 +44,7 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 
 	f.Insts = append(f.Insts, d)
 	f.Pos.Insts = append(f.Pos.Insts, ir.Pos{Line: start.line, Col: start.col})
-	f.Blocks[b].Insts = append(f.Blocks[b].Insts, inst)
+	fp.blockInsts = append(fp.blockInsts, inst)
 
 	typed, err := fp.typeInst(inst, explicit, opTok)
 	if err != nil {
@@ -148,7 +148,7 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	var err error
 	if n := d.Op.Format().Values; n > 0 {
-		d.Args = make([]ir.Value, 0, n)
+		d.Args = fp.valueBuf(n)
 	}
 	// vals reads comma-separated value operands into d.Args.
 	vals := func(n int) error {

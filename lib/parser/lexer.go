@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"strconv"
 	"strings"
 
 	"cliff/lib/ir"
@@ -72,28 +71,99 @@ type token struct {
 	off, end  int // byte offsets of the token in the source
 }
 
-// entityPrefixes maps the word prefix of a numbered entity to its token kind.
-var entityPrefixes = map[string]tokKind{
-	"v": tokValue, "block": tokBlock, "ss": tokStackSlot, "dss": tokDynSlot,
-	"dt": tokDynType, "gv": tokGlobalValue, "mt": tokMemoryType, "const": tokConstant,
-	"fn": tokFuncRef, "sig": tokSigRef, "u": tokUserRef, "userextname": tokUserName,
-	"extable": tokExTable, "tag": tokTag, "region": tokRegion, "ret": tokRet, "exn": tokExn,
+// entityKind returns the token kind of a numbered entity's word prefix
+// ("v", "block", ...), tokEOF for other words. A switch, not a map: the
+// lexer asks for every word.
+func entityKind(prefix string) tokKind {
+	switch prefix {
+	case "v":
+		return tokValue
+	case "block":
+		return tokBlock
+	case "ss":
+		return tokStackSlot
+	case "dss":
+		return tokDynSlot
+	case "dt":
+		return tokDynType
+	case "gv":
+		return tokGlobalValue
+	case "mt":
+		return tokMemoryType
+	case "const":
+		return tokConstant
+	case "fn":
+		return tokFuncRef
+	case "sig":
+		return tokSigRef
+	case "u":
+		return tokUserRef
+	case "userextname":
+		return tokUserName
+	case "extable":
+		return tokExTable
+	case "tag":
+		return tokTag
+	case "region":
+		return tokRegion
+	case "ret":
+		return tokRet
+	case "exn":
+		return tokExn
+	}
+	return tokEOF
 }
 
-// scalarTypes maps scalar type names to types.
-var scalarTypes = map[string]ir.Type{
-	"i8": ir.I8, "i16": ir.I16, "i32": ir.I32, "i64": ir.I64, "i128": ir.I128,
-	"f16": ir.F16, "f32": ir.F32, "f64": ir.F64, "f128": ir.F128,
+// scalarType returns the scalar type with the name.
+func scalarType(name string) (ir.Type, bool) {
+	switch name {
+	case "i8":
+		return ir.I8, true
+	case "i16":
+		return ir.I16, true
+	case "i32":
+		return ir.I32, true
+	case "i64":
+		return ir.I64, true
+	case "i128":
+		return ir.I128, true
+	case "f16":
+		return ir.F16, true
+	case "f32":
+		return ir.F32, true
+	case "f64":
+		return ir.F64, true
+	case "f128":
+		return ir.F128, true
+	}
+	return ir.Invalid, false
 }
 
 // lexer splits CLIF text into tokens, tracking line and column.
+//
+// Columns count runes. Tokens other than strings, comments and invalid
+// characters are ASCII, so the scanners step over them a byte at a time
+// without bookkeeping, and a column is computed from the offset of the
+// line's start, less the UTF-8 continuation bytes met on the line so far.
 type lexer struct {
 	src       string
 	pos       int // byte offset of the next character
-	line, col int // position of src[pos]
+	line      int // line of src[pos]
+	lineStart int // offset of the first byte of that line
+	cont      int // UTF-8 continuation bytes between lineStart and pos
 }
 
-func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
+func newLexer(src string) *lexer { return &lexer{src: src, line: 1} }
+
+// lexerAt returns a lexer that starts at offset pos of src, which is at
+// line and col.
+func lexerAt(src string, pos, line, col int) *lexer {
+	// lineStart is where the line would start if it were all ASCII.
+	return &lexer{src: src, pos: pos, line: line, lineStart: pos - col + 1}
+}
+
+// col returns the column (in runes, from 1) of src[pos].
+func (l *lexer) col() int { return l.pos - l.lineStart - l.cont + 1 }
 
 // peekAt returns the byte at pos+i, or 0 past the end.
 func (l *lexer) peekAt(i int) byte {
@@ -105,16 +175,17 @@ func (l *lexer) peekAt(i int) byte {
 
 func (l *lexer) lookingAt(prefix string) bool { return strings.HasPrefix(l.src[l.pos:], prefix) }
 
-// advance moves past one byte, keeping line and column (in runes) current.
+// advance moves past one byte of any kind, keeping line and column
+// current.
 func (l *lexer) advance() {
 	c := l.src[l.pos]
 	l.pos++
 	switch {
 	case c == '\n':
 		l.line++
-		l.col = 1
-	case c&0xc0 != 0x80: // not a UTF-8 continuation byte
-		l.col++
+		l.lineStart, l.cont = l.pos, 0
+	case c&0xc0 == 0x80:
+		l.cont++
 	}
 }
 
@@ -122,9 +193,16 @@ func (l *lexer) advance() {
 // including) the next newline and moves there.
 func (l *lexer) restOfLine() string {
 	start := l.pos
-	for l.pos < len(l.src) && l.src[l.pos] != '\n' {
-		l.advance()
+	end := strings.IndexByte(l.src[start:], '\n')
+	if end < 0 {
+		end = len(l.src) - start
 	}
+	for _, c := range []byte(l.src[start : start+end]) {
+		if c&0xc0 == 0x80 {
+			l.cont++
+		}
+	}
+	l.pos = start + end
 	return l.src[start:l.pos]
 }
 
@@ -139,73 +217,50 @@ func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' 
 func (l *lexer) next() token {
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
+		if c == '\n' {
+			l.pos++
+			l.line++
+			l.lineStart, l.cont = l.pos, 0
+			continue
+		}
 		if c == ' ' || '\t' <= c && c <= '\r' {
-			l.advance()
+			l.pos++
 			continue
 		}
 		break
 	}
-	t := token{line: l.line, col: l.col, off: l.pos}
+	t := token{line: l.line, col: l.col(), off: l.pos}
 	if l.pos >= len(l.src) {
 		t.kind = tokEOF
 		t.end = l.pos
 		return t
 	}
-	single := func(k tokKind) token {
-		l.advance()
-		t.kind = k
-		return l.finish(t)
+	c := l.src[l.pos]
+	if k := singleTokens[c]; k != tokEOF {
+		if c != '-' || l.peekAt(1) == '>' {
+			l.pos++
+			if k == tokArrow {
+				l.pos++
+			}
+			t.kind = k
+			return l.finish(t)
+		}
 	}
-	switch c := l.src[l.pos]; {
+	switch {
 	case c == ';':
 		l.restOfLine()
 		t.kind = tokComment
 		return l.finish(t)
-	case c == '(':
-		return single(tokLPar)
-	case c == ')':
-		return single(tokRPar)
-	case c == '{':
-		return single(tokLBrace)
-	case c == '}':
-		return single(tokRBrace)
-	case c == '[':
-		return single(tokLBracket)
-	case c == ']':
-		return single(tokRBracket)
-	case c == '<':
-		return single(tokLAngle)
-	case c == '>':
-		return single(tokRAngle)
-	case c == ',':
-		return single(tokComma)
-	case c == '.':
-		return single(tokDot)
-	case c == ':':
-		return single(tokColon)
-	case c == '=':
-		return single(tokEqual)
-	case c == '!':
-		return single(tokBang)
-	case c == '*':
-		return single(tokStar)
-	case c == '-' && l.peekAt(1) == '>':
-		l.advance()
-		l.advance()
-		t.kind = tokArrow
-		return l.finish(t)
 	case c == '-' || c == '+' || isDigit(c):
 		return l.number(t)
 	case isAlpha(c): // a leading '_' is not allowed, as in Cranelift
-		if l.lookingAt("NaN") || l.lookingAt("Inf") {
+		if (c == 'N' || c == 'I') && (l.lookingAt("NaN") || l.lookingAt("Inf")) {
 			return l.number(t)
 		}
 		return l.word(t)
 	case c == '%':
-		l.advance()
-		for l.pos < len(l.src) && isWordChar(l.src[l.pos]) {
-			l.advance()
-		}
+		l.pos++
+		l.skipWord()
 		t.kind = tokName
 		return l.finish(t)
 	case c == '"':
@@ -225,25 +280,21 @@ func (l *lexer) next() token {
 		t.text = text
 		return t
 	case c == '#':
-		l.advance()
+		l.pos++
 		start := l.pos
-		for l.pos < len(l.src) && isHexDigit(l.src[l.pos]) {
-			l.advance()
-		}
+		l.skipHex()
 		t.kind = tokHexSeq
 		t = l.finish(t)
 		t.text = l.src[start:l.pos]
 		return t
 	case c == '@':
-		l.advance()
+		l.pos++
 		if !isHexDigit(l.peekAt(0)) {
 			t.kind = tokAt
 			return l.finish(t)
 		}
 		start := l.pos
-		for l.pos < len(l.src) && isHexDigit(l.src[l.pos]) {
-			l.advance()
-		}
+		l.skipHex()
 		t.kind = tokSrcLoc
 		t = l.finish(t)
 		t.text = l.src[start:l.pos]
@@ -256,6 +307,28 @@ func (l *lexer) next() token {
 		}
 		t.kind = tokInvalid
 		return l.finish(t)
+	}
+}
+
+// singleTokens maps the characters that are a token by themselves to its
+// kind; '-' is a tokArrow when '>' follows (else a number's sign).
+var singleTokens = [256]tokKind{
+	'(': tokLPar, ')': tokRPar, '{': tokLBrace, '}': tokRBrace, '[': tokLBracket,
+	']': tokRBracket, '<': tokLAngle, '>': tokRAngle, ',': tokComma, '.': tokDot,
+	':': tokColon, '=': tokEqual, '!': tokBang, '*': tokStar, '-': tokArrow,
+}
+
+// skipWord moves past word characters (ASCII, so no bookkeeping).
+func (l *lexer) skipWord() {
+	for l.pos < len(l.src) && isWordChar(l.src[l.pos]) {
+		l.pos++
+	}
+}
+
+// skipHex moves past hex digits.
+func (l *lexer) skipHex() {
+	for l.pos < len(l.src) && isHexDigit(l.src[l.pos]) {
+		l.pos++
 	}
 }
 
@@ -305,7 +378,7 @@ func (l *lexer) number(t token) token {
 		} else if !isWordChar(c) && c != '-' {
 			break
 		}
-		l.advance()
+		l.pos++ // ASCII
 	}
 	t.kind = tokInteger
 	if isFloat {
@@ -317,13 +390,11 @@ func (l *lexer) number(t token) token {
 // word scans an identifier-like word and classifies it: a numbered entity
 // (v12, block3), a type (i32x4), `cold`, or a plain identifier.
 func (l *lexer) word(t token) token {
-	for l.pos < len(l.src) && isWordChar(l.src[l.pos]) {
-		l.advance()
-	}
+	l.skipWord()
 	t = l.finish(t)
 	t.kind = tokIdent
 	if prefix, n, ok := splitEntityName(t.text); ok {
-		if k, ok := entityPrefixes[prefix]; ok {
+		if k := entityKind(prefix); k != tokEOF {
 			switch {
 			case k == tokValue && n >= ^uint32(0)/2, k == tokBlock && n == ^uint32(0):
 				// Reserved numbers: an identifier, as in Cranelift.
@@ -350,11 +421,14 @@ func splitEntityName(s string) (string, uint32, bool) {
 		i--
 	}
 	tail := s[i:]
-	if tail == "" || len(tail) > 1 && tail[0] == '0' {
+	if tail == "" || len(tail) > 1 && tail[0] == '0' || len(tail) > 10 {
 		return "", 0, false
 	}
-	n, err := strconv.ParseUint(tail, 10, 32)
-	if err != nil {
+	var n uint64
+	for _, c := range []byte(tail) {
+		n = n*10 + uint64(c-'0')
+	}
+	if n > 1<<32-1 {
 		return "", 0, false
 	}
 	return s[:i], uint32(n), true
@@ -364,13 +438,12 @@ func splitEntityName(s string) (string, uint32, bool) {
 // type ("i32x4" splits as "i32x", 4).
 func wordType(text, prefix string, n uint32) (ir.Type, bool) {
 	if lane, ok := strings.CutSuffix(prefix, "x"); ok {
-		scalar, ok := scalarTypes[lane]
+		scalar, ok := scalarType(lane)
 		if !ok || n > 0xffff {
 			return ir.Invalid, false
 		}
 		v := ir.Vector(scalar, int(n))
 		return v, v != ir.Invalid
 	}
-	scalar, ok := scalarTypes[text]
-	return scalar, ok
+	return scalarType(text)
 }

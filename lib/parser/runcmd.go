@@ -41,6 +41,7 @@ func isCommandLike(comment string) bool {
 // parsing funcs.
 func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error) {
 	var cmds []ir.RunCommand
+	var named map[string]int // functions per name, made when needed
 	for _, c := range p.comments {
 		if c.owner < 0 || c.owner >= len(funcs) {
 			continue
@@ -48,14 +49,21 @@ func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error)
 		if !isCommandLike(c.tok.text) {
 			continue
 		}
+		if named == nil {
+			named = make(map[string]int)
+			for _, f := range funcs {
+				named[f.Name]++
+			}
+		}
+		// Commands name their function, and tools find it by that name.
+		if name := funcs[c.owner].Name; named[name] > 1 {
+			return nil, p.errAt(c.tok, "run command for %s: %d functions in this file have that name", name, named[name])
+		}
 		body := commandBody(c.tok.text)
 		skipped := len(c.tok.text) - len(body)
-		sub := &parser{file: p.file, src: p.src, lex: &lexer{
-			src:  p.src[:c.tok.end],
-			pos:  c.tok.off + skipped,
-			line: c.tok.line,
-			col:  c.tok.col + skipped, // the skipped prefix is ASCII
-		}}
+		sub := &parser{file: p.file, src: p.src, lex: lexerAt(p.src[:c.tok.end], c.tok.off+skipped, c.tok.line,
+			c.tok.col+skipped), // the skipped prefix is ASCII
+		}
 		sub.advance()
 		cmd, err := sub.parseRunCommand(funcs[c.owner])
 		if err != nil {

@@ -76,6 +76,25 @@ func (o Options) Module(w io.Writer, m *ir.Module) error {
 	return err
 }
 
+// ModuleString returns the text of m's functions, as Module writes them,
+// built in one buffer sized from m: the generator and cliff-refine print
+// a case of a few hundred instructions per record.
+func (o Options) ModuleString(m *ir.Module) string {
+	size := 0
+	for _, f := range m.Funcs {
+		size += 512 + 48*len(f.Insts) + 32*len(f.Layout) // a little over what cases take
+	}
+	buf := make([]byte, 0, size)
+	var p funcPrinter
+	for k, f := range m.Funcs {
+		if k > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = p.appendFunction(buf, o, f)
+	}
+	return string(buf)
+}
+
 // File writes a whole .clif file; see the package-level File.
 func (o Options) File(w io.Writer, file *ir.File) error {
 	var buf []byte

@@ -133,7 +133,12 @@ func Decode(line []byte) (Record, error) {
 	if r == nil {
 		return nil, fmt.Errorf("unknown record kind %q", kind)
 	}
-	if err := json.Unmarshal(line, r); err != nil {
+	if c, ok := r.(*Case); ok {
+		err = unmarshalCase(line, c)
+	} else {
+		err = json.Unmarshal(line, r)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s record: %w", kind, err)
 	}
 	if err := r.Validate(); err != nil {

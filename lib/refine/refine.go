@@ -1,7 +1,6 @@
 package refine
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -134,12 +133,7 @@ func Case(c *record.Case, opts Options) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(c.CLIF) * 3 / 2)
-	if err := (printer.Options{Compact: true}).Module(&buf, mod); err != nil { // as cliff-gen prints cases
-		return err
-	}
-	c.CLIF = buf.String()
+	c.CLIF = printer.Options{Compact: true}.ModuleString(mod) // as cliff-gen prints cases
 	c.Refined = append(c.Refined, names...)
 	c.Metrics = metrics.Of(mod)
 	return nil
