@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Prints cliff's speed figures: the Go benchmarks of the CLIF library and
 # streams (parse, print and verify throughput over Cranelift's filetests;
-# JSON-lines read/write; dominators and liveness), cliff-run's throughput
-# per architecture and batch size (cases/s, compile/link/exec ms per case)
-# and the harness's cost per job, then the wall time and records/s of
+# JSON-lines read/write; dominators and liveness), cliff-gen and
+# cliff-refine on one core (the issue-4 target: 2,000 cases/s together),
+# cliff-run's throughput per architecture and batch size (cases/s,
+# compile/link/exec ms per case) and the harness's cost per job, then the wall time and records/s of
 # cliff-extract over the whole filetests tree and of cliff-run over
 # Cranelift's run tests.
 #
@@ -18,9 +19,26 @@ go test -run '^$' -bench . "$benchtime" \
 	./lib/parser ./lib/printer ./lib/verify ./lib/extract ./lib/analysis ./lib/jsonl 2>&1 |
 	grep -E '^(Benchmark|ok|FAIL)'
 
+make -s build
+echo "== generation on one core (taskset -c 0): 2,000 cases at depth 5, CPU seconds and cases per CPU second"
+gen_out=$(mktemp)
+bin/cliff-gen --seed 7 -n 2000 --depth 5 > "$gen_out"
+cpu() { # cpu LABEL COMMAND...: user+sys seconds of one run pinned to core 0
+	local label=$1; shift
+	/usr/bin/time -f "%U %S" -o "$gen_out.t" taskset -c 0 "$@" > /dev/null
+	awk -v l="$label" '{ t = $1 + $2; printf "%-34s %6.2f s  %6.0f cases/s\n", l, t, 2000 / t }' "$gen_out.t"
+}
+cpu "cliff-gen" bin/cliff-gen --seed 7 -n 2000 --depth 5
+cpu "cliff-refine" bin/cliff-refine "$gen_out"
+cpu "cliff-gen --refine (in process)" bin/cliff-gen --seed 7 -n 2000 --depth 5 --refine
+start=$(date +%s.%N)
+taskset -c 0 bash -c "bin/cliff-gen --seed 7 -n 2000 --depth 5 | bin/cliff-refine > /dev/null"
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN { printf "%-34s %6.2f s  %6.0f cases/s (wall, both on core 0)\n", "cliff-gen | cliff-refine", e - s, 2000 / (e - s) }'
+rm -f "$gen_out" "$gen_out.t"
+
 filetests=${CLIFF_SHARED:-../shared}/cranelift-filetests
 [ -d "$filetests" ] || { echo "no $filetests: skipping the cliff-extract timing"; exit 0; }
-make -s build
 echo "== cliff-run: one worker, 100 cases, batches of 1, 10 and 100 (-benchtime 1x)"
 go test -run '^$' -bench 'Run' -benchtime 1x ./cmd/run ./lib/harness 2>&1 | grep -E '^(Benchmark|ok|FAIL)'
 out=$(mktemp -d)
