@@ -133,6 +133,9 @@ func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob tim
 
 	outcomes := make([]Outcome, len(jobs))
 	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob)
+	if !e.Arch.Native() {
+		blameEmulator(outcomes[:answered], fileTail(stderr, 4096))
+	}
 	if answered < len(jobs) {
 		why := harnessFailure(runErr, runCtx.Err(), overall, fileTail(stderr, 2048))
 		if parseErr != nil {
