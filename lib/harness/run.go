@@ -133,7 +133,7 @@ func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob tim
 
 	outcomes := make([]Outcome, len(jobs))
 	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob)
-	if !e.Arch.Native() {
+	if !e.Arch.Native() && anyAbort(outcomes[:answered]) {
 		blameEmulator(outcomes[:answered], fileTail(stderr, 4096))
 	}
 	if answered < len(jobs) {

@@ -26,7 +26,7 @@ type Builder struct {
 	cur      Block
 	inLayout []bool // by Block
 	srcLoc   SourceLoc
-	results  []Value // arena for instructions' result lists (see Append)
+	results  ValueArena // instructions' result lists
 }
 
 // NewBuilder returns a Builder appending to f, which may already hold code.
@@ -139,7 +139,7 @@ func (b *Builder) Append(d InstData) Inst {
 
 	i := Inst(len(b.f.Insts))
 	if n := len(info.Outs); n > 0 && d.Results == nil {
-		d.Results = b.resultBuf(n)
+		d.Results = b.results.Take(n)
 	}
 	for _, out := range info.Outs {
 		switch out.Kind {
@@ -174,18 +174,6 @@ func grow[T any](s []T) []T {
 		return s
 	}
 	return slices.Grow(s, len(s)+16)
-}
-
-// resultBuf returns an empty slice with room for n results, carved from an
-// arena (most instructions have one). The capacity is capped so that
-// appending past n copies rather than overwriting a neighbour's results.
-func (b *Builder) resultBuf(n int) []Value {
-	if cap(b.results)-len(b.results) < n {
-		b.results = make([]Value, 0, max(n, 256))
-	}
-	start := len(b.results)
-	b.results = b.results[:start+n]
-	return b.results[start : start : start+n]
 }
 
 // clearUnusedRefs sets the entity references d's format does not carry to

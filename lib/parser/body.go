@@ -103,20 +103,7 @@ func (fp *funcParser) reserve() {
 	f.Pos.Insts = make([]ir.Pos, 0, n)
 	f.Values = make([]ir.ValueData, 0, n+n/2)
 	fp.blockInsts = make([]ir.Inst, 0, n)
-	fp.values = make([]ir.Value, 0, 3*n)
-}
-
-// valueBuf returns an empty slice with room for n values, carved from an
-// arena: instructions' operand and result lists are many and small. The
-// capacity is capped, so appending past n copies instead of overwriting a
-// neighbour.
-func (fp *funcParser) valueBuf(n int) []ir.Value {
-	if cap(fp.values)-len(fp.values) < n {
-		fp.values = make([]ir.Value, 0, max(n, 1024))
-	}
-	start := len(fp.values)
-	fp.values = fp.values[:start+n]
-	return fp.values[start : start : start+n]
+	fp.values.Reserve(3 * n)
 }
 
 // parseBlockParam reads `vN: T` and appends the param to b.

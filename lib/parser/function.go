@@ -40,7 +40,7 @@ type funcParser struct {
 	// Arenas (see reserve): the instructions of the blocks read so far, in
 	// order, and the values of instructions' operand and result lists.
 	blockInsts []ir.Inst
-	values     []ir.Value
+	values     ir.ValueArena
 }
 
 type deferredInst struct {

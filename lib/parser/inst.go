@@ -17,7 +17,7 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 		SrcLoc: ann.loc, DebugTags: ann.tags,
 	}
 	if len(results) > 0 {
-		d.Results = fp.valueBuf(len(results))[:len(results)]
+		d.Results = fp.values.Take(len(results))[:len(results)]
 	}
 	for k, rt := range results {
 		vd, err := fp.defineValue(rt)
@@ -148,7 +148,7 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	var err error
 	if n := d.Op.Format().Values; n > 0 {
-		d.Args = fp.valueBuf(n)
+		d.Args = fp.values.Take(n)
 	}
 	// vals reads comma-separated value operands into d.Args.
 	vals := func(n int) error {
