@@ -1,7 +1,9 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"testing"
@@ -27,7 +29,28 @@ var caseLines = []struct {
 	{"surrogate pair", `{"clif":"\ud83d\ude00","id":"a"}`, false},
 	{"invalid utf-8", "{\"clif\":\"a\xffb\",\"id\":\"a\"}", false},
 	{"repeated clif", `{"clif":"one","clif":"two"}`, false},
-	{"no clif", `{"kind":"case","id":"a"}`, false},
+	{"no clif", `{"kind":"case","id":"a"}`, true},
+	{"every member", `{"kind":"case","v":1,"id":"g1-2","seed":"18446744073709551615","options":{"mode":"enumerate","index":3,"profile":"compat","depth":5,"funcs":4,"mutation":0.5,"inputs":8,"corpus":"c.zst","corpus_hash":"ab","mask":"m","portable":true,"crash_only":false},"features":{"f16":true,"ops:arith":false},"clif":"x","entry":"%main","settings":["a=b"],"refined":["decoy","sink"],"inputs":[[{"type":"i8","value":"-1"},{"type":"f32","value":"NaN"}],[]],"metrics":{"functions":1,"blocks":-2,"insts":3,"cyclomatic":4,"dom_depth":5,"def_use_depth":6,"opcodes":{"iadd":2},"survival":0.25},"results":[{"target":"x86_64","opt":"none","outcome":"ok"}]}`, true},
+	{"empty containers", `{"features":{},"settings":[],"refined":[],"inputs":[],"metrics":{"opcodes":{}},"options":{}}`, true},
+	{"numbers in JSON's forms", `{"v":-0,"options":{"mutation":1e-7,"index":0},"metrics":{"survival":-0.0E+1}}`, true},
+	{"key in another case", `{"Kind":"case","clif":"x"}`, false},
+	{"unknown key", `{"kind":"case","clif":"x","colour":"red"}`, false},
+	{"null", `{"kind":"case","clif":"x","entry":null}`, false},
+	{"repeated object", `{"metrics":{"insts":1},"metrics":{"blocks":2}}`, false},
+	{"repeated key inside", `{"options":{"depth":1,"depth":2}}`, false},
+	{"escaped key", `{"ki\u006ed":"case"}`, false},
+	{"float for an int", `{"v":1.0}`, false},
+	{"leading zero", `{"v":01}`, false},
+	{"seed with a leading zero", `{"seed":"07"}`, false},
+	{"seed with a space", `{"seed":" 7"}`, false},
+	{"seed out of range", `{"seed":"18446744073709551616"}`, false},
+	{"negative index", `{"options":{"index":-1}}`, false},
+	{"float out of range", `{"options":{"mutation":1e999}}`, false},
+	{"bare dot", `{"options":{"mutation":1.}}`, false},
+	{"bool as string", `{"options":{"portable":"true"}}`, false},
+	{"truncated literal", `{"options":{"portable":tru}}`, false},
+	{"input value not an object", `{"inputs":[[1]]}`, false},
+	{"results of the wrong shape", `{"results":{"target":"x"}}`, false},
 	{"control character", "{\"clif\":\"a\nb\"}", false},
 	{"bad escape", `{"clif":"a\qb"}`, false},
 	{"unterminated", `{"clif":"abc`, false},
@@ -85,5 +108,68 @@ func FuzzUnmarshalCase(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkSameAsEncodingJSON(t, line)
+	})
+}
+
+// TestAppendJSONMatchesEncodingJSON: Case.AppendJSON writes what
+// encoding/json writes, byte for byte, for every case line of the table
+// that decodes and for values at the edges of its spelling rules.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	survival := func(f float64) *float64 { return &f }
+	cases := []Case{
+		{},
+		{Kind: KindCase, Version: 1, ID: "x", CLIF: "a\x00b\x1f\"\\\b\f\n\r\t<>&\u2028\u2029\x7f \xff\xc3 é ✓"},
+		{Options: GenOptions{Mutation: 1e-7}, Metrics: Metrics{Opcodes: map[string]int{}}},
+		{Options: GenOptions{Mutation: 1e21, CrashOnly: true}, Metrics: Metrics{Survival: survival(-0.0)}},
+		{Options: GenOptions{Mutation: 123456.789e-12, Mask: "m"}, Metrics: Metrics{Survival: survival(5e-324)}},
+		{Inputs: []InputVector{nil, {}, {{Type: "i8", Value: "-1"}}}, Features: map[string]bool{}},
+		{Options: GenOptions{Mutation: math.NaN()}},
+		{Metrics: Metrics{Survival: survival(math.Inf(1))}},
+		{Results: []RunResult{{Hash: "ab<>"}}},
+	}
+	for _, tc := range caseLines {
+		var c Case
+		if json.Unmarshal([]byte(tc.line), &c) == nil {
+			cases = append(cases, c)
+		}
+	}
+	line, err := os.ReadFile("testdata/case.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden Case
+	if err := json.Unmarshal(line, &golden); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, golden)
+	for i := range cases {
+		checkAppendSameAsEncodingJSON(t, &cases[i])
+	}
+}
+
+func checkAppendSameAsEncodingJSON(t *testing.T, c *Case) {
+	t.Helper()
+	want, wantErr := appendWithEncodingJSON(nil, c)
+	got, gotErr := c.AppendJSON([]byte("prefix"))
+	switch {
+	case (wantErr == nil) != (gotErr == nil):
+		t.Fatalf("error %v, encoding/json says %v", gotErr, wantErr)
+	case wantErr != nil && gotErr.Error() != wantErr.Error():
+		t.Errorf("error %q, encoding/json says %q", gotErr, wantErr)
+	case wantErr == nil && !bytes.Equal(got, append([]byte("prefix"), want...)):
+		t.Errorf("appended\n%s\nencoding/json writes\n%s", got, want)
+	}
+}
+
+// FuzzAppendJSON encodes the cases that fuzzed lines decode to.
+func FuzzAppendJSON(f *testing.F) {
+	for _, tc := range caseLines {
+		f.Add([]byte(tc.line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var c Case
+		if json.Unmarshal(line, &c) == nil {
+			checkAppendSameAsEncodingJSON(t, &c)
+		}
 	})
 }
