@@ -468,11 +468,15 @@ func unquote(b []byte, i int) (string, int, bool) {
 	ascii := true
 	for i < len(b) {
 		j := i
-		for j < len(b) && b[j] >= ' ' && b[j] != '"' && b[j] != '\\' {
-			j++
-		}
-		for _, c := range b[i:j] {
-			ascii = ascii && c < utf8.RuneSelf
+		for j < len(b) {
+			if c := b[j]; plainInJSON[c] {
+				j++
+			} else if c >= utf8.RuneSelf {
+				ascii = false
+				j++
+			} else {
+				break
+			}
 		}
 		out = append(out, b[i:j]...)
 		if i = j; i >= len(b) {
