@@ -22,14 +22,30 @@ type Metrics struct {
 
 // Compute returns the metrics of f.
 func Compute(f *ir.Function) Metrics {
-	seen := make(map[ir.Opcode]bool)
+	seen := newOpcodeSeen()
 	m := compute(f, seen)
 	m.setOpcodes(seen)
 	return m
 }
 
+// opcodeSeen marks opcodes by number (a map would hash every
+// instruction); numbers outside the table count as OpInvalid, which
+// prints as "<bad opcode>".
+type opcodeSeen []bool
+
+var numOpcodes = len(ir.Opcodes()) + 1
+
+func newOpcodeSeen() opcodeSeen { return make(opcodeSeen, numOpcodes) }
+
+func (s opcodeSeen) add(op ir.Opcode) {
+	if int(op) >= len(s) {
+		op = ir.OpInvalid
+	}
+	s[op] = true
+}
+
 // compute returns f's metrics but the opcodes, which it adds to seen.
-func compute(f *ir.Function, seen map[ir.Opcode]bool) Metrics {
+func compute(f *ir.Function, seen opcodeSeen) Metrics {
 	c := NewCFG(f)
 	m := Metrics{
 		Blocks:      len(c.rpo),
@@ -44,7 +60,7 @@ func compute(f *ir.Function, seen map[ir.Opcode]bool) Metrics {
 		for idx, inst := range f.Blocks[b].Insts {
 			if c.placedAt(inst, b, idx) {
 				m.Insts++
-				seen[f.Insts[inst].Op] = true
+				seen.add(f.Insts[inst].Op)
 			}
 		}
 	}
@@ -56,7 +72,7 @@ func compute(f *ir.Function, seen map[ir.Opcode]bool) Metrics {
 // and the opcodes the union.
 func ComputeModule(mod *ir.Module) Metrics {
 	var m Metrics
-	seen := make(map[ir.Opcode]bool)
+	seen := newOpcodeSeen()
 	for _, f := range mod.Funcs {
 		fm := compute(f, seen)
 		m.Blocks += fm.Blocks
@@ -70,11 +86,11 @@ func ComputeModule(mod *ir.Module) Metrics {
 	return m
 }
 
-func (m *Metrics) setOpcodes(seen map[ir.Opcode]bool) {
-	m.OpcodeSet = make([]string, 0, len(seen)) // never nil: JSON shows []
+func (m *Metrics) setOpcodes(seen opcodeSeen) {
+	m.OpcodeSet = []string{} // never nil: JSON shows []
 	for op, ok := range seen {
 		if ok {
-			m.OpcodeSet = append(m.OpcodeSet, op.String())
+			m.OpcodeSet = append(m.OpcodeSet, ir.Opcode(op).String())
 		}
 	}
 	sort.Strings(m.OpcodeSet)
