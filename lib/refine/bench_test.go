@@ -81,9 +81,16 @@ func BenchmarkPass(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				mod := cloneModule(mods[i%len(mods)])
+				cache := make([]*analyses, len(mod.Funcs))
+				for k, f := range mod.Funcs {
+					cache[k] = newAnalyses(f)
+				}
 				for _, p := range set {
 					for k, f := range mod.Funcs {
-						p.run(f, newRNG(1, 2, p.Name, k))
+						p.run(f, newRNG(1, 2, p.Name, k), cache[k])
+						if !p.keepsCFG {
+							cache[k].drop()
+						}
 					}
 				}
 			}

@@ -36,13 +36,13 @@ const (
 // rebind them. Splitting A moves its terminator, scaffold or not,
 // unchanged into A2; what A dominated, A2 now dominates, so every use
 // elsewhere stays dominated.
-func decoy(f *ir.Function, r *rng) {
-	cfg := analysis.NewCFG(f)
+func decoy(f *ir.Function, r *rng, a *analyses) {
+	cfg := a.CFG()
 	rpo := cfg.RPO()
 	if len(rpo) == 0 {
 		return
 	}
-	dc := &decoyer{f: f, cfg: cfg, dt: analysis.NewDomTree(cfg), r: r}
+	dc := &decoyer{f: f, cfg: cfg, dt: a.DomTree(), r: r}
 	var sources []ir.Block
 	for _, b := range rpo {
 		if len(f.Blocks[b].Insts) > 1 {

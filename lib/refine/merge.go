@@ -30,12 +30,12 @@ const armWindow = 48
 //
 // The new params are unused: merge changes no result. Operand selection
 // (their block-param pool) and sink give them uses.
-func merge(f *ir.Function, r *rng) {
-	cfg := analysis.NewCFG(f)
+func merge(f *ir.Function, r *rng, a *analyses) {
+	cfg := a.CFG()
 	if cfg.Entry() == ir.NoBlock {
 		return
 	}
-	m := &merger{f: f, cfg: cfg, dt: analysis.NewDomTree(cfg)}
+	m := &merger{f: f, cfg: cfg, dt: a.DomTree()}
 	m.isJoin = make([]bool, len(f.Blocks))
 	found := false
 	for _, b := range cfg.RPO() {

@@ -34,15 +34,15 @@ const recentWindow = 8
 // def-use chain than the old one (its level, as analysis defines the
 // def-use chain depth), so the function's def-use chain depth cannot
 // decrease.
-func operands(f *ir.Function, r *rng) {
-	cfg := analysis.NewCFG(f)
+func operands(f *ir.Function, r *rng, a *analyses) {
+	cfg := a.CFG()
 	if cfg.Entry() == ir.NoBlock {
 		return
 	}
 	s := &operandSelector{
 		f:     f,
 		cfg:   cfg,
-		dt:    analysis.NewDomTree(cfg),
+		dt:    a.DomTree(),
 		uses:  useCounts(f),
 		level: make([]int32, len(f.Values)),
 	}

@@ -20,7 +20,11 @@ type Pass struct {
 	// KeepsResults says whether the refined case computes what the input
 	// did on every input (decoy, merge); operands and sink change results.
 	KeepsResults bool
-	run          func(f *ir.Function, r *rng)
+	// keepsCFG says whether the pass leaves the CFG and the dominator tree
+	// it was handed valid: no branch target changed, no instruction moved
+	// or added (see analyses).
+	keepsCFG bool
+	run      func(f *ir.Function, r *rng, a *analyses)
 }
 
 // table is every pass, in the order they run: decoy first, so that merge
@@ -29,8 +33,8 @@ type Pass struct {
 // that it anchors whatever the others left dead.
 var table = []Pass{
 	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, run: decoy},
-	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, run: merge},
-	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", run: operands},
+	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, run: merge},
+	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, run: operands},
 	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},
 }
 
@@ -108,9 +112,16 @@ func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) 
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
+	cache := make([]*analyses, len(mod.Funcs))
+	for i, f := range mod.Funcs {
+		cache[i] = newAnalyses(f)
+	}
 	for _, p := range opts.Passes {
 		for i, f := range mod.Funcs {
-			p.run(f, newRNG(seed, index, p.Name, i))
+			p.run(f, newRNG(seed, index, p.Name, i), cache[i])
+			if !p.keepsCFG {
+				cache[i].drop()
+			}
 		}
 		if opts.VerifyEach {
 			if errs := verify.Module(mod); len(errs) > 0 {

@@ -2,10 +2,12 @@ package refine
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"cliff/lib/analysis"
 	"cliff/lib/ir"
 	"cliff/lib/metrics"
 	"cliff/lib/record"
@@ -37,7 +39,7 @@ func TestSelect(t *testing.T) {
 // caught right after it ran, named, with the verifier's errors; an input
 // that does not verify is an InputError before any pass runs.
 func TestVerifyEachNamesTheBrokenPass(t *testing.T) {
-	dropTerminator := Pass{Name: "broken", run: func(f *ir.Function, _ *rng) {
+	dropTerminator := Pass{Name: "broken", run: func(f *ir.Function, _ *rng, _ *analyses) {
 		insts := f.Blocks[f.Layout[0]].Insts
 		f.Blocks[f.Layout[0]].Insts = insts[:len(insts)-1]
 	}}
@@ -104,4 +106,50 @@ func TestCaseReportsUnparsableCLIF(t *testing.T) {
 	if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "clif:3:5: ") {
 		t.Errorf("Case on unparsable CLIF: %v, want an InputError at clif:3:5", err)
 	}
+}
+
+// TestPassesThatKeepTheCFGDo: a pass marked keepsCFG hands the next pass
+// its CFG and dominator tree; they must be what computing them afresh
+// after the pass gives, or the next pass works on a stale graph.
+func TestPassesThatKeepTheCFGDo(t *testing.T) {
+	for _, c := range benchCases(t)[:16] {
+		mod := parse(t, c.CLIF)
+		for i, f := range mod.Funcs {
+			a := newAnalyses(f)
+			for _, p := range table {
+				p.run(f, newRNG(c.Seed, c.Options.Index, p.Name, i), a)
+				if !p.keepsCFG {
+					a.drop()
+					continue
+				}
+				if diff := cfgDiff(a.CFG(), a.DomTree(), f); diff != "" {
+					t.Fatalf("case %s, %s, after %s (keepsCFG): %s", c.ID, f.Name, p.Name, diff)
+				}
+			}
+		}
+	}
+}
+
+// cfgDiff compares a CFG and dominator tree with fresh ones of f.
+func cfgDiff(cfg *analysis.CFG, dt *analysis.DomTree, f *ir.Function) string {
+	fresh := analysis.NewCFG(f)
+	freshDT := analysis.NewDomTree(fresh)
+	if !slices.Equal(cfg.Layout(), fresh.Layout()) || !slices.Equal(cfg.RPO(), fresh.RPO()) {
+		return "layout or RPO differ"
+	}
+	for _, b := range fresh.Layout() {
+		if !slices.Equal(cfg.Succs(b), fresh.Succs(b)) || !slices.Equal(cfg.Preds(b), fresh.Preds(b)) {
+			return fmt.Sprintf("edges of block%d differ", b)
+		}
+		if dt.Idom(b) != freshDT.Idom(b) {
+			return fmt.Sprintf("idom of block%d differs", b)
+		}
+	}
+	for inst := range f.Insts {
+		i := ir.Inst(inst)
+		if cfg.InstBlock(i) != fresh.InstBlock(i) || cfg.InstIndex(i) != fresh.InstIndex(i) {
+			return fmt.Sprintf("inst%d is placed elsewhere", inst)
+		}
+	}
+	return ""
 }

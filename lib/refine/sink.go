@@ -27,8 +27,8 @@ import (
 // reach no sink (in a function that returns nothing and makes no tail
 // call, every block), values in unreachable blocks, and every value of a
 // function with a try_call (cliff-gen makes none).
-func sink(f *ir.Function, r *rng) {
-	cfg := analysis.NewCFG(f)
+func sink(f *ir.Function, r *rng, a *analyses) {
+	cfg := a.CFG()
 	entry := cfg.Entry()
 	if entry == ir.NoBlock || slices.ContainsFunc(f.Layout, func(b ir.Block) bool { return hasHandlers(f, b) }) {
 		return // no entry; or exception edges, which sink cannot pass an accumulator along
