@@ -7,23 +7,33 @@ import (
 	"cliff/lib/ir"
 )
 
-// funcPrinter prints one function into buf. It holds what write.rs reads
-// off Cranelift's data-flow graph and cliff's plain data does not store:
-// which block each instruction is in, and the reverse alias map.
+// funcPrinter prints one function. It holds what write.rs reads off
+// Cranelift's data-flow graph and cliff's plain data does not store: which
+// block each instruction is in, and the reverse alias map.
+//
+// Its methods take the output buffer and return it extended, like
+// strconv's Append functions, rather than keep it in a field: a slice in
+// a local variable stays in registers, where storing it back into the
+// printer after every append would cost a GC write barrier each time.
 type funcPrinter struct {
 	opts Options
 	f    *ir.Function
-	buf  []byte
 
 	// instBlock maps an Inst to the layout block holding it, or NoBlock;
 	// instPos to its position in that block.
 	instBlock []ir.Block
 	instPos   []int32
-	// aliases maps a value to the aliases whose destination it is, in value
-	// order; nil when the function has no aliases. aliasDone marks the
-	// aliases already printed.
-	aliases   [][]ir.Value
-	aliasDone []bool
+	// hasAliases says whether the function has aliases; only then are
+	// the alias tables set. aliasDone marks the aliases already printed.
+	// The aliases of each destination form a list in flat tables, which a
+	// reused printer refills without allocating: firstAlias[t] is the
+	// first alias (in value order) whose destination is t, nextAlias[a]
+	// the alias after a with the same destination; NoValue ends a list.
+	hasAliases bool
+	aliasDone  []bool
+	firstAlias []ir.Value
+	nextAlias  []ir.Value
+	aliasTodo  []ir.Value // appendAliasesOf's work list
 	// indent is the instruction indentation: 4, or 36 when the function
 	// has source locations or debug tags.
 	indent int
@@ -35,12 +45,12 @@ func newFuncPrinter(o Options, f *ir.Function) *funcPrinter {
 	return p
 }
 
-// reset prepares p to print f, reusing its tables (Module and File print
-// many functions with one printer).
+// reset prepares p to print f, reusing its tables: one printer prints
+// many functions (all of a module, and many modules from the pool).
 func (p *funcPrinter) reset(o Options, f *ir.Function) {
 	p.opts, p.f, p.indent = o, f, 4
-	p.instBlock = slices.Grow(p.instBlock[:0], len(f.Insts))[:len(f.Insts)]
-	p.instPos = slices.Grow(p.instPos[:0], len(f.Insts))[:len(f.Insts)]
+	p.instBlock = resize(p.instBlock, len(f.Insts))
+	p.instPos = resize(p.instPos, len(f.Insts))
 	for k := range p.instBlock {
 		p.instBlock[k] = ir.NoBlock
 	}
@@ -52,120 +62,146 @@ func (p *funcPrinter) reset(o Options, f *ir.Function) {
 			if int(i) < len(f.Insts) {
 				p.instBlock[i] = b
 				p.instPos[i] = int32(pos)
-				if d := &f.Insts[i]; !o.Compact && (len(d.DebugTags) > 0 || d.SrcLoc.IsSet()) {
+				if p.indent == 4 && !o.Compact && hasLinePrefix(&f.Insts[i]) {
 					p.indent = 36
 				}
 			}
 		}
 	}
-	p.aliases, p.aliasDone = nil, nil
-	for v := range f.Values {
+	p.resetAliases()
+}
+
+// resize returns s with length n, reusing its array when large enough; the
+// contents are left to the caller to set.
+func resize[T any](s []T, n int) []T { return slices.Grow(s[:0], n)[:n] }
+
+// hasLinePrefix reports whether an instruction has debug tags or a source
+// location, which widen the indentation of the whole function.
+func hasLinePrefix(d *ir.InstData) bool { return len(d.DebugTags) > 0 || d.SrcLoc.IsSet() }
+
+// resetAliases builds the reverse alias map of p.f, if it has aliases.
+func (p *funcPrinter) resetAliases() {
+	f := p.f
+	p.hasAliases = false
+	for k := range f.Values {
+		if f.Values[k].Kind == ir.DefAlias {
+			p.hasAliases = true
+			break
+		}
+	}
+	if !p.hasAliases {
+		return
+	}
+	n := len(f.Values)
+	p.aliasDone = resize(p.aliasDone, n)
+	p.firstAlias = resize(p.firstAlias, n)
+	p.nextAlias = resize(p.nextAlias, n)
+	for v := range n {
+		p.aliasDone[v], p.firstAlias[v], p.nextAlias[v] = false, ir.NoValue, ir.NoValue
+	}
+	// Prepending in reverse value order leaves each list in value order.
+	for v := n - 1; v >= 0; v-- {
 		vd := &f.Values[v]
-		if vd.Kind != ir.DefAlias || int(vd.AliasOf) >= len(f.Values) {
-			continue
+		if vd.Kind == ir.DefAlias && int(vd.AliasOf) < n {
+			p.nextAlias[v] = p.firstAlias[vd.AliasOf]
+			p.firstAlias[vd.AliasOf] = ir.Value(v)
 		}
-		if p.aliases == nil {
-			p.aliases = make([][]ir.Value, len(f.Values))
-			p.aliasDone = make([]bool, len(f.Values))
-		}
-		p.aliases[vd.AliasOf] = append(p.aliases[vd.AliasOf], ir.Value(v))
 	}
 }
 
 // appendFunction appends f's text to buf.
 func (p *funcPrinter) appendFunction(buf []byte, o Options, f *ir.Function) []byte {
 	p.reset(o, f)
-	p.buf = buf
-	p.appendFunc()
-	buf, p.buf, p.f = p.buf, nil, nil
+	buf = p.appendFunc(buf)
+	p.f = nil // not kept alive by a pooled printer
 	return buf
 }
 
-func (p *funcPrinter) str(s string) { p.buf = append(p.buf, s...) }
-func (p *funcPrinter) spaces(n int) {
-	for ; n > 0; n-- {
-		p.buf = append(p.buf, ' ')
+// appendSpaces writes n spaces (none when n <= 0).
+func appendSpaces(buf []byte, n int) []byte {
+	const blanks = "                                                                "
+	for ; n > len(blanks); n -= len(blanks) {
+		buf = append(buf, blanks...)
 	}
+	if n > 0 {
+		buf = append(buf, blanks[:n]...)
+	}
+	return buf
 }
 
-func (p *funcPrinter) appendFunc() {
+func (p *funcPrinter) appendFunc(buf []byte) []byte {
 	f := p.f
-	p.str("function ")
-	if f.Name == "" {
-		p.str("<missing name>")
-	} else {
-		p.str(f.Name)
-	}
-	p.appendSig(&f.Sig)
-	p.str(" {\n")
-	any := p.appendPreamble()
-	for _, b := range f.Layout {
-		if any {
-			p.str("\n")
+	buf = append(buf, "function "...)
+	buf = append(buf, orMissing(f.Name, "<missing name>")...)
+	buf = p.appendSig(buf, &f.Sig)
+	buf = append(buf, " {\n"...)
+	start := len(buf)
+	buf = p.appendPreamble(buf)
+	for k, b := range f.Layout {
+		if k > 0 || len(buf) > start {
+			buf = append(buf, '\n')
 		}
-		any = true
-		p.appendBlock(b)
+		buf = p.appendBlock(buf, b)
 	}
-	p.appendStrayAliases()
-	p.str("}\n")
+	buf = p.appendStrayAliases(buf)
+	return append(buf, "}\n"...)
 }
 
 // appendSig writes `(i64, i32 uext) -> i64, f32 system_v`; the calling
 // convention and its space are left out when the IR has none.
-func (p *funcPrinter) appendSig(s *ir.Signature) {
-	p.str("(")
-	p.appendAbiParams(s.Params)
-	p.str(")")
+func (p *funcPrinter) appendSig(buf []byte, s *ir.Signature) []byte {
+	buf = append(buf, '(')
+	buf = p.appendAbiParams(buf, s.Params)
+	buf = append(buf, ')')
 	if len(s.Returns) > 0 {
-		p.str(" -> ")
-		p.appendAbiParams(s.Returns)
+		buf = append(buf, " -> "...)
+		buf = p.appendAbiParams(buf, s.Returns)
 	}
 	if s.CallConv != ir.CallConvNone {
-		p.str(" ")
-		p.str(string(s.CallConv))
+		buf = append(buf, ' ')
+		buf = append(buf, s.CallConv...)
 	}
+	return buf
 }
 
-func (p *funcPrinter) appendAbiParams(ps []ir.AbiParam) {
+func (p *funcPrinter) appendAbiParams(buf []byte, ps []ir.AbiParam) []byte {
 	for k, a := range ps {
 		if k > 0 {
-			p.str(", ")
+			buf = append(buf, ", "...)
 		}
-		p.appendType(a.Type)
+		buf = p.appendType(buf, a.Type)
 		switch a.Ext {
 		case ir.ExtNone:
 		case ir.ExtUext, ir.ExtSext:
-			p.str(" ")
-			p.str(a.Ext.String())
+			buf = append(buf, ' ')
+			buf = append(buf, a.Ext.String()...)
 		default:
-			p.str(" <bad extension>")
+			buf = append(buf, " <bad extension>"...)
 		}
 		if a.Purpose != "" {
-			p.str(" ")
-			p.str(string(a.Purpose))
+			buf = append(buf, ' ')
+			buf = append(buf, a.Purpose...)
 		}
 	}
+	return buf
 }
 
 // appendType writes a type; a dynamic vector type is written as the first
 // declared dynamic type (`dt0`) that stands for it, since CLIF has no other
 // spelling for it.
-func (p *funcPrinter) appendType(t ir.Type) {
+func (p *funcPrinter) appendType(buf []byte, t ir.Type) []byte {
 	switch {
 	case t == ir.Invalid:
-		p.str("<invalid type>")
-		return
+		return append(buf, "<invalid type>"...)
 	case t.IsDynamic() && t.Valid():
 		if dt, ok := p.dynTypeName(t); ok {
-			p.ent("dt", uint32(dt))
-			return
+			return appendEnt(buf, "dt", uint32(dt))
 		}
 	}
 	if int(t) < len(typeNames) && typeNames[t] != "" {
-		p.str(typeNames[t])
-		return
+		return append(buf, typeNames[t]...)
 	}
-	p.str(t.String())
+	return append(buf, t.String()...)
 }
 
 // typeNames caches the spelling of every valid type (Type uses 9 bits), so
@@ -192,7 +228,11 @@ func (p *funcPrinter) dynTypeName(t ir.Type) (ir.DynamicType, bool) {
 // sortedByNum returns the declarations ordered by number, the order in
 // which Cranelift prints its entity maps; it copies only when needed.
 func sortedByNum[T any](decls []T, num func(*T) uint32) []T {
-	if slices.IsSortedFunc(decls, func(a, b T) int { return cmpU32(num(&a), num(&b)) }) {
+	sorted := true
+	for k := 1; k < len(decls) && sorted; k++ {
+		sorted = num(&decls[k-1]) <= num(&decls[k])
+	}
+	if sorted {
 		return decls
 	}
 	out := slices.Clone(decls)
@@ -212,98 +252,93 @@ func cmpU32(a, b uint32) int {
 
 // appendPreamble writes the entity declarations in write.rs order, dynamic
 // types (which Cranelift does not print) after the global values their
-// scales name. It reports whether it wrote anything.
-func (p *funcPrinter) appendPreamble() bool {
+// scales name.
+func (p *funcPrinter) appendPreamble(buf []byte) []byte {
 	f := p.f
-	start := len(p.buf)
 	for _, d := range sortedByNum(f.DynStackSlots, func(d *ir.DynStackSlotDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("dss", uint32(d.Num))
-		p.str(orMissing(d.Kind, "<missing slot kind>"))
-		p.str(" ")
-		p.ent("dt", uint32(d.Type))
-		p.str("\n")
+		buf = appendDecl(buf, "dss", uint32(d.Num))
+		buf = append(buf, orMissing(d.Kind, "<missing slot kind>")...)
+		buf = append(buf, ' ')
+		buf = appendEnt(buf, "dt", uint32(d.Type))
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.StackSlots, func(d *ir.StackSlotDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("ss", uint32(d.Num))
-		p.str(orMissing(d.Kind, "<missing slot kind>"))
-		p.str(" ")
-		p.buf = strconv.AppendUint(p.buf, uint64(d.Size), 10)
+		buf = appendDecl(buf, "ss", uint32(d.Num))
+		buf = append(buf, orMissing(d.Kind, "<missing slot kind>")...)
+		buf = append(buf, ' ')
+		buf = strconv.AppendUint(buf, uint64(d.Size), 10)
 		if d.Align != 0 {
-			p.str(", align = ")
-			p.buf = strconv.AppendUint(p.buf, uint64(d.Align), 10)
+			buf = append(buf, ", align = "...)
+			buf = strconv.AppendUint(buf, uint64(d.Align), 10)
 		}
 		if d.HasKey {
-			p.str(", key = ")
-			p.buf = strconv.AppendUint(p.buf, d.Key, 10)
+			buf = append(buf, ", key = "...)
+			buf = strconv.AppendUint(buf, d.Key, 10)
 		}
-		p.str("\n")
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.Regions, func(d *ir.RegionDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("region", uint32(d.Num))
-		p.buf = strconv.AppendUint(p.buf, uint64(d.UserID), 10)
-		p.str(" \"")
-		p.str(d.Description)
-		p.str("\"\n")
+		buf = appendDecl(buf, "region", uint32(d.Num))
+		buf = strconv.AppendUint(buf, uint64(d.UserID), 10)
+		buf = append(buf, " \""...)
+		buf = append(buf, d.Description...)
+		buf = append(buf, "\"\n"...)
 	}
 	for _, d := range sortedByNum(f.GlobalValues, func(d *ir.GlobalValueDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("gv", uint32(d.Num))
-		p.appendGlobalValue(&d)
-		p.str("\n")
+		buf = appendDecl(buf, "gv", uint32(d.Num))
+		buf = p.appendGlobalValue(buf, &d)
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.DynTypes, func(d *ir.DynTypeDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("dt", uint32(d.Num))
-		p.appendType(d.Base)
-		p.str("*")
-		p.ent("gv", uint32(d.Scale))
-		p.str("\n")
+		buf = appendDecl(buf, "dt", uint32(d.Num))
+		buf = p.appendType(buf, d.Base)
+		buf = append(buf, '*')
+		buf = appendEnt(buf, "gv", uint32(d.Scale))
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.Sigs, func(d *ir.SigDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("sig", uint32(d.Num))
-		p.appendSig(&d.Sig)
-		p.str("\n")
+		buf = appendDecl(buf, "sig", uint32(d.Num))
+		buf = p.appendSig(buf, &d.Sig)
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.FuncRefs, func(d *ir.FuncRefDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("fn", uint32(d.Num))
+		buf = appendDecl(buf, "fn", uint32(d.Num))
 		if d.Colocated {
-			p.str("colocated ")
+			buf = append(buf, "colocated "...)
 		}
 		if d.Patchable {
-			p.str("patchable ")
+			buf = append(buf, "patchable "...)
 		}
-		p.str(orMissing(d.Name, "<missing name>"))
-		p.str(" ")
-		p.ent("sig", uint32(d.Sig))
-		p.str("\n")
+		buf = append(buf, orMissing(d.Name, "<missing name>")...)
+		buf = append(buf, ' ')
+		buf = appendEnt(buf, "sig", uint32(d.Sig))
+		buf = append(buf, '\n')
 	}
 	for _, d := range sortedByNum(f.Constants, func(d *ir.ConstantDecl) uint32 { return uint32(d.Num) }) {
-		p.decl("const", uint32(d.Num))
-		p.buf = appendLEHex(p.buf, d.Bytes)
-		p.str("\n")
+		buf = appendDecl(buf, "const", uint32(d.Num))
+		buf = appendLEHex(buf, d.Bytes)
+		buf = append(buf, '\n')
 	}
 	if f.StackLimit != ir.NoGlobalValue {
-		p.str("    stack_limit = ")
-		p.ent("gv", uint32(f.StackLimit))
-		p.str("\n")
+		buf = append(buf, "    stack_limit = "...)
+		buf = appendEnt(buf, "gv", uint32(f.StackLimit))
+		buf = append(buf, '\n')
 	}
-	return len(p.buf) > start
+	return buf
 }
 
-// decl starts a preamble line: `    ss3 = `.
-func (p *funcPrinter) decl(prefix string, n uint32) {
-	p.str("    ")
-	p.ent(prefix, n)
-	p.str(" = ")
+// appendDecl starts a preamble line: `    ss3 = `.
+func appendDecl(buf []byte, prefix string, n uint32) []byte {
+	buf = append(buf, "    "...)
+	buf = appendEnt(buf, prefix, n)
+	return append(buf, " = "...)
 }
 
-// ent writes an entity reference, `v12` or `block3`; the invalid sentinel
-// is written `v?`, as the ir String methods do.
-func (p *funcPrinter) ent(prefix string, n uint32) {
-	p.str(prefix)
-	if n == ^uint32(0) {
-		p.str("?")
-		return
-	}
-	p.buf = strconv.AppendUint(p.buf, uint64(n), 10)
+// appendEnt writes an entity reference, `v12` or `block3`; the invalid
+// sentinel is written `v?`, as the ir String methods do.
+func appendEnt(buf []byte, prefix string, n uint32) []byte {
+	buf = append(buf, prefix...)
+	return appendEntityNum(buf, n)
 }
 
 func orMissing(s, marker string) string {
@@ -314,193 +349,201 @@ func orMissing(s, marker string) string {
 }
 
 // appendGlobalValue writes the right-hand side of a `gvN = ...` line.
-func (p *funcPrinter) appendGlobalValue(d *ir.GlobalValueDecl) {
+func (p *funcPrinter) appendGlobalValue(buf []byte, d *ir.GlobalValueDecl) []byte {
 	switch d.Kind {
 	case ir.GVVMContext:
-		p.str("vmctx")
+		buf = append(buf, "vmctx"...)
 	case ir.GVLoad:
-		p.str("load.")
-		p.appendType(d.Type)
-		p.str(d.Flags.String())
-		p.str(" ")
-		p.ent("gv", uint32(d.Base))
-		p.buf = appendOffset32(p.buf, d.Offset)
+		buf = append(buf, "load."...)
+		buf = p.appendType(buf, d.Type)
+		buf = appendMemFlags(buf, d.Flags)
+		buf = append(buf, ' ')
+		buf = appendEnt(buf, "gv", uint32(d.Base))
+		buf = appendOffset32(buf, d.Offset)
 	case ir.GVIAddImm:
-		p.str("iadd_imm.")
-		p.appendType(d.Type)
-		p.str(" ")
-		p.ent("gv", uint32(d.Base))
-		p.str(", ")
-		p.buf = appendImm64(p.buf, d.Offset)
+		buf = append(buf, "iadd_imm."...)
+		buf = p.appendType(buf, d.Type)
+		buf = append(buf, ' ')
+		buf = appendEnt(buf, "gv", uint32(d.Base))
+		buf = append(buf, ", "...)
+		buf = appendImm64(buf, d.Offset)
 	case ir.GVSymbol:
-		p.str("symbol ")
+		buf = append(buf, "symbol "...)
 		if d.Colocated {
-			p.str("colocated ")
+			buf = append(buf, "colocated "...)
 		}
 		if d.TLS {
-			p.str("tls ")
+			buf = append(buf, "tls "...)
 		}
-		p.str(orMissing(d.Name, "<missing name>"))
+		buf = append(buf, orMissing(d.Name, "<missing name>")...)
 		if d.Offset > 0 {
-			p.str("+")
+			buf = append(buf, '+')
 		}
 		if d.Offset != 0 {
-			p.buf = appendImm64(p.buf, d.Offset)
+			buf = appendImm64(buf, d.Offset)
 		}
 	case ir.GVDynScaleConst:
-		p.str("dyn_scale_target_const.")
-		p.appendType(d.Type)
+		buf = append(buf, "dyn_scale_target_const."...)
+		buf = p.appendType(buf, d.Type)
 	default:
-		p.str("<bad global value kind>")
+		buf = append(buf, "<bad global value kind>"...)
 	}
+	return buf
 }
 
 // appendBlock writes a block header, the aliases of its params and its
 // instructions.
-func (p *funcPrinter) appendBlock(b ir.Block) {
+func (p *funcPrinter) appendBlock(buf []byte, b ir.Block) []byte {
 	f := p.f
-	p.spaces(p.indent - 4)
-	p.ent("block", uint32(b))
+	buf = appendSpaces(buf, p.indent-4)
+	buf = appendEnt(buf, "block", uint32(b))
 	if int(b) >= len(f.Blocks) || !f.Blocks[b].Used {
-		p.str("<undefined>")
+		buf = append(buf, "<undefined>"...)
 	}
 	if int(b) >= len(f.Blocks) {
-		p.str(":\n")
-		return
+		return append(buf, ":\n"...)
 	}
 	bd := &f.Blocks[b]
 	if len(bd.Params) > 0 {
-		p.str("(")
+		buf = append(buf, '(')
 		for k, v := range bd.Params {
 			if k > 0 {
-				p.str(", ")
+				buf = append(buf, ", "...)
 			}
-			p.appendValue(v)
-			p.str(": ")
+			buf = p.appendValue(buf, v)
+			buf = append(buf, ": "...)
 			if int(v) < len(f.Values) {
-				p.appendType(f.Values[v].Type)
+				buf = p.appendType(buf, f.Values[v].Type)
 			} else {
-				p.str("<invalid type>")
+				buf = append(buf, "<invalid type>"...)
 			}
 		}
-		p.str(")")
+		buf = append(buf, ')')
 	}
 	if bd.Cold {
-		p.str(" cold")
+		buf = append(buf, " cold"...)
 	}
-	p.str(":\n")
+	buf = append(buf, ":\n"...)
 	for _, v := range bd.Params {
-		p.appendAliasesOf(v, p.indent)
+		buf = p.appendAliasesOf(buf, v, p.indent)
 	}
 	for _, i := range bd.Insts {
 		if int(i) >= len(f.Insts) {
-			p.spaces(p.indent)
-			p.str("<bad inst ")
-			p.ent("inst", uint32(i))
-			p.str(">\n")
+			buf = appendSpaces(buf, p.indent)
+			buf = append(buf, "<bad inst "...)
+			buf = appendEnt(buf, "inst", uint32(i))
+			buf = append(buf, ">\n"...)
 			continue
 		}
 		// The aliases of the results take the instruction's indentation
 		// after its debug tags, as in write.rs.
-		indent := p.appendLinePrefix(i, p.indent)
-		p.appendInst(i)
-		for _, r := range f.Insts[i].Results {
-			p.appendAliasesOf(r, indent)
+		var indent int
+		buf, indent = p.appendLinePrefix(buf, i, p.indent)
+		buf = p.appendInst(buf, i)
+		if p.hasAliases {
+			for _, r := range f.Insts[i].Results {
+				buf = p.appendAliasesOf(buf, r, indent)
+			}
 		}
 	}
+	return buf
 }
 
 // appendLinePrefix writes what precedes instruction i on its line as
 // write.rs does: the debug tags `<1, ss0> `, which eat into the
 // indentation, then the source location `@0019 ` padded with spaces to
-// what is left of it (or in full when longer). It returns the indentation
-// left after the tags.
-func (p *funcPrinter) appendLinePrefix(i ir.Inst, indent int) int {
+// what is left of it (or in full when longer). It also returns the
+// indentation left after the tags.
+func (p *funcPrinter) appendLinePrefix(buf []byte, i ir.Inst, indent int) ([]byte, int) {
 	d := &p.f.Insts[i]
 	if len(d.DebugTags) > 0 {
-		start := len(p.buf)
-		p.str("<")
+		start := len(buf)
+		buf = append(buf, '<')
 		for k, t := range d.DebugTags {
 			if k > 0 {
-				p.str(", ")
+				buf = append(buf, ", "...)
 			}
 			switch t.Kind {
 			case ir.TagUser:
-				p.buf = strconv.AppendUint(p.buf, uint64(t.User), 10)
+				buf = strconv.AppendUint(buf, uint64(t.User), 10)
 			case ir.TagStackSlot:
-				p.ent("ss", uint32(t.Slot))
+				buf = appendEnt(buf, "ss", uint32(t.Slot))
 			default:
-				p.str("<bad debug tag>")
+				buf = append(buf, "<bad debug tag>"...)
 			}
 		}
-		p.str("> ")
-		indent = max(0, indent-(len(p.buf)-start))
+		buf = append(buf, "> "...)
+		indent = max(0, indent-(len(buf)-start))
 	}
-	start := len(p.buf)
+	start := len(buf)
 	if d.SrcLoc.IsSet() {
-		p.str(d.SrcLoc.String())
-		p.str(" ")
+		buf = appendSourceLoc(buf, d.SrcLoc)
+		buf = append(buf, ' ')
 	}
-	p.spaces(indent - (len(p.buf) - start))
-	return indent
+	return appendSpaces(buf, indent-(len(buf)-start)), indent
 }
 
 // appendAliasesOf writes the `vA -> target` lines of every alias whose
 // destination is target, then theirs, in write.rs's order.
-func (p *funcPrinter) appendAliasesOf(target ir.Value, indent int) {
-	if p.aliases == nil || int(target) >= len(p.aliases) {
-		return
+func (p *funcPrinter) appendAliasesOf(buf []byte, target ir.Value, indent int) []byte {
+	if !p.hasAliases || int(target) >= len(p.aliasDone) {
+		return buf
 	}
-	todo := []ir.Value{target}
+	todo := append(p.aliasTodo[:0], target)
 	for len(todo) > 0 {
 		t := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		for _, a := range p.aliases[t] {
+		for a := p.firstAlias[t]; a != ir.NoValue; a = p.nextAlias[a] {
 			if p.aliasDone[a] {
 				continue
 			}
 			p.aliasDone[a] = true
-			p.appendAliasLine(a, t, indent)
+			buf = p.appendAliasLine(buf, a, t, indent)
 			todo = append(todo, a)
 		}
 	}
+	p.aliasTodo = todo
+	return buf
 }
 
-func (p *funcPrinter) appendAliasLine(a, t ir.Value, indent int) {
-	p.spaces(indent)
-	p.appendValue(a)
-	p.str(" -> ")
-	p.appendValue(t)
-	p.str("\n")
+func (p *funcPrinter) appendAliasLine(buf []byte, a, t ir.Value, indent int) []byte {
+	buf = appendSpaces(buf, indent)
+	buf = p.appendValue(buf, a)
+	buf = append(buf, " -> "...)
+	buf = p.appendValue(buf, t)
+	return append(buf, '\n')
 }
 
 // appendStrayAliases writes the aliases no printed definition reaches
 // (alias cycles, destinations outside the layout) at the end of the last
 // block, so that printing never drops them. Cranelift would not print
 // them at all.
-func (p *funcPrinter) appendStrayAliases() {
+func (p *funcPrinter) appendStrayAliases(buf []byte) []byte {
+	if !p.hasAliases {
+		return buf
+	}
 	for v := range p.f.Values {
 		vd := &p.f.Values[v]
-		if vd.Kind != ir.DefAlias || (p.aliasDone != nil && p.aliasDone[v]) {
+		if vd.Kind != ir.DefAlias || p.aliasDone[v] {
 			continue
 		}
-		p.appendAliasLine(ir.Value(v), vd.AliasOf, p.indent)
-		if p.aliasDone != nil {
-			p.aliasDone[v] = true
-		}
+		buf = p.appendAliasLine(buf, ir.Value(v), vd.AliasOf, p.indent)
+		p.aliasDone[v] = true
 	}
+	return buf
 }
 
 // appendValue writes a value reference; undefined values get a marker.
-func (p *funcPrinter) appendValue(v ir.Value) {
-	p.ent("v", uint32(v))
+func (p *funcPrinter) appendValue(buf []byte, v ir.Value) []byte {
+	buf = appendEnt(buf, "v", uint32(v))
 	if v != ir.NoValue && (int(v) >= len(p.f.Values) || p.f.Values[v].Kind == ir.DefNone) {
-		p.str("<undefined>")
+		buf = append(buf, "<undefined>"...)
 	}
+	return buf
 }
 
 // appendBlockName writes a block reference. A reference to a block the
 // function does not define is written as is: it parses (Cranelift's parser
 // accepts it, its verifier does not), so marking it would stop the text of
 // a verifier test from round-tripping.
-func (p *funcPrinter) appendBlockName(b ir.Block) { p.ent("block", uint32(b)) }
+func appendBlockName(buf []byte, b ir.Block) []byte { return appendEnt(buf, "block", uint32(b)) }

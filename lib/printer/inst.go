@@ -8,32 +8,32 @@ import (
 
 // appendInst writes an instruction after its indentation: results, opcode
 // and `.type` suffix, operands, the constant comment, and a newline.
-func (p *funcPrinter) appendInst(i ir.Inst) {
+func (p *funcPrinter) appendInst(buf []byte, i ir.Inst) []byte {
 	d := &p.f.Insts[i]
 	for k, r := range d.Results {
 		if k > 0 {
-			p.str(", ")
+			buf = append(buf, ", "...)
 		}
-		p.appendValue(r)
+		buf = p.appendValue(buf, r)
 	}
 	if len(d.Results) > 0 {
-		p.str(" = ")
+		buf = append(buf, " = "...)
 	}
-	p.str(d.Op.String())
+	buf = append(buf, d.Op.String()...)
 	if p.needsSuffix(i, d) {
-		p.str(".")
+		buf = append(buf, '.')
 		if d.CtrlType == ir.Invalid {
-			p.str("<missing type>")
+			buf = append(buf, "<missing type>"...)
 		} else {
-			p.appendType(d.CtrlType)
+			buf = p.appendType(buf, d.CtrlType)
 		}
 	}
-	p.appendOperands(d)
-	p.appendStackMap(d.StackMap)
+	buf = p.appendOperands(buf, d)
+	buf = p.appendStackMap(buf, d.StackMap)
 	if !p.opts.NoConstComments && !p.opts.Compact {
-		p.appendConstComments(d)
+		buf = p.appendConstComments(buf, d)
 	}
-	p.str("\n")
+	return append(buf, '\n')
 }
 
 // needsSuffix is write.rs's type_suffix rule: a polymorphic instruction
@@ -96,38 +96,35 @@ func (p *funcPrinter) resolve(v ir.Value) ir.Value {
 // nothing for an empty stack map. write.rs writes it only after a call's
 // operands; an instruction of another kind with a stack map (which
 // Cranelift's IR cannot hold) shows it all the same.
-func (p *funcPrinter) appendStackMap(entries []ir.StackMapEntry) {
+func (p *funcPrinter) appendStackMap(buf []byte, entries []ir.StackMapEntry) []byte {
 	if len(entries) == 0 {
-		return
+		return buf
 	}
-	p.str(", stack_map=[")
+	buf = append(buf, ", stack_map=["...)
 	for k, e := range entries {
 		if k > 0 {
-			p.str(", ")
+			buf = append(buf, ", "...)
 		}
-		p.appendType(e.Type)
-		p.str(" @ ")
-		p.ent("ss", uint32(e.Slot))
-		p.str("+")
-		p.buf = strconv.AppendUint(p.buf, uint64(e.Offset), 10)
+		buf = p.appendType(buf, e.Type)
+		buf = append(buf, " @ "...)
+		buf = appendEnt(buf, "ss", uint32(e.Slot))
+		buf = append(buf, '+')
+		buf = strconv.AppendUint(buf, uint64(e.Offset), 10)
 	}
-	p.str("]")
+	return append(buf, ']')
 }
 
-// operandList writes the comma-separated operand items: a space before the
-// first, ", " before the others.
-type operandList struct {
-	p *funcPrinter
-	n int
-}
+// operandList counts the comma-separated operand items written: a space
+// goes before the first, ", " before the others.
+type operandList struct{ n int }
 
-func (l *operandList) next() {
-	if l.n == 0 {
-		l.p.str(" ")
-	} else {
-		l.p.str(", ")
-	}
+// next writes the separator before another item.
+func (l *operandList) next(buf []byte) []byte {
 	l.n++
+	if l.n == 1 {
+		return append(buf, ' ')
+	}
+	return append(buf, ", "...)
 }
 
 func hasImm(fi *ir.FormatInfo, k ir.ImmKind) bool {
@@ -163,213 +160,215 @@ func isModifier(k ir.ImmKind) bool {
 //
 // Operands the format lacks room for, or needs but does not find, come out
 // as markers.
-func (p *funcPrinter) appendOperands(d *ir.InstData) {
+func (p *funcPrinter) appendOperands(buf []byte, d *ir.InstData) []byte {
 	info := d.Op.Info()
 	fi := info.Format.Info()
 	if info.Format == ir.FormatInvalid {
-		p.appendUnknownOperands(d)
-		return
+		return p.appendUnknownOperands(buf, d)
 	}
 	for _, k := range fi.Imms {
 		switch k {
 		case ir.ImmMemFlags:
-			p.str(d.Flags.String())
+			buf = appendMemFlags(buf, d.Flags)
 		case ir.ImmIntCC:
-			p.str(" ")
-			p.str(d.IntCC.String())
+			buf = append(buf, ' ')
+			buf = append(buf, d.IntCC.String()...)
 		case ir.ImmFloatCC:
-			p.str(" ")
-			p.str(d.FloatCC.String())
+			buf = append(buf, ' ')
+			buf = append(buf, d.FloatCC.String()...)
 		case ir.ImmAtomicRmwOp:
-			p.str(" ")
-			p.str(d.RmwOp.String())
+			buf = append(buf, ' ')
+			buf = append(buf, d.RmwOp.String()...)
 		}
 	}
 	if fi.Values == 0 && !fi.Varargs && len(fi.Imms) == 0 && len(d.Args) == 0 && len(d.Dests) == 0 {
-		p.str(" ")
-		return
+		return append(buf, ' ')
 	}
 
-	l := operandList{p: p}
+	var l operandList
 	nd := 0 // Dests used so far
 	fixed := min(fi.Values, len(d.Args))
 	if fi.Varargs && (hasImm(fi, ir.ImmFuncRef) || fi.Values >= 1) {
 		for _, k := range fi.Imms {
 			if k == ir.ImmSigRef {
-				l.next()
-				p.ent("sig", uint32(d.Sig))
+				buf = l.next(buf)
+				buf = appendEnt(buf, "sig", uint32(d.Sig))
 			}
 		}
-		l.next()
+		buf = l.next(buf)
 		if hasImm(fi, ir.ImmFuncRef) {
-			p.ent("fn", uint32(d.Func))
+			buf = appendEnt(buf, "fn", uint32(d.Func))
 		} else {
-			p.operand(d.Args, 0)
+			buf = p.operand(buf, d.Args, 0)
 			for j := 1; j < fi.Values; j++ { // no such format today
-				p.str(", ")
-				p.operand(d.Args, j)
+				buf = append(buf, ", "...)
+				buf = p.operand(buf, d.Args, j)
 			}
 		}
-		p.str("(")
-		p.appendValues(d.Args[fixed:])
-		p.str(")")
+		buf = append(buf, '(')
+		buf = p.appendValues(buf, d.Args[fixed:])
+		buf = append(buf, ')')
 		for _, k := range fi.Imms {
 			if k != ir.ImmSigRef && k != ir.ImmFuncRef && !isModifier(k) {
-				p.appendImm(&l, k, d, &nd)
+				buf = p.appendImm(buf, &l, k, d, &nd)
 			}
 		}
 	} else {
 		for j := 0; j < fi.Values; j++ {
-			l.next()
-			p.operand(d.Args, j)
+			buf = l.next(buf)
+			buf = p.operand(buf, d.Args, j)
 		}
 		for _, k := range fi.Imms {
 			if !isModifier(k) {
-				p.appendImm(&l, k, d, &nd)
+				buf = p.appendImm(buf, &l, k, d, &nd)
 			}
 		}
 		for _, v := range d.Args[fixed:] {
-			l.next()
+			buf = l.next(buf)
 			if fi.Varargs {
-				p.appendValue(v)
+				buf = p.appendValue(buf, v)
 			} else {
-				p.str("<extra operand ")
-				p.appendValue(v)
-				p.str(">")
+				buf = append(buf, "<extra operand "...)
+				buf = p.appendValue(buf, v)
+				buf = append(buf, '>')
 			}
 		}
 	}
 	for ; nd < len(d.Dests); nd++ {
-		l.next()
-		p.str("<extra block call ")
-		p.appendBlockCall(&d.Dests[nd])
-		p.str(">")
+		buf = l.next(buf)
+		buf = append(buf, "<extra block call "...)
+		buf = p.appendBlockCall(buf, &d.Dests[nd])
+		buf = append(buf, '>')
 	}
 	if len(d.Handlers) > 0 && !hasImm(fi, ir.ImmExceptionTable) {
-		l.next()
-		p.str("<extra exception handlers>")
+		buf = l.next(buf)
+		buf = append(buf, "<extra exception handlers>"...)
 	}
+	return buf
 }
 
 // appendUnknownOperands writes what an instruction with a bad opcode holds,
 // so that nothing is hidden.
-func (p *funcPrinter) appendUnknownOperands(d *ir.InstData) {
-	l := operandList{p: p}
+func (p *funcPrinter) appendUnknownOperands(buf []byte, d *ir.InstData) []byte {
+	var l operandList
 	for _, v := range d.Args {
-		l.next()
-		p.appendValue(v)
+		buf = l.next(buf)
+		buf = p.appendValue(buf, v)
 	}
 	for k := range d.Dests {
-		l.next()
-		p.appendBlockCall(&d.Dests[k])
+		buf = l.next(buf)
+		buf = p.appendBlockCall(buf, &d.Dests[k])
 	}
+	return buf
 }
 
 // operand writes args[j] or a marker when it is missing.
-func (p *funcPrinter) operand(args []ir.Value, j int) {
+func (p *funcPrinter) operand(buf []byte, args []ir.Value, j int) []byte {
 	if j < len(args) {
-		p.appendValue(args[j])
-	} else {
-		p.str("<missing operand>")
+		return p.appendValue(buf, args[j])
 	}
+	return append(buf, "<missing operand>"...)
 }
 
-func (p *funcPrinter) appendValues(vs []ir.Value) {
+func (p *funcPrinter) appendValues(buf []byte, vs []ir.Value) []byte {
 	for k, v := range vs {
 		if k > 0 {
-			p.str(", ")
+			buf = append(buf, ", "...)
 		}
-		p.appendValue(v)
+		buf = p.appendValue(buf, v)
 	}
+	return buf
 }
 
 // appendImm writes one non-modifier immediate or entity reference of kind
 // k as operand items; nd counts the Dests consumed by block calls, jump
 // tables and exception tables.
-func (p *funcPrinter) appendImm(l *operandList, k ir.ImmKind, d *ir.InstData, nd *int) {
+func (p *funcPrinter) appendImm(buf []byte, l *operandList, k ir.ImmKind, d *ir.InstData, nd *int) []byte {
 	switch k {
 	case ir.ImmOffset32:
-		p.buf = appendOffset32(p.buf, d.Imm)
+		buf = appendOffset32(buf, d.Imm)
 	case ir.ImmJumpTable:
 		// `default, [entry, entry]`
-		l.next()
-		p.takeDest(d, nd)
-		l.next()
-		p.str("[")
+		buf = l.next(buf)
+		buf = p.takeDest(buf, d, nd)
+		buf = l.next(buf)
+		buf = append(buf, '[')
 		for k := *nd; k < len(d.Dests); k++ {
 			if k > *nd {
-				p.str(", ")
+				buf = append(buf, ", "...)
 			}
-			p.appendBlockCall(&d.Dests[k])
+			buf = p.appendBlockCall(buf, &d.Dests[k])
 		}
 		*nd = len(d.Dests)
-		p.str("]")
+		buf = append(buf, ']')
 	case ir.ImmExceptionTable:
 		// `sig0, block1(ret0), [ tag1: block2(exn0), default: block3, context v4 ]`
-		l.next()
-		p.ent("sig", uint32(d.Sig))
-		l.next()
-		p.takeDest(d, nd)
-		l.next()
-		p.str("[")
+		buf = l.next(buf)
+		buf = appendEnt(buf, "sig", uint32(d.Sig))
+		buf = l.next(buf)
+		buf = p.takeDest(buf, d, nd)
+		buf = l.next(buf)
+		buf = append(buf, '[')
 		for k := range d.Handlers {
 			if k == 0 {
-				p.str(" ")
+				buf = append(buf, ' ')
 			} else {
-				p.str(", ")
+				buf = append(buf, ", "...)
 			}
-			p.appendHandler(&d.Handlers[k])
+			buf = p.appendHandler(buf, &d.Handlers[k])
 		}
 		if len(d.Handlers) > 0 {
-			p.str(" ")
+			buf = append(buf, ' ')
 		}
-		p.str("]")
+		buf = append(buf, ']')
 	default:
-		l.next()
-		p.appendSingleImm(k, d, nd)
+		buf = l.next(buf)
+		buf = p.appendSingleImm(buf, k, d, nd)
 	}
+	return buf
 }
 
 // appendSingleImm writes an immediate that is one operand item.
-func (p *funcPrinter) appendSingleImm(k ir.ImmKind, d *ir.InstData, nd *int) {
+func (p *funcPrinter) appendSingleImm(buf []byte, k ir.ImmKind, d *ir.InstData, nd *int) []byte {
 	switch k {
 	case ir.ImmInt64:
-		p.buf = appendImm64(p.buf, signExtend(d.Imm, d.CtrlType))
+		buf = appendImm64(buf, signExtend(d.Imm, d.CtrlType))
 	case ir.ImmUint8:
-		p.buf = strconv.AppendInt(p.buf, d.Imm, 10)
+		buf = strconv.AppendInt(buf, d.Imm, 10)
 	case ir.ImmIeee16:
-		p.buf = appendF16(p.buf, d.FloatBits)
+		buf = appendF16(buf, d.FloatBits)
 	case ir.ImmIeee32:
-		p.buf = appendF32(p.buf, d.FloatBits)
+		buf = appendF32(buf, d.FloatBits)
 	case ir.ImmIeee64:
-		p.buf = appendF64(p.buf, d.FloatBits)
+		buf = appendF64(buf, d.FloatBits)
 	case ir.ImmTrapCode:
-		p.str(d.Trap.String())
+		buf = appendTrapCode(buf, d.Trap)
 	case ir.ImmFuncRef:
-		p.ent("fn", uint32(d.Func))
+		buf = appendEnt(buf, "fn", uint32(d.Func))
 	case ir.ImmSigRef:
-		p.ent("sig", uint32(d.Sig))
+		buf = appendEnt(buf, "sig", uint32(d.Sig))
 	case ir.ImmStackSlot:
-		p.ent("ss", uint32(d.Slot))
+		buf = appendEnt(buf, "ss", uint32(d.Slot))
 	case ir.ImmDynStackSlot:
-		p.ent("dss", uint32(d.DynSlot))
+		buf = appendEnt(buf, "dss", uint32(d.DynSlot))
 	case ir.ImmGlobalValue:
-		p.ent("gv", uint32(d.GV))
+		buf = appendEnt(buf, "gv", uint32(d.GV))
 	case ir.ImmConstant:
-		p.appendConstantOperand(d)
+		buf = p.appendConstantOperand(buf, d)
 	case ir.ImmShuffleMask:
 		if len(d.Bytes) == 0 {
-			p.str("<missing mask>")
+			buf = append(buf, "<missing mask>"...)
 		} else {
-			p.buf = appendLEHex(p.buf, d.Bytes)
+			buf = appendLEHex(buf, d.Bytes)
 		}
 	case ir.ImmBlockCall:
-		p.takeDest(d, nd)
+		buf = p.takeDest(buf, d, nd)
 	case ir.ImmRawBlock:
-		p.appendBlockName(d.RawBlock)
+		buf = appendBlockName(buf, d.RawBlock)
 	default:
-		p.str("<bad immediate kind>")
+		buf = append(buf, "<bad immediate kind>"...)
 	}
+	return buf
 }
 
 // signExtend reads an imm64 as a signed number of the controlling type's
@@ -389,17 +388,18 @@ func signExtend(x int64, t ir.Type) int64 {
 
 // appendConstantOperand writes a constant reference or inline data: hex
 // bytes, or a float for an opcode whose result is f128.
-func (p *funcPrinter) appendConstantOperand(d *ir.InstData) {
+func (p *funcPrinter) appendConstantOperand(buf []byte, d *ir.InstData) []byte {
 	switch {
 	case d.Const != ir.NoConstant:
-		p.ent("const", uint32(d.Const))
+		buf = appendEnt(buf, "const", uint32(d.Const))
 	case len(d.Bytes) == 0:
-		p.str("<missing constant>")
+		buf = append(buf, "<missing constant>"...)
 	case len(d.Bytes) == 16 && hasF128Result(d.Op):
-		p.buf = appendF128(p.buf, d.Bytes)
+		buf = appendF128(buf, d.Bytes)
 	default:
-		p.buf = appendLEHex(p.buf, d.Bytes)
+		buf = appendLEHex(buf, d.Bytes)
 	}
+	return buf
 }
 
 func hasF128Result(op ir.Opcode) bool {
@@ -408,111 +408,116 @@ func hasF128Result(op ir.Opcode) bool {
 }
 
 // takeDest writes the next block call of d, or a marker when d has too few.
-func (p *funcPrinter) takeDest(d *ir.InstData, nd *int) {
+func (p *funcPrinter) takeDest(buf []byte, d *ir.InstData, nd *int) []byte {
 	if *nd >= len(d.Dests) {
-		p.str("<missing block call>")
-		return
+		return append(buf, "<missing block call>"...)
 	}
-	p.appendBlockCall(&d.Dests[*nd])
+	c := &d.Dests[*nd]
 	*nd++
+	return p.appendBlockCall(buf, c)
 }
 
 // appendBlockCall writes `block3` or `block3(v1, ret0, exn0)`.
-func (p *funcPrinter) appendBlockCall(c *ir.BlockCall) {
-	p.appendBlockName(c.Block)
+func (p *funcPrinter) appendBlockCall(buf []byte, c *ir.BlockCall) []byte {
+	buf = appendBlockName(buf, c.Block)
 	if len(c.Args) == 0 {
-		return
+		return buf
 	}
-	p.str("(")
+	buf = append(buf, '(')
 	for k, a := range c.Args {
 		if k > 0 {
-			p.str(", ")
+			buf = append(buf, ", "...)
 		}
 		switch a.Kind {
 		case ir.ArgValue:
-			p.appendValue(a.Value)
+			buf = p.appendValue(buf, a.Value)
 		case ir.ArgRet:
-			p.str("ret")
-			p.buf = strconv.AppendUint(p.buf, uint64(a.Index), 10)
+			buf = append(buf, "ret"...)
+			buf = strconv.AppendUint(buf, uint64(a.Index), 10)
 		case ir.ArgExn:
-			p.str("exn")
-			p.buf = strconv.AppendUint(p.buf, uint64(a.Index), 10)
+			buf = append(buf, "exn"...)
+			buf = strconv.AppendUint(buf, uint64(a.Index), 10)
 		default:
-			p.str("<bad block arg>")
+			buf = append(buf, "<bad block arg>"...)
 		}
 	}
-	p.str(")")
+	return append(buf, ')')
 }
 
-func (p *funcPrinter) appendHandler(h *ir.ExceptionHandler) {
+func (p *funcPrinter) appendHandler(buf []byte, h *ir.ExceptionHandler) []byte {
 	switch h.Kind {
 	case ir.HandlerTag:
-		p.str("tag")
-		p.buf = strconv.AppendUint(p.buf, uint64(h.Tag), 10)
-		p.str(": ")
-		p.appendBlockCall(&h.Dest)
+		buf = append(buf, "tag"...)
+		buf = strconv.AppendUint(buf, uint64(h.Tag), 10)
+		buf = append(buf, ": "...)
+		buf = p.appendBlockCall(buf, &h.Dest)
 	case ir.HandlerDefault:
-		p.str("default: ")
-		p.appendBlockCall(&h.Dest)
+		buf = append(buf, "default: "...)
+		buf = p.appendBlockCall(buf, &h.Dest)
 	case ir.HandlerContext:
-		p.str("context ")
-		p.appendValue(h.Context)
+		buf = append(buf, "context "...)
+		buf = p.appendValue(buf, h.Context)
 	default:
-		p.str("<bad handler kind>")
+		buf = append(buf, "<bad handler kind>"...)
 	}
+	return buf
 }
 
 // appendConstComments writes `  ; v1 = 42, v2 = 0.0` naming every operand
 // defined by a constant instruction, in write.rs's order (duplicates
 // included): value operands, then block-call args (for an exception table
 // the handlers' before the normal return's), then exception contexts.
-func (p *funcPrinter) appendConstComments(d *ir.InstData) {
-	sep := "  ; "
-	visit := func(v ir.Value) {
+func (p *funcPrinter) appendConstComments(buf []byte, d *ir.InstData) []byte {
+	start := len(buf)
+	visit := func(buf []byte, v ir.Value) []byte {
 		src := p.constSource(v)
 		if src == nil {
-			return
+			return buf
 		}
-		p.str(sep)
-		sep = ", "
-		p.appendValue(v)
-		p.str(" = ")
-		p.appendConstText(src)
+		if len(buf) == start {
+			buf = append(buf, "  ; "...)
+		} else {
+			buf = append(buf, ", "...)
+		}
+		buf = p.appendValue(buf, v)
+		buf = append(buf, " = "...)
+		return p.appendConstText(buf, src)
 	}
-	visitCall := func(c *ir.BlockCall) {
+	visitCall := func(buf []byte, c *ir.BlockCall) []byte {
 		for _, a := range c.Args {
 			if a.Kind == ir.ArgValue {
-				visit(a.Value)
+				buf = visit(buf, a.Value)
 			}
 		}
+		return buf
 	}
 	for _, v := range d.Args {
-		visit(v)
+		buf = visit(buf, v)
 	}
 	if !hasImm(d.Op.Format(), ir.ImmExceptionTable) {
 		for k := range d.Dests {
-			visitCall(&d.Dests[k])
+			buf = visitCall(buf, &d.Dests[k])
 		}
-		return
+		return buf
 	}
 	for k := range d.Handlers {
 		if h := &d.Handlers[k]; h.Kind == ir.HandlerTag || h.Kind == ir.HandlerDefault {
-			visitCall(&h.Dest)
+			buf = visitCall(buf, &h.Dest)
 		}
 	}
 	for k := range d.Dests {
-		visitCall(&d.Dests[k])
+		buf = visitCall(buf, &d.Dests[k])
 	}
 	for k := range d.Handlers {
 		if h := &d.Handlers[k]; h.Kind == ir.HandlerContext {
-			visit(h.Context)
+			buf = visit(buf, h.Context)
 		}
 	}
+	return buf
 }
 
 // constSource returns the instruction defining v (after aliases) when it is
-// a constant: a format with no value operands and one immediate that is an
-// imm64, a float or a constant.
+// a constant (see constantOps).
 func (p *funcPrinter) constSource(v ir.Value) *ir.InstData {
 	v = p.resolve(v)
 	if v == ir.NoValue {
@@ -522,31 +527,43 @@ func (p *funcPrinter) constSource(v ir.Value) *ir.InstData {
 	if vd.Kind != ir.DefResult || int(vd.Inst) >= len(p.f.Insts) {
 		return nil
 	}
-	src := &p.f.Insts[vd.Inst]
-	fi := src.Op.Format()
-	if fi.Values != 0 || fi.Varargs || len(fi.Imms) != 1 {
-		return nil
-	}
-	switch fi.Imms[0] {
-	case ir.ImmInt64, ir.ImmIeee16, ir.ImmIeee32, ir.ImmIeee64, ir.ImmConstant:
+	if src := &p.f.Insts[vd.Inst]; int(src.Op) < len(constantOps) && constantOps[src.Op] {
 		return src
 	}
 	return nil
 }
 
+// constantOps marks the opcodes whose results the constant comments name:
+// those of a format with no value operands and one immediate that is an
+// imm64, a float or a constant (iconst, f32const, vconst, ...).
+var constantOps = func() []bool {
+	ops := ir.Opcodes()
+	out := make([]bool, len(ops)+1)
+	for _, op := range ops {
+		fi := op.Format()
+		if fi.Values != 0 || fi.Varargs || len(fi.Imms) != 1 {
+			continue
+		}
+		switch fi.Imms[0] {
+		case ir.ImmInt64, ir.ImmIeee16, ir.ImmIeee32, ir.ImmIeee64, ir.ImmConstant:
+			out[op] = true
+		}
+	}
+	return out
+}()
+
 // appendConstText writes the constant of src as the comment shows it: like
 // the operand, except that an f128const naming a pool constant shows the
 // float.
-func (p *funcPrinter) appendConstText(src *ir.InstData) {
+func (p *funcPrinter) appendConstText(buf []byte, src *ir.InstData) []byte {
 	k := src.Op.Format().Imms[0]
 	if k == ir.ImmConstant && src.Const != ir.NoConstant && hasF128Result(src.Op) {
 		for _, c := range p.f.Constants {
 			if c.Num == src.Const && len(c.Bytes) == 16 {
-				p.buf = appendF128(p.buf, c.Bytes)
-				return
+				return appendF128(buf, c.Bytes)
 			}
 		}
 	}
 	nd := 0
-	p.appendSingleImm(k, src, &nd)
+	return p.appendSingleImm(buf, k, src, &nd)
 }

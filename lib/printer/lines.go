@@ -12,7 +12,8 @@ import (
 // that print every instruction of a function separately (the corpus
 // extractor, error reports) make one Lines per function.
 type Lines struct {
-	p *funcPrinter
+	p   *funcPrinter
+	buf []byte // the line being built, reused
 }
 
 // NewLines prepares to print lines of f.
@@ -27,10 +28,9 @@ func (l *Lines) Inst(i ir.Inst) string {
 	if int(i) >= len(p.f.Insts) {
 		return "<bad inst " + i.String() + ">"
 	}
-	p.buf = p.buf[:0]
-	p.appendLinePrefix(i, 0)
-	p.appendInst(i)
-	return strings.TrimSuffix(string(p.buf), "\n")
+	buf, _ := p.appendLinePrefix(l.buf[:0], i, 0)
+	l.buf = p.appendInst(buf, i)
+	return strings.TrimSuffix(string(l.buf), "\n")
 }
 
 // Immediate returns the text of one immediate or entity reference of
@@ -57,8 +57,7 @@ func (l *Lines) Immediate(i ir.Inst, k ir.ImmKind) string {
 	case ir.ImmBlockCall, ir.ImmJumpTable, ir.ImmExceptionTable:
 		return ""
 	}
-	p.buf = p.buf[:0]
 	var nd int
-	p.appendSingleImm(k, d, &nd)
-	return string(p.buf)
+	l.buf = p.appendSingleImm(l.buf[:0], k, d, &nd)
+	return string(l.buf)
 }

@@ -2,6 +2,7 @@ package printer
 
 import (
 	"io"
+	"sync"
 
 	"cliff/lib/ir"
 )
@@ -41,100 +42,132 @@ func Inst(f *ir.Function, i ir.Inst) string { return Options{}.Inst(f, i) }
 
 // DataValue spells a run-command value: signed decimal integers, Cranelift
 // hex floats, vectors as one little-endian hex number.
-func DataValue(v ir.DataValue) string { return string(appendDataValue(nil, v)) }
+func DataValue(v ir.DataValue) string {
+	var scratch [64]byte // room for any scalar or 128-bit vector
+	return string(appendDataValue(scratch[:0], v))
+}
 
 // Function writes f as CLIF text.
 func (o Options) Function(w io.Writer, f *ir.Function) error {
-	var p funcPrinter
-	_, err := w.Write(p.appendFunction(nil, o, f))
+	s := getScratch()
+	defer s.release()
+	s.text = s.p.appendFunction(s.text, o, f)
+	_, err := w.Write(s.text)
 	return err
 }
 
 // FunctionString returns f as CLIF text.
 func (o Options) FunctionString(f *ir.Function) string {
-	var p funcPrinter
-	return string(p.appendFunction(nil, o, f))
+	s := getScratch()
+	defer s.release()
+	s.text = s.p.appendFunction(s.text, o, f)
+	return string(s.text)
 }
 
 // Module writes the functions of m, separated by blank lines.
 func (o Options) Module(w io.Writer, m *ir.Module) error {
-	var buf []byte
-	var p funcPrinter
+	s := getScratch()
+	defer s.release()
 	for k, f := range m.Funcs {
 		if k > 0 {
-			buf = append(buf, '\n')
+			s.text = append(s.text, '\n')
 		}
-		buf = p.appendFunction(buf, o, f)
-		if len(buf) >= 64<<10 {
-			if _, err := w.Write(buf); err != nil {
+		s.text = s.p.appendFunction(s.text, o, f)
+		if len(s.text) >= 64<<10 {
+			if _, err := w.Write(s.text); err != nil {
 				return err
 			}
-			buf = buf[:0]
+			s.text = s.text[:0]
 		}
 	}
-	_, err := w.Write(buf)
+	_, err := w.Write(s.text)
 	return err
 }
 
-// ModuleString returns the text of m's functions, as Module writes them,
-// built in one buffer sized from m: the generator and cliff-refine print
-// a case of a few hundred instructions per record.
+// ModuleString returns the text of m's functions, as Module writes them.
+// The generator and cliff-refine call it once per case (a few hundred
+// instructions); the string is its only allocation.
 func (o Options) ModuleString(m *ir.Module) string {
-	size := 0
-	for _, f := range m.Funcs {
-		size += 512 + 48*len(f.Insts) + 32*len(f.Layout) // a little over what cases take
-	}
-	buf := make([]byte, 0, size)
-	var p funcPrinter
+	s := getScratch()
+	defer s.release()
 	for k, f := range m.Funcs {
 		if k > 0 {
-			buf = append(buf, '\n')
+			s.text = append(s.text, '\n')
 		}
-		buf = p.appendFunction(buf, o, f)
+		s.text = s.p.appendFunction(s.text, o, f)
 	}
-	return string(buf)
+	return string(s.text)
 }
 
 // File writes a whole .clif file; see the package-level File.
 func (o Options) File(w io.Writer, file *ir.File) error {
-	var buf []byte
+	s := getScratch()
+	defer s.release()
 	for _, h := range file.Tests {
-		buf = appendHeaderLine(buf, h)
+		s.text = appendHeaderLine(s.text, h)
 	}
 	for _, h := range file.Header {
-		buf = appendHeaderLine(buf, h)
+		s.text = appendHeaderLine(s.text, h)
 	}
-	if len(buf) > 0 && len(file.Funcs) > 0 {
-		buf = append(buf, '\n')
+	if len(s.text) > 0 && len(file.Funcs) > 0 {
+		s.text = append(s.text, '\n')
 	}
 
 	// Each command goes after the first function it names; the rest after
 	// the last function, in their order.
 	printed := make([]bool, len(file.Commands))
-	var p funcPrinter
 	for k, f := range file.Funcs {
 		if k > 0 {
-			buf = append(buf, '\n')
+			s.text = append(s.text, '\n')
 		}
-		buf = p.appendFunction(buf, o, f)
+		s.text = s.p.appendFunction(s.text, o, f)
 		for c := range file.Commands {
 			if !printed[c] && file.Commands[c].Func == f.Name {
-				buf = appendRunCommand(buf, &file.Commands[c])
+				s.text = appendRunCommand(s.text, &file.Commands[c])
 				printed[c] = true
 			}
 		}
-		if _, err := w.Write(buf); err != nil {
+		if _, err := w.Write(s.text); err != nil {
 			return err
 		}
-		buf = buf[:0]
+		s.text = s.text[:0]
 	}
 	for c := range file.Commands {
 		if !printed[c] {
-			buf = appendRunCommand(buf, &file.Commands[c])
+			s.text = appendRunCommand(s.text, &file.Commands[c])
 		}
 	}
-	_, err := w.Write(buf)
+	_, err := w.Write(s.text)
 	return err
+}
+
+// scratch is what printing needs besides its output: a funcPrinter with
+// its per-function tables, and a text buffer. The generator and
+// cliff-refine print thousands of small modules a second, so the
+// exported functions take both from a pool instead of growing new ones
+// for every call.
+type scratch struct {
+	p    funcPrinter
+	text []byte
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// getScratch returns a scratch with empty text.
+func getScratch() *scratch {
+	s := scratchPool.Get().(*scratch)
+	s.text = s.text[:0]
+	return s
+}
+
+// release returns s to the pool, unless a huge function has grown it: the
+// pool should not keep megabytes alive for the sake of a rare input.
+func (s *scratch) release() {
+	const maxText, maxInsts, maxValues = 1 << 20, 1 << 16, 1 << 16
+	if cap(s.text) > maxText || cap(s.p.instBlock) > maxInsts || cap(s.p.firstAlias) > maxValues {
+		return
+	}
+	scratchPool.Put(s)
 }
 
 func appendHeaderLine(buf []byte, h ir.HeaderLine) []byte {

@@ -325,3 +325,35 @@ func TestCompactRoundTrips(t *testing.T) {
 		t.Error("no filetest with annotations")
 	}
 }
+
+// TestReusedPrinter checks that a printer reused for many functions, as
+// the pooled one is, leaves nothing of one function in the text of the
+// next: every filetest function, printed in turn by one printer in both
+// layouts, gives the text a fresh printer gives.
+func TestReusedPrinter(t *testing.T) {
+	var reused funcPrinter
+	n := 0
+	for _, path := range clifFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := parser.ParseFile(path, src)
+		if err != nil {
+			continue
+		}
+		for _, f := range file.Funcs {
+			for _, o := range []Options{{}, {Compact: true}} {
+				var fresh funcPrinter
+				want := string(fresh.appendFunction(nil, o, f))
+				if got := string(reused.appendFunction(nil, o, f)); got != want {
+					t.Fatalf("%s: %s printed by a reused printer: %s", path, f.Name, firstDiff(got, want))
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no function printed")
+	}
+}
