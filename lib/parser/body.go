@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"strconv"
 	"strings"
 
 	"cliff/lib/ir"
@@ -35,38 +34,50 @@ func (fp *funcParser) parseBlock() error {
 		return err
 	}
 	if bt.num >= maxBlocks {
-		return fp.errAt(bt, "too many blocks: %s (the limit is block%d)", bt.text, maxBlocks-1)
+		return fp.errAt(bt, "too many blocks: %s (the limit is block%d)", fp.text(bt), maxBlocks-1)
 	}
 	b := ir.Block(bt.num)
 	f := fp.f
+	if f.Blocks == nil {
+		// The first block: make room for the others (see reserve).
+		n := max(fp.blocksHint, int(b)+1)
+		f.Blocks = make([]ir.BlockData, 0, n)
+		f.Pos.Blocks = make([]ir.Pos, 0, n)
+		f.Layout = make([]ir.Block, 0, n)
+	}
 	for len(f.Blocks) <= int(b) {
 		f.Blocks = append(f.Blocks, ir.BlockData{})
 		f.Pos.Blocks = append(f.Pos.Blocks, ir.Pos{})
 	}
 	if f.Blocks[b].Used {
-		return fp.errAt(bt, "duplicate entity: %s", bt.text)
+		return fp.errAt(bt, "duplicate entity: %s", fp.text(bt))
 	}
 	f.Blocks[b].Used = true
-	f.Pos.Blocks[b] = ir.Pos{Line: bt.line, Col: bt.col}
+	f.Pos.Blocks[b] = bt.pos()
 	f.Layout = append(f.Layout, b)
 
 	if fp.optional(tokLPar) && !fp.optional(tokRPar) {
+		params := fp.scratch.params[:0]
 		for {
-			if err := fp.parseBlockParam(b); err != nil {
+			v, err := fp.parseBlockParam(b, len(params))
+			if err != nil {
 				return err
 			}
+			params = append(params, v)
 			if !fp.optional(tokComma) {
 				break
 			}
 		}
-		if _, err := fp.expect(tokRPar, "')' after block parameters"); err != nil {
+		fp.scratch.params = params
+		f.Blocks[b].Params = append(fp.values.Take(len(params)), params...)
+		if err := fp.need(tokRPar, "')' after block parameters"); err != nil {
 			return err
 		}
 	}
 	if fp.optional(tokCold) {
 		f.Blocks[b].Cold = true
 	}
-	if _, err := fp.expect(tokColon, "':' after block header"); err != nil {
+	if err := fp.need(tokColon, "':' after block header"); err != nil {
 		return err
 	}
 	first := len(fp.blockInsts)
@@ -90,13 +101,16 @@ func (fp *funcParser) parseBlock() error {
 // reserve sizes the function's tables and the parser's arenas for the body
 // ahead, from its number of lines (an instruction takes one), so that
 // appending rarely copies: a case of a few hundred instructions would
-// otherwise copy its instruction table several times over.
+// otherwise copy its instruction table several times over. The block
+// tables are made with the first block, from its number of colons (a
+// block header has one; so does a block parameter, which leaves room).
 func (fp *funcParser) reserve() {
 	body := fp.src[fp.tok.off:]
-	if end := strings.Index(body, "\n}"); end >= 0 {
+	if end := bodyEnd(body); end >= 0 {
 		body = body[:end]
 	}
 	n := strings.Count(body, "\n") + 1
+	fp.blocksHint = strings.Count(body, ":")
 	f := fp.f
 	// Half as much again: cliff-refine appends a good many instructions.
 	f.Insts = make([]ir.InstData, 0, n+n/2)
@@ -106,33 +120,49 @@ func (fp *funcParser) reserve() {
 	fp.values.Reserve(3 * n)
 }
 
-// parseBlockParam reads `vN: T` and appends the param to b.
-func (fp *funcParser) parseBlockParam(b ir.Block) error {
+// bodyEnd returns the offset of the first "\n}" in body (the end of a
+// function body), or -1. It looks for the '}', which is rare in CLIF:
+// strings.Index would stop at every newline.
+func bodyEnd(body string) int {
+	for start := 0; ; {
+		i := strings.IndexByte(body[start:], '}')
+		if i < 0 {
+			return -1
+		}
+		i += start
+		if i > 0 && body[i-1] == '\n' {
+			return i - 1
+		}
+		start = i + 1
+	}
+}
+
+// parseBlockParam reads `vN: T`, parameter number index of b, and returns
+// the value.
+func (fp *funcParser) parseBlockParam(b ir.Block, index int) (ir.Value, error) {
 	vt, err := fp.expect(tokValue, "block parameter vN")
 	if err != nil {
-		return err
+		return ir.NoValue, err
 	}
-	if _, err := fp.expect(tokColon, "':' after block parameter"); err != nil {
-		return err
+	if err := fp.need(tokColon, "':' after block parameter"); err != nil {
+		return ir.NoValue, err
 	}
 	tt, err := fp.expect(tokType, "block parameter type")
 	if err != nil {
-		return err
+		return ir.NoValue, err
 	}
 	vd, err := fp.defineValue(vt)
 	if err != nil {
-		return err
+		return ir.NoValue, err
 	}
-	bd := &fp.f.Blocks[b]
-	*vd = ir.ValueData{Type: tt.typ, Kind: ir.DefParam, Block: b, Index: len(bd.Params)}
-	bd.Params = append(bd.Params, ir.Value(vt.num))
-	return nil
+	*vd = ir.ValueData{Type: tt.typ, Kind: ir.DefParam, Block: b, Index: index}
+	return ir.Value(vt.num), nil
 }
 
 // valueSlot grows the value table to hold the value of token t.
 func (fp *funcParser) valueSlot(t token) (*ir.ValueData, error) {
 	if t.num >= maxValues {
-		return nil, fp.errAt(t, "value number too large: %s (the limit is v%d)", t.text, maxValues-1)
+		return nil, fp.errAt(t, "value number too large: %s (the limit is v%d)", fp.text(t), maxValues-1)
 	}
 	for len(fp.f.Values) <= int(t.num) {
 		fp.f.Values = append(fp.f.Values, ir.ValueData{})
@@ -148,7 +178,7 @@ func (fp *funcParser) defineValue(t token) (*ir.ValueData, error) {
 		return nil, err
 	}
 	if vd.Kind != ir.DefNone {
-		return nil, fp.errAt(t, "duplicate entity: %s", t.text)
+		return nil, fp.errAt(t, "duplicate entity: %s", fp.text(t))
 	}
 	return vd, nil
 }
@@ -171,19 +201,19 @@ func (fp *funcParser) parseInstLine(b ir.Block) error {
 	if err != nil {
 		return err
 	}
-	results := fp.resultBuf[:0]
-	defer func() { fp.resultBuf = results[:0] }()
+	results := fp.scratch.results[:0]
 	if fp.is(tokValue) {
 		for {
-			vt, err := fp.expect(tokValue, "result value")
-			if err != nil {
-				return err
+			if !fp.is(tokValue) {
+				return fp.expected("result value")
 			}
-			results = append(results, vt)
+			results = append(results, fp.tok)
+			fp.advance()
 			if !fp.optional(tokComma) {
 				break
 			}
 		}
+		fp.scratch.results = results
 	}
 	switch {
 	case fp.is(tokArrow):
@@ -198,7 +228,7 @@ func (fp *funcParser) parseInstLine(b ir.Block) error {
 	if len(results) > 0 {
 		start = results[0]
 	}
-	return fp.parseInstruction(b, results, annotations{loc, tags}, start)
+	return fp.parseInstruction(b, results, annotations{loc, tags}, &start)
 }
 
 // annotations are what an instruction line carries in front of the
@@ -214,12 +244,12 @@ func (fp *funcParser) optionalSrcLoc() (ir.SourceLoc, error) {
 	if !fp.is(tokSrcLoc) {
 		return ir.SourceLoc{}, nil
 	}
-	bits, err := strconv.ParseUint(fp.tok.text, 16, 32)
-	if err != nil {
-		return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", fp.tok.text)
+	bits, ok := parseUnsigned(fp.text(fp.tok), 16, 32)
+	if !ok {
+		return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", fp.text(fp.tok))
 	}
 	fp.advance()
-	return ir.SrcLoc(uint32(bits)), nil
+	return ir.SrcLoc(uint32(bits.Lo)), nil
 }
 
 // optionalDebugTags reads `<1, 2, ss0>` in front of an instruction. The
@@ -248,7 +278,7 @@ func (fp *funcParser) optionalDebugTags() ([]ir.DebugTag, error) {
 			return nil, fp.expected("integer or stack slot in debug tags")
 		}
 		if !fp.optional(tokComma) {
-			if _, err := fp.expect(tokRAngle, "',' or '>' in debug tags"); err != nil {
+			if err := fp.need(tokRAngle, "',' or '>' in debug tags"); err != nil {
 				return nil, err
 			}
 			break
@@ -293,51 +323,55 @@ func (fp *funcParser) parseAlias(results []token) error {
 }
 
 // checkOperandsDefined reports the first use, in layout order, of a value
-// that the function never defines.
+// that the function never defines. Only the instructions that used a value
+// not yet defined when they were read can (fp.forwardRefs, in text order,
+// which is layout order).
 func (fp *funcParser) checkOperandsDefined() error {
 	f := fp.f
-	check := func(i ir.Inst, v ir.Value) error {
-		if fp.isDefined(v) {
-			return nil
-		}
-		pos := f.Pos.InstPos(i)
-		return &Error{File: fp.file, Line: pos.Line, Col: pos.Col, Msg: "undefined operand value " + v.String()}
-	}
-	checkCall := func(i ir.Inst, bc ir.BlockCall) error {
-		for _, a := range bc.Args {
-			if a.Kind == ir.ArgValue {
-				if err := check(i, a.Value); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	for _, b := range f.Layout {
-		for _, i := range f.Blocks[b].Insts {
-			d := &f.Insts[i]
-			for _, v := range d.Args {
-				if err := check(i, v); err != nil {
-					return err
-				}
-			}
-			for _, bc := range d.Dests {
-				if err := checkCall(i, bc); err != nil {
-					return err
-				}
-			}
-			for _, h := range d.Handlers {
-				if h.Kind == ir.HandlerContext {
-					if err := check(i, h.Context); err != nil {
-						return err
-					}
-				} else if err := checkCall(i, h.Dest); err != nil {
-					return err
-				}
-			}
+	for _, i := range fp.forwardRefs {
+		if v, found := fp.undefinedOperand(&f.Insts[i]); found {
+			pos := f.Pos.InstPos(i)
+			return &Error{File: fp.file, Line: pos.Line, Col: pos.Col, Msg: "undefined operand value " + v.String()}
 		}
 	}
 	return nil
+}
+
+// undefinedOperand returns the first operand of d that is not defined, if
+// any: arguments first, then those of the destinations, then those of the
+// exception handlers.
+func (fp *funcParser) undefinedOperand(d *ir.InstData) (ir.Value, bool) {
+	for _, v := range d.Args {
+		if !fp.isDefined(v) {
+			return v, true
+		}
+	}
+	for _, bc := range d.Dests {
+		if v, found := fp.undefinedArg(bc); found {
+			return v, true
+		}
+	}
+	for _, h := range d.Handlers {
+		if h.Kind != ir.HandlerContext {
+			if v, found := fp.undefinedArg(h.Dest); found {
+				return v, true
+			}
+		} else if !fp.isDefined(h.Context) {
+			return h.Context, true
+		}
+	}
+	return ir.NoValue, false
+}
+
+// undefinedArg returns the first value argument of bc that is not
+// defined, if any.
+func (fp *funcParser) undefinedArg(bc ir.BlockCall) (ir.Value, bool) {
+	for _, a := range bc.Args {
+		if a.Kind == ir.ArgValue && !fp.isDefined(a.Value) {
+			return a.Value, true
+		}
+	}
+	return ir.NoValue, false
 }
 
 // typeAliases gives each alias the type of the value it resolves to.

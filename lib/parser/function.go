@@ -34,13 +34,16 @@ type funcParser struct {
 	deferred []deferredInst
 	// aliases are the `vN -> vM` lines, typed at the end.
 	aliases []aliasDef
-
-	resultBuf []token // reused for the results of each instruction line
+	// forwardRefs are the instructions that use a value not defined when
+	// they were read, in order; checkOperandsDefined checks them at the end.
+	forwardRefs []ir.Inst
 
 	// Arenas (see reserve): the instructions of the blocks read so far, in
-	// order, and the values of instructions' operand and result lists.
+	// order, and the values of instructions' operand and result lists and
+	// of block parameters.
 	blockInsts []ir.Inst
 	values     ir.ValueArena
+	blocksHint int // the capacity to give the block tables
 }
 
 type deferredInst struct {
@@ -65,7 +68,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 		parser: p,
 		f: &ir.Function{
 			Preamble: ir.Preamble{StackLimit: ir.NoGlobalValue},
-			Pos:      ir.Positions{Func: ir.Pos{Line: p.tok.line, Col: p.tok.col}},
+			Pos:      ir.Positions{Func: p.tok.pos()},
 		},
 	}
 	p.advance()
@@ -76,7 +79,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 	if fp.f.Sig, err = p.parseSignature(); err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(tokLBrace, "'{' before function body"); err != nil {
+	if err := p.need(tokLBrace, "'{' before function body"); err != nil {
 		return nil, err
 	}
 	if err := fp.parsePreamble(); err != nil {
@@ -85,7 +88,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 	if err := fp.parseBody(); err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(tokRBrace, "'}' after function body"); err != nil {
+	if err := p.need(tokRBrace, "'}' after function body"); err != nil {
 		return nil, err
 	}
 	return fp.f, nil
@@ -95,7 +98,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 func (p *parser) parseFuncName() (string, error) {
 	switch p.tok.kind {
 	case tokName:
-		name := p.tok.text
+		name := p.text(p.tok)
 		p.advance()
 		return name, nil
 	case tokUserRef:
@@ -108,14 +111,14 @@ func (p *parser) parseFuncName() (string, error) {
 func (p *parser) parseUserName() (string, error) {
 	ns := p.tok.num
 	p.advance()
-	if _, err := p.expect(tokColon, "':' in user name uN:M"); err != nil {
+	if err := p.need(tokColon, "':' in user name uN:M"); err != nil {
 		return "", err
 	}
 	t, err := p.expect(tokInteger, "integer index in user name uN:M")
 	if err != nil {
 		return "", err
 	}
-	index, err := parseUnsignedDecimal32(t.text)
+	index, err := parseUnsignedDecimal32(p.text(t))
 	if err != nil {
 		return "", p.errAt(t, "the integer given overflows the u32 type")
 	}
@@ -135,7 +138,7 @@ func parseUnsignedDecimal32(s string) (uint32, error) {
 func (p *parser) parseExternalName() (string, error) {
 	switch p.tok.kind {
 	case tokName, tokUserName:
-		name := p.tok.text
+		name := p.text(p.tok)
 		p.advance()
 		return name, nil
 	case tokUserRef:
@@ -149,7 +152,7 @@ func (p *parser) parseExternalName() (string, error) {
 //	( [param {, param}] ) [-> param {, param}] [callconv]
 func (p *parser) parseSignature() (ir.Signature, error) {
 	var sig ir.Signature
-	if _, err := p.expect(tokLPar, "function signature: ( args... )"); err != nil {
+	if err := p.need(tokLPar, "function signature: ( args... )"); err != nil {
 		return sig, err
 	}
 	var err error
@@ -158,7 +161,7 @@ func (p *parser) parseSignature() (ir.Signature, error) {
 			return sig, err
 		}
 	}
-	if _, err := p.expect(tokRPar, "')' after function arguments"); err != nil {
+	if err := p.need(tokRPar, "')' after function arguments"); err != nil {
 		return sig, err
 	}
 	if p.optional(tokArrow) {
@@ -167,13 +170,13 @@ func (p *parser) parseSignature() (ir.Signature, error) {
 		}
 	}
 	if p.is(tokIdent) {
-		cc := ir.CallConv(p.tok.text)
+		cc := ir.CallConv(p.text(p.tok))
 		known := false
 		for _, c := range ir.CallConvs {
 			known = known || c == cc
 		}
 		if !known {
-			return sig, p.errAt(p.tok, "unknown calling convention: %s", p.tok.text)
+			return sig, p.errAt(p.tok, "unknown calling convention: %s", p.text(p.tok))
 		}
 		sig.CallConv = cc
 		p.advance()
@@ -182,7 +185,7 @@ func (p *parser) parseSignature() (ir.Signature, error) {
 }
 
 func (p *parser) parseAbiParams() ([]ir.AbiParam, error) {
-	var list []ir.AbiParam
+	list := p.scratch.abi[:0]
 	for {
 		a, err := p.parseAbiParam()
 		if err != nil {
@@ -190,7 +193,8 @@ func (p *parser) parseAbiParams() ([]ir.AbiParam, error) {
 		}
 		list = append(list, a)
 		if !p.optional(tokComma) {
-			return list, nil
+			p.scratch.abi = list
+			return p.abiParams.clone(list), nil
 		}
 	}
 }
@@ -204,7 +208,7 @@ func (p *parser) parseAbiParam() (ir.AbiParam, error) {
 	}
 	a := ir.AbiParam{Type: t.typ}
 	for p.is(tokIdent) {
-		switch p.tok.text {
+		switch p.text(p.tok) {
 		case "uext":
 			a.Ext = ir.ExtUext
 		case "sext":
@@ -212,17 +216,17 @@ func (p *parser) parseAbiParam() (ir.AbiParam, error) {
 		case "normal":
 			a.Purpose = ""
 		case "sret", "vmctx":
-			a.Purpose = ir.Purpose(p.tok.text)
+			a.Purpose = ir.Purpose(p.text(p.tok))
 		case "sarg":
 			p.advance()
-			if _, err := p.expect(tokLPar, "'(' to begin sarg size"); err != nil {
+			if err := p.need(tokLPar, "'(' to begin sarg size"); err != nil {
 				return a, err
 			}
 			n, err := p.uimm32("byte size in sarg(N)")
 			if err != nil {
 				return a, err
 			}
-			if _, err := p.expect(tokRPar, "')' to end sarg size"); err != nil {
+			if err := p.need(tokRPar, "')' to end sarg size"); err != nil {
 				return a, err
 			}
 			a.Purpose = ir.Purpose(fmt.Sprintf("sarg(%d)", n))

@@ -16,9 +16,9 @@ func (p *parser) imm64(what string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := parseI64(t.text)
+	v, err := parseI64(p.text(t))
 	if err != nil {
-		return 0, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return 0, p.errAt(t, "bad %s %s: %v", what, p.text(t), err)
 	}
 	return v, nil
 }
@@ -29,9 +29,9 @@ func (p *parser) uimm32(what string) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := parseUimm32(t.text)
+	v, err := parseUimm32(p.text(t))
 	if err != nil {
-		return 0, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return 0, p.errAt(t, "bad %s %s: %v", what, p.text(t), err)
 	}
 	return v, nil
 }
@@ -43,9 +43,9 @@ func (p *parser) sizedImm(width uint, what string) (uint128.Uint128, error) {
 	if err != nil {
 		return uint128.Uint128{}, err
 	}
-	v, err := parseSizedImm(t.text, width)
+	v, err := parseSizedImm(p.text(t), width)
 	if err != nil {
-		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, p.text(t), err)
 	}
 	return v, nil
 }
@@ -56,9 +56,9 @@ func (p *parser) float(f floatFormat, what string) (uint128.Uint128, error) {
 	if err != nil {
 		return uint128.Uint128{}, err
 	}
-	v, err := parseFloat(t.text, f)
+	v, err := parseFloat(p.text(t), f)
 	if err != nil {
-		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, t.text, err)
+		return uint128.Uint128{}, p.errAt(t, "bad %s %s: %v", what, p.text(t), err)
 	}
 	return v, nil
 }
@@ -119,15 +119,15 @@ func (p *parser) vectorConst(t ir.Type) ([]byte, error) {
 			}
 			data = append(data, b...)
 		}
-		if _, err := p.expect(tokRBracket, "']' after "+strconv.Itoa(t.Lanes())+" lane literals"); err != nil {
-			return nil, err
+		if !p.optional(tokRBracket) {
+			return nil, p.expected("']' after " + strconv.Itoa(t.Lanes()) + " lane literals")
 		}
 	} else {
 		ht, err := p.expect(tokInteger, "hexadecimal constant or a list of lane literals")
 		if err != nil {
 			return nil, err
 		}
-		if data, err = parseHexConstant(ht.text); err != nil {
+		if data, err = parseHexConstant(p.text(ht)); err != nil {
 			return nil, p.errAt(ht, "expected hexadecimal immediate: %v", err)
 		}
 		for len(data) < t.Bytes() {
@@ -143,14 +143,14 @@ func (p *parser) vectorConst(t ir.Type) ([]byte, error) {
 // optionalOffset32 reads a signed offset (`+8`, `-4`) when one follows; 0
 // otherwise.
 func (p *parser) optionalOffset32() (int32, error) {
-	if !p.is(tokInteger) || (p.tok.text[0] != '+' && p.tok.text[0] != '-') {
+	if !p.isSignedInteger() {
 		return 0, nil
 	}
 	t := p.tok
 	p.advance()
-	v, err := parseOffset32(t.text)
+	v, err := parseOffset32(p.text(t))
 	if err != nil {
-		return 0, p.errAt(t, "bad offset %s: %v", t.text, err)
+		return 0, p.errAt(t, "bad offset %s: %v", p.text(t), err)
 	}
 	return v, nil
 }
@@ -162,7 +162,7 @@ func (p *parser) memFlags() (ir.MemFlags, error) {
 	for {
 		switch p.tok.kind {
 		case tokIdent:
-			switch p.tok.text {
+			switch p.text(p.tok) {
 			case "notrap":
 				f.NoTrap, f.Trap = true, ir.TrapNone
 			case "aligned":
@@ -173,7 +173,7 @@ func (p *parser) memFlags() (ir.MemFlags, error) {
 				f.CanMove = true
 			case "little", "big":
 				e := ir.EndianLittle
-				if p.tok.text == "big" {
+				if p.text(p.tok) == "big" {
 					e = ir.EndianBig
 				}
 				if f.Endian != ir.EndianNative && f.Endian != e {
@@ -181,7 +181,7 @@ func (p *parser) memFlags() (ir.MemFlags, error) {
 				}
 				f.Endian = e
 			default:
-				code, ok := ir.ParseTrapCode(p.tok.text)
+				code, ok := ir.ParseTrapCode(p.text(p.tok))
 				if !ok {
 					return f, nil
 				}

@@ -8,13 +8,14 @@ import (
 // parseInstruction reads an instruction after its results and `=`, the
 // lookahead being the opcode, and appends it to block b. start is where
 // the instruction begins (its first result, or the opcode).
-func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotations, start token) error {
+func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotations, start *token) error {
 	f := fp.f
-	inst := ir.Inst(len(f.Insts))
-	d := ir.InstData{
-		Func: ir.NoFuncRef, Sig: ir.NoSigRef, Slot: ir.NoStackSlot, DynSlot: ir.NoDynSlot,
-		GV: ir.NoGlobalValue, RawBlock: ir.NoBlock, Const: ir.NoConstant,
-		SrcLoc: ann.loc, DebugTags: ann.tags,
+	inst, d := fp.newInst()
+	d.Func, d.Sig, d.Slot, d.DynSlot = ir.NoFuncRef, ir.NoSigRef, ir.NoStackSlot, ir.NoDynSlot
+	d.GV, d.RawBlock, d.Const = ir.NoGlobalValue, ir.NoBlock, ir.NoConstant
+	d.SrcLoc = ann.loc
+	if ann.tags != nil {
+		d.DebugTags = ann.tags
 	}
 	if len(results) > 0 {
 		d.Results = fp.values.Take(len(results))[:len(results)]
@@ -28,25 +29,28 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 		d.Results[k] = ir.Value(rt.num)
 	}
 
-	opTok, explicit, err := fp.parseOpcodeAndOperands(&d)
+	opTok := fp.tok
+	explicit, err := fp.parseOpcodeAndOperands(d)
 	if err != nil {
 		return err
 	}
 	op := d.Op
 
-	n, err := fp.resultCount(&d)
+	n, err := fp.resultCount(d)
 	if err != nil {
 		return fp.errAt(opTok, "%v", err)
 	}
 	if n != len(results) {
-		return fp.errAt(start, "instruction %s produces %d result values, %d given", op, n, len(results))
+		return fp.errAt(*start, "instruction %s produces %d result values, %d given", op, n, len(results))
 	}
 
-	f.Insts = append(f.Insts, d)
-	f.Pos.Insts = append(f.Pos.Insts, ir.Pos{Line: start.line, Col: start.col})
+	f.Pos.Insts = append(f.Pos.Insts, start.pos())
 	fp.blockInsts = append(fp.blockInsts, inst)
+	if _, found := fp.undefinedOperand(d); found {
+		fp.forwardRefs = append(fp.forwardRefs, inst) // see checkOperandsDefined
+	}
 
-	typed, err := fp.typeInst(inst, explicit, opTok)
+	typed, err := fp.typeInst(inst, explicit, &opTok)
 	if err != nil {
 		return err
 	}
@@ -55,24 +59,42 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 	}
 
 	if fp.optional(tokComma) {
-		return fp.parseStackMap(&f.Insts[inst])
+		return fp.parseStackMap(d)
 	}
 	return nil
+}
+
+// newInst adds an instruction to the function's table and returns it, all
+// zero, to be read in place: InstData is large and holds pointers, so
+// copying one in, or clearing it, costs a bulk write barrier while the
+// collector runs. A slot within the table's capacity is zero already (the
+// table is made by reserve and extended only here), so it is not cleared
+// again. An error discards the function, half-read instruction and all.
+func (fp *funcParser) newInst() (ir.Inst, *ir.InstData) {
+	f := fp.f
+	inst := ir.Inst(len(f.Insts))
+	if len(f.Insts) < cap(f.Insts) {
+		f.Insts = f.Insts[:inst+1]
+	} else {
+		f.Insts = append(f.Insts, ir.InstData{})
+	}
+	return inst, &f.Insts[inst]
 }
 
 // parseOpcodeAndOperands reads the opcode, its optional controlling type
 // and its operands into d. explicit says whether the controlling type was
 // written (d.CtrlType holds it then).
-func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (opTok token, explicit bool, err error) {
-	opTok, err = fp.expect(tokIdent, "instruction opcode")
-	if err != nil {
-		return opTok, false, err
+func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (explicit bool, err error) {
+	opTok := fp.tok
+	if opTok.kind != tokIdent {
+		return false, fp.expected("instruction opcode")
 	}
-	op, ok := ir.LookupOpcode(opTok.text)
+	op, ok := ir.LookupOpcode(fp.text(opTok))
 	if !ok {
-		return opTok, false, fp.errAt(opTok, "unknown opcode '%s'", opTok.text)
+		return false, fp.errAt(opTok, "unknown opcode '%s'", fp.text(opTok))
 	}
 	d.Op = op
+	fp.advance()
 
 	// The controlling type: `.T`, or `.dtN` for the dynamic vector type of
 	// a declared dynamic type (an undeclared dtN leaves it to inference, as
@@ -84,14 +106,14 @@ func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (opTok token, expli
 		case tokDynType:
 			d.CtrlType, explicit = fp.dynTypes[ir.DynamicType(fp.tok.num)]
 		default:
-			return opTok, false, fp.expected("type after '" + opTok.text + ".'")
+			return false, fp.expected("type after '" + fp.text(opTok) + ".'")
 		}
 		fp.advance()
 	}
 	if explicit && !op.Info().Polymorphic {
-		return opTok, false, fp.errAt(opTok, "%s does not take a typevar", op)
+		return false, fp.errAt(opTok, "%s does not take a typevar", op)
 	}
-	return opTok, explicit, fp.parseOperands(d, explicit)
+	return explicit, fp.parseOperands(d, explicit)
 }
 
 // parseStackMap reads `stack_map = [T @ ssN+off, ...]` after a call into
@@ -104,10 +126,10 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 	if !d.Op.IsCall() || d.Op.IsReturn() {
 		return fp.errAt(at, "stack map can only be attached to a (non-tail) call")
 	}
-	if _, err := fp.expect(tokEqual, "'=' after stack_map"); err != nil {
+	if err := fp.need(tokEqual, "'=' after stack_map"); err != nil {
 		return err
 	}
-	if _, err := fp.expect(tokLBracket, "'[' after 'stack_map ='"); err != nil {
+	if err := fp.need(tokLBracket, "'[' after 'stack_map ='"); err != nil {
 		return err
 	}
 	for !fp.optional(tokRBracket) {
@@ -115,7 +137,7 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 		if err != nil {
 			return err
 		}
-		if _, err := fp.expect(tokAt, "'@ ssN+offset' in stack map entry"); err != nil {
+		if err := fp.need(tokAt, "'@ ssN+offset' in stack map entry"); err != nil {
 			return err
 		}
 		ss, err := fp.anyStackSlot()
@@ -123,8 +145,8 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 			return err
 		}
 		// `ss0+8` lexes as ss0 and the integer +8; `ss0 + 8` as three tokens.
-		if !fp.is(tokInteger) || fp.tok.text[0] != '+' {
-			if _, err := fp.expect(tokPlus, "'+ offset' in stack map entry"); err != nil {
+		if !fp.is(tokInteger) || fp.text(fp.tok)[0] != '+' {
+			if err := fp.need(tokPlus, "'+ offset' in stack map entry"); err != nil {
 				return err
 			}
 		}
@@ -134,7 +156,7 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 		}
 		d.StackMap = append(d.StackMap, ir.StackMapEntry{Type: tt.typ, Slot: ss, Offset: off})
 		if !fp.optional(tokComma) {
-			if _, err := fp.expect(tokRBracket, "',' or ']' in stack map"); err != nil {
+			if err := fp.need(tokRBracket, "',' or ']' in stack map"); err != nil {
 				return err
 			}
 			break
@@ -147,35 +169,21 @@ func (fp *funcParser) parseStackMap(d *ir.InstData) error {
 // instruction format.
 func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	var err error
+	fp.scratch.dests = fp.scratch.dests[:0] // see dest
 	if n := d.Op.Format().Values; n > 0 {
 		d.Args = fp.values.Take(n)
 	}
-	// vals reads comma-separated value operands into d.Args.
-	vals := func(n int) error {
-		for k := 0; k < n; k++ {
-			if k > 0 {
-				if err := fp.comma(); err != nil {
-					return err
-				}
-			}
-			v, err := fp.valueOperand()
-			if err != nil {
-				return err
-			}
-			d.Args = append(d.Args, v)
-		}
-		return nil
-	}
+	// vals reads n comma-separated value operands into d.Args.
+	vals := func(n int) error { return fp.valueOperands(d, n) }
 	// callArgs reads `(v, ...)` into d.Args.
 	callArgs := func() error {
-		if _, err := fp.expect(tokLPar, "'(' before arguments"); err != nil {
+		if err := fp.need(tokLPar, "'(' before arguments"); err != nil {
 			return err
 		}
 		if err := fp.valueList(&d.Args); err != nil {
 			return err
 		}
-		_, err := fp.expect(tokRPar, "')' after arguments")
-		return err
+		return fp.need(tokRPar, "')' after arguments")
 	}
 	// thenComma reads a ',' after an operand read without error.
 	thenComma := func(err error) error {
@@ -228,17 +236,17 @@ func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 			err = vals(2)
 		}
 	case ir.FormatJump:
-		err = fp.blockCallInto(&d.Dests, "jump destination block")
+		err = fp.dest("jump destination block")
 	case ir.FormatBrif:
 		if err = thenComma(vals(1)); err == nil {
-			if err = thenComma(fp.blockCallInto(&d.Dests, "branch then block")); err == nil {
-				err = fp.blockCallInto(&d.Dests, "branch else block")
+			if err = thenComma(fp.dest("branch then block")); err == nil {
+				err = fp.dest("branch else block")
 			}
 		}
 	case ir.FormatBranchTable:
 		if err = thenComma(vals(1)); err == nil {
-			if err = thenComma(fp.blockCallInto(&d.Dests, "default destination block")); err == nil {
-				err = fp.jumpTable(d)
+			if err = thenComma(fp.dest("default destination block")); err == nil {
+				err = fp.jumpTable()
 			}
 		}
 	case ir.FormatCall:
@@ -324,36 +332,60 @@ func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	default:
 		return fp.errAt(fp.tok, "instruction format %s of %s is not supported by the parser", d.Op.Info().Format, d.Op)
 	}
+	d.Dests = fp.blockCalls.clone(fp.scratch.dests)
 	return err
+}
+
+// valueOperands reads n comma-separated value operands into d.Args.
+func (fp *funcParser) valueOperands(d *ir.InstData, n int) error {
+	for k := 0; k < n; k++ {
+		if k > 0 {
+			if err := fp.comma(); err != nil {
+				return err
+			}
+		}
+		v, err := fp.valueOperand()
+		if err != nil {
+			return err
+		}
+		d.Args = append(d.Args, v)
+	}
+	return nil
 }
 
 // comma reads the ',' between operands.
-func (fp *funcParser) comma() error {
-	_, err := fp.expect(tokComma, "',' between operands")
-	return err
-}
+func (fp *funcParser) comma() error { return fp.need(tokComma, "',' between operands") }
 
 // valueOperand reads a value operand.
 func (fp *funcParser) valueOperand() (ir.Value, error) {
-	t, err := fp.expect(tokValue, "SSA value operand")
-	return ir.Value(t.num), err
+	if !fp.is(tokValue) {
+		return ir.NoValue, fp.expected("SSA value operand")
+	}
+	v := ir.Value(fp.tok.num)
+	fp.advance()
+	return v, nil
 }
 
-// valueList reads a possibly empty comma-separated list of values.
+// valueList reads a possibly empty comma-separated list of values and
+// appends them to args.
 func (fp *funcParser) valueList(args *[]ir.Value) error {
 	if !fp.is(tokValue) {
 		return nil
 	}
+	list := append(fp.scratch.values[:0], *args...)
 	for {
 		v, err := fp.valueOperand()
 		if err != nil {
 			return err
 		}
-		*args = append(*args, v)
+		list = append(list, v)
 		if !fp.optional(tokComma) {
-			return nil
+			break
 		}
 	}
+	fp.scratch.values = list
+	*args = append(fp.values.Take(len(list)), list...)
+	return nil
 }
 
 // laneImm reads an unsigned 8-bit immediate (a lane index).
@@ -362,9 +394,9 @@ func (fp *funcParser) laneImm() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, err := parseUimm8(t.text)
+	v, err := parseUimm8(fp.text(t))
 	if err != nil {
-		return 0, fp.errAt(t, "bad unsigned 8-bit immediate %s: %v", t.text, err)
+		return 0, fp.errAt(t, "bad unsigned 8-bit immediate %s: %v", fp.text(t), err)
 	}
 	return int64(v), nil
 }
@@ -383,12 +415,19 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 	if !explicit || !t.IsInt() || !t.IsScalar() || t.Bits() > 64 {
 		return 0, fp.errAt(fp.tok, "%s needs an explicit integer type of at most 64 bits: %s.i8, .i16, .i32 or .i64", d.Op, d.Op)
 	}
-	what := "immediate " + t.String() + " operand"
+	what := intImmWhat[t]
 	if t.Bits() == 64 {
 		return fp.imm64(what)
 	}
 	v, err := fp.sizedImm(uint(t.Bits()), what)
 	return int64(v.Lo), err
+}
+
+// intImmWhat names the immediate of iconst for messages, per type: made
+// once, as iconst is among the commonest instructions.
+var intImmWhat = map[ir.Type]string{
+	ir.I8: "immediate i8 operand", ir.I16: "immediate i16 operand",
+	ir.I32: "immediate i32 operand", ir.I64: "immediate i64 operand",
 }
 
 // floatImm reads the float of an f16const, f32const or f64const.
@@ -436,7 +475,7 @@ func condCode[T any](fp *funcParser, parse func(string) (T, bool), what string) 
 	if !fp.is(tokIdent) {
 		return zero, fp.expected(what)
 	}
-	v, ok := parse(fp.tok.text)
+	v, ok := parse(fp.text(fp.tok))
 	if !ok {
 		return zero, fp.expected(what)
 	}
@@ -456,7 +495,7 @@ func (fp *funcParser) funcRef() (ir.FuncRef, error) {
 		return ir.NoFuncRef, err
 	}
 	if _, ok := fp.funcs[ir.FuncRef(t.num)]; !ok {
-		return ir.NoFuncRef, fp.errAt(t, "undefined function %s", t.text)
+		return ir.NoFuncRef, fp.errAt(t, "undefined function %s", fp.text(t))
 	}
 	return ir.FuncRef(t.num), nil
 }
@@ -468,7 +507,7 @@ func (fp *funcParser) sigRef(declared bool) (ir.SigRef, error) {
 		return ir.NoSigRef, err
 	}
 	if _, ok := fp.sigs[ir.SigRef(t.num)]; declared && !ok {
-		return ir.NoSigRef, fp.errAt(t, "undefined signature %s", t.text)
+		return ir.NoSigRef, fp.errAt(t, "undefined signature %s", fp.text(t))
 	}
 	return ir.SigRef(t.num), nil
 }
@@ -482,7 +521,7 @@ func (fp *funcParser) anyStackSlot() (ir.StackSlot, error) {
 		return ir.NoStackSlot, err
 	}
 	if ir.StackSlot(t.num) == ir.NoStackSlot {
-		return ir.NoStackSlot, fp.errAt(t, "invalid stack slot %s", t.text)
+		return ir.NoStackSlot, fp.errAt(t, "invalid stack slot %s", fp.text(t))
 	}
 	return ir.StackSlot(t.num), nil
 }
@@ -493,7 +532,7 @@ func (fp *funcParser) stackSlotRef() (ir.StackSlot, error) {
 		return ir.NoStackSlot, err
 	}
 	if !fp.slots[ir.StackSlot(t.num)] {
-		return ir.NoStackSlot, fp.errAt(t, "undefined stack slot %s", t.text)
+		return ir.NoStackSlot, fp.errAt(t, "undefined stack slot %s", fp.text(t))
 	}
 	return ir.StackSlot(t.num), nil
 }
@@ -504,7 +543,7 @@ func (fp *funcParser) dynSlotRef() (ir.DynamicStackSlot, error) {
 		return ir.NoDynSlot, err
 	}
 	if !fp.dynSlots[ir.DynamicStackSlot(t.num)] {
-		return ir.NoDynSlot, fp.errAt(t, "undefined dynamic stack slot %s", t.text)
+		return ir.NoDynSlot, fp.errAt(t, "undefined dynamic stack slot %s", fp.text(t))
 	}
 	return ir.DynamicStackSlot(t.num), nil
 }
@@ -515,38 +554,41 @@ func (fp *funcParser) globalValueRef() (ir.GlobalValue, error) {
 		return ir.NoGlobalValue, err
 	}
 	if !fp.gvs[ir.GlobalValue(t.num)] {
-		return ir.NoGlobalValue, fp.errAt(t, "undefined global value %s", t.text)
+		return ir.NoGlobalValue, fp.errAt(t, "undefined global value %s", fp.text(t))
 	}
 	return ir.GlobalValue(t.num), nil
 }
 
-// blockCallInto reads `blockN[(args)]` and appends it to dests.
-func (fp *funcParser) blockCallInto(dests *[]ir.BlockCall, what string) error {
+// dest reads a destination `blockN[(args)]` of the instruction being read
+// and appends it to fp.scratch.dests, which parseOperands copies to the
+// instruction's Dests.
+func (fp *funcParser) dest(what string) error {
 	bc, err := fp.blockCall(what)
 	if err == nil {
-		*dests = append(*dests, bc)
+		fp.scratch.dests = append(fp.scratch.dests, bc)
 	}
 	return err
 }
 
 // blockCall reads `blockN[(arg, ...)]`; an arg is vN, retN or exnN.
 func (fp *funcParser) blockCall(what string) (ir.BlockCall, error) {
-	bt, err := fp.expect(tokBlock, what)
-	if err != nil {
-		return ir.BlockCall{}, err
+	if !fp.is(tokBlock) {
+		return ir.BlockCall{}, fp.expected(what)
 	}
-	bc := ir.BlockCall{Block: ir.Block(bt.num)}
+	bc := ir.BlockCall{Block: ir.Block(fp.tok.num)}
+	fp.advance()
 	if !fp.optional(tokLPar) {
 		return bc, nil
 	}
+	args := fp.scratch.blockArgs[:0]
 	for !fp.is(tokRPar) {
 		switch fp.tok.kind {
 		case tokValue:
-			bc.Args = append(bc.Args, ir.BlockArg{Kind: ir.ArgValue, Value: ir.Value(fp.tok.num)})
+			args = append(args, ir.BlockArg{Kind: ir.ArgValue, Value: ir.Value(fp.tok.num)})
 		case tokRet:
-			bc.Args = append(bc.Args, ir.BlockArg{Kind: ir.ArgRet, Value: ir.NoValue, Index: fp.tok.num})
+			args = append(args, ir.BlockArg{Kind: ir.ArgRet, Value: ir.NoValue, Index: fp.tok.num})
 		case tokExn:
-			bc.Args = append(bc.Args, ir.BlockArg{Kind: ir.ArgExn, Value: ir.NoValue, Index: fp.tok.num})
+			args = append(args, ir.BlockArg{Kind: ir.ArgExn, Value: ir.NoValue, Index: fp.tok.num})
 		default:
 			return bc, fp.expected("block argument (vN, retN or exnN)")
 		}
@@ -555,21 +597,21 @@ func (fp *funcParser) blockCall(what string) (ir.BlockCall, error) {
 			break
 		}
 	}
-	_, err = fp.expect(tokRPar, "')' after block arguments")
-	return bc, err
+	fp.scratch.blockArgs = args
+	bc.Args = fp.blockArgs.clone(args)
+	return bc, fp.need(tokRPar, "')' after block arguments")
 }
 
-// jumpTable reads `[blockcall, ...]`, appending the entries to d.Dests
-// after the default.
-func (fp *funcParser) jumpTable(d *ir.InstData) error {
-	if _, err := fp.expect(tokLBracket, "'[' before jump table contents"); err != nil {
+// jumpTable reads `[blockcall, ...]`, the destinations after the default.
+func (fp *funcParser) jumpTable() error {
+	if err := fp.need(tokLBracket, "'[' before jump table contents"); err != nil {
 		return err
 	}
 	if fp.optional(tokRBracket) {
 		return nil
 	}
 	for {
-		if err := fp.blockCallInto(&d.Dests, "jump table entry blockN"); err != nil {
+		if err := fp.dest("jump table entry blockN"); err != nil {
 			return err
 		}
 		if fp.optional(tokRBracket) {
@@ -589,16 +631,16 @@ func (fp *funcParser) exceptionTable(d *ir.InstData) error {
 	if d.Sig, err = fp.sigRef(false); err != nil {
 		return err
 	}
-	if _, err := fp.expect(tokComma, "',' after the exception table signature"); err != nil {
+	if err := fp.need(tokComma, "',' after the exception table signature"); err != nil {
 		return err
 	}
-	if err := fp.blockCallInto(&d.Dests, "normal-return block"); err != nil {
+	if err := fp.dest("normal-return block"); err != nil {
 		return err
 	}
-	if _, err := fp.expect(tokComma, "',' after the normal-return block"); err != nil {
+	if err := fp.need(tokComma, "',' after the normal-return block"); err != nil {
 		return err
 	}
-	if _, err := fp.expect(tokLBracket, "'[' before the exception table"); err != nil {
+	if err := fp.need(tokLBracket, "'[' before the exception table"); err != nil {
 		return err
 	}
 	for !fp.is(tokRBracket) {
@@ -607,7 +649,7 @@ func (fp *funcParser) exceptionTable(d *ir.InstData) error {
 		case fp.is(tokTag):
 			h.Kind, h.Tag = ir.HandlerTag, fp.tok.num
 			fp.advance()
-			if _, err := fp.expect(tokColon, "':' after exception tag"); err != nil {
+			if err := fp.need(tokColon, "':' after exception tag"); err != nil {
 				return err
 			}
 			if h.Dest, err = fp.blockCall("handler block"); err != nil {
@@ -616,7 +658,7 @@ func (fp *funcParser) exceptionTable(d *ir.InstData) error {
 		case fp.isIdent("default"):
 			h.Kind = ir.HandlerDefault
 			fp.advance()
-			if _, err := fp.expect(tokColon, "':' after 'default'"); err != nil {
+			if err := fp.need(tokColon, "':' after 'default'"); err != nil {
 				return err
 			}
 			if h.Dest, err = fp.blockCall("handler block"); err != nil {
@@ -636,6 +678,6 @@ func (fp *funcParser) exceptionTable(d *ir.InstData) error {
 			break
 		}
 	}
-	_, err = fp.expect(tokRBracket, "']' after the exception table")
+	err = fp.need(tokRBracket, "']' after the exception table")
 	return err
 }

@@ -61,15 +61,20 @@ const (
 	tokExn         // exn123
 )
 
-// token is one lexical token with its position.
+// token is one lexical token with its position. Its text is src[off:end]
+// (parser.text) rather than a string: with no pointer in it, a token is
+// copied and written without the garbage collector's write barriers, and
+// a test case has a few thousand tokens.
 type token struct {
 	kind      tokKind
-	text      string // the source text (see tokKind for exceptions)
-	num       uint32 // numbered entities
-	typ       ir.Type
-	line, col int
-	off, end  int // byte offsets of the token in the source
+	typ       ir.Type // tokType
+	num       uint32  // numbered entities
+	off, end  int     // the token's text (see tokKind for exceptions)
+	line, col int     // where the token starts
 }
+
+// pos returns where the token starts.
+func (t token) pos() ir.Pos { return ir.Pos{Line: t.line, Col: t.col} }
 
 // entityKind returns the token kind of a numbered entity's word prefix
 // ("v", "block", ...), tokEOF for other words. A switch, not a map: the
@@ -153,13 +158,13 @@ type lexer struct {
 	cont      int // UTF-8 continuation bytes between lineStart and pos
 }
 
-func newLexer(src string) *lexer { return &lexer{src: src, line: 1} }
+func newLexer(src string) lexer { return lexer{src: src, line: 1} }
 
 // lexerAt returns a lexer that starts at offset pos of src, which is at
 // line and col.
-func lexerAt(src string, pos, line, col int) *lexer {
+func lexerAt(src string, pos, line, col int) lexer {
 	// lineStart is where the line would start if it were all ASCII.
-	return &lexer{src: src, pos: pos, line: line, lineStart: pos - col + 1}
+	return lexer{src: src, pos: pos, line: line, lineStart: pos - col + 1}
 }
 
 // col returns the column (in runes, from 1) of src[pos].
@@ -206,34 +211,49 @@ func (l *lexer) restOfLine() string {
 	return l.src[start:l.pos]
 }
 
+// Character classes, as tables: the lexer asks for every byte.
+var (
+	wordChars  = byteSet(func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' })
+	hexDigits  = byteSet(func(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' })
+	spaceChars = byteSet(func(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' })
+)
+
+func byteSet(in func(byte) bool) (set [256]bool) {
+	for c := range set {
+		set[c] = in(byte(c))
+	}
+	return set
+}
+
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isWordChar(c byte) bool {
-	return isAlpha(c) || isDigit(c) || c == '_'
-}
-func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-// next returns the next token, comments included; tokEOF at the end.
-func (l *lexer) next() token {
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
-		if c == '\n' {
-			l.pos++
+// The scanning loops below work on local copies of the lexer's fields, so
+// that the compiler keeps them in registers rather than storing the
+// position through the pointer at every byte.
+
+// skipSpace moves past white space, counting lines.
+func (l *lexer) skipSpace() {
+	src, pos := l.src, l.pos
+	for pos < len(src) && spaceChars[src[pos]] {
+		if src[pos] == '\n' {
 			l.line++
-			l.lineStart, l.cont = l.pos, 0
-			continue
+			l.lineStart, l.cont = pos+1, 0
 		}
-		if c == ' ' || '\t' <= c && c <= '\r' {
-			l.pos++
-			continue
-		}
-		break
+		pos++
 	}
-	t := token{line: l.line, col: l.col(), off: l.pos}
+	l.pos = pos
+}
+
+// scan reads the next token, comments included, into t (usually the
+// parser's lookahead); tokEOF at the end.
+func (l *lexer) scan(t *token) {
+	l.skipSpace()
+	t.kind, t.typ, t.num = tokEOF, ir.Invalid, 0
+	t.off, t.line, t.col = l.pos, l.line, l.col()
 	if l.pos >= len(l.src) {
-		t.kind = tokEOF
 		t.end = l.pos
-		return t
+		return
 	}
 	c := l.src[l.pos]
 	if k := singleTokens[c]; k != tokEOF {
@@ -243,26 +263,28 @@ func (l *lexer) next() token {
 				l.pos++
 			}
 			t.kind = k
-			return l.finish(t)
+			l.finish(t)
+			return
 		}
 	}
 	switch {
+	case isAlpha(c): // a leading '_' is not allowed, as in Cranelift
+		if (c == 'N' || c == 'I') && (l.lookingAt("NaN") || l.lookingAt("Inf")) {
+			l.number(t)
+			return
+		}
+		l.word(t)
+	case c == '-' || c == '+' || isDigit(c):
+		l.number(t)
 	case c == ';':
 		l.restOfLine()
 		t.kind = tokComment
-		return l.finish(t)
-	case c == '-' || c == '+' || isDigit(c):
-		return l.number(t)
-	case isAlpha(c): // a leading '_' is not allowed, as in Cranelift
-		if (c == 'N' || c == 'I') && (l.lookingAt("NaN") || l.lookingAt("Inf")) {
-			return l.number(t)
-		}
-		return l.word(t)
+		l.finish(t)
 	case c == '%':
 		l.pos++
 		l.skipWord()
 		t.kind = tokName
-		return l.finish(t)
+		l.finish(t)
 	case c == '"':
 		l.advance()
 		start := l.pos
@@ -271,34 +293,26 @@ func (l *lexer) next() token {
 		}
 		if l.pos >= len(l.src) {
 			t.kind = tokUnterminated
-			return l.finish(t)
+			l.finish(t)
+			return
 		}
-		text := l.src[start:l.pos]
+		t.kind, t.off, t.end = tokString, start, l.pos
 		l.advance()
-		t.kind = tokString
-		t = l.finish(t)
-		t.text = text
-		return t
 	case c == '#':
 		l.pos++
 		start := l.pos
 		l.skipHex()
-		t.kind = tokHexSeq
-		t = l.finish(t)
-		t.text = l.src[start:l.pos]
-		return t
+		t.kind, t.off, t.end = tokHexSeq, start, l.pos
 	case c == '@':
 		l.pos++
-		if !isHexDigit(l.peekAt(0)) {
+		if !hexDigits[l.peekAt(0)] {
 			t.kind = tokAt
-			return l.finish(t)
+			l.finish(t)
+			return
 		}
 		start := l.pos
 		l.skipHex()
-		t.kind = tokSrcLoc
-		t = l.finish(t)
-		t.text = l.src[start:l.pos]
-		return t
+		t.kind, t.off, t.end = tokSrcLoc, start, l.pos
 	default:
 		// Skip the whole (possibly multi-byte) character.
 		l.advance()
@@ -306,7 +320,7 @@ func (l *lexer) next() token {
 			l.advance()
 		}
 		t.kind = tokInvalid
-		return l.finish(t)
+		l.finish(t)
 	}
 }
 
@@ -320,24 +334,24 @@ var singleTokens = [256]tokKind{
 
 // skipWord moves past word characters (ASCII, so no bookkeeping).
 func (l *lexer) skipWord() {
-	for l.pos < len(l.src) && isWordChar(l.src[l.pos]) {
-		l.pos++
+	src, pos := l.src, l.pos
+	for pos < len(src) && wordChars[src[pos]] {
+		pos++
 	}
+	l.pos = pos
 }
 
 // skipHex moves past hex digits.
 func (l *lexer) skipHex() {
-	for l.pos < len(l.src) && isHexDigit(l.src[l.pos]) {
-		l.pos++
+	src, pos := l.src, l.pos
+	for pos < len(src) && hexDigits[src[pos]] {
+		pos++
 	}
+	l.pos = pos
 }
 
-// finish sets the token's end and text from the lexer position.
-func (l *lexer) finish(t token) token {
-	t.end = l.pos
-	t.text = l.src[t.off:l.pos]
-	return t
-}
+// finish ends the token's text at the lexer position.
+func (l *lexer) finish(t *token) { t.end = l.pos }
 
 // lookingAtNumeric reports whether a number can start here (after a sign).
 func (l *lexer) lookingAtNumeric() bool {
@@ -349,7 +363,7 @@ func (l *lexer) lookingAtNumeric() bool {
 // number scans an integer or float, leaving the checking of its digits to
 // the parser (whose rules depend on the expected type). A sign that starts
 // no number is a tokMinus or tokPlus.
-func (l *lexer) number(t token) token {
+func (l *lexer) number(t *token) {
 	if c := l.src[l.pos]; c == '-' || c == '+' {
 		l.advance()
 		if !l.lookingAtNumeric() {
@@ -357,7 +371,8 @@ func (l *lexer) number(t token) token {
 			if c == '+' {
 				t.kind = tokPlus
 			}
-			return l.finish(t)
+			l.finish(t)
+			return
 		}
 	}
 	isFloat := false
@@ -375,7 +390,7 @@ func (l *lexer) number(t token) token {
 		c := l.src[l.pos]
 		if c == '.' {
 			isFloat = true
-		} else if !isWordChar(c) && c != '-' {
+		} else if !wordChars[c] && c != '-' {
 			break
 		}
 		l.pos++ // ASCII
@@ -384,54 +399,57 @@ func (l *lexer) number(t token) token {
 	if isFloat {
 		t.kind = tokFloat
 	}
-	return l.finish(t)
+	l.finish(t)
 }
 
 // word scans an identifier-like word and classifies it: a numbered entity
 // (v12, block3), a type (i32x4), `cold`, or a plain identifier.
-func (l *lexer) word(t token) token {
-	l.skipWord()
-	t = l.finish(t)
-	t.kind = tokIdent
-	if prefix, n, ok := splitEntityName(t.text); ok {
+func (l *lexer) word(t *token) {
+	// One pass finds the end of the word and where the digits at its end
+	// start: an entity or a type is a prefix and a number (block15, i32x4).
+	src, pos, digits := l.src, l.pos, l.pos
+	for pos < len(src) && wordChars[src[pos]] {
+		if src[pos] > '9' { // a letter or '_'
+			digits = pos + 1
+		}
+		pos++
+	}
+	l.pos, t.end, t.kind = pos, pos, tokIdent
+	text := src[t.off:pos]
+	if n, ok := entityNumber(src[digits:pos]); ok {
+		prefix := src[t.off:digits]
 		if k := entityKind(prefix); k != tokEOF {
 			switch {
 			case k == tokValue && n >= ^uint32(0)/2, k == tokBlock && n == ^uint32(0):
 				// Reserved numbers: an identifier, as in Cranelift.
 			default:
 				t.kind, t.num = k, n
-				return t
+				return
 			}
-		} else if ty, ok := wordType(t.text, prefix, n); ok {
+		} else if ty, ok := wordType(text, prefix, n); ok {
 			t.kind, t.typ = tokType, ty
-			return t
+			return
 		}
 	}
-	if t.text == "cold" {
+	if text == "cold" {
 		t.kind = tokCold
 	}
-	return t
 }
 
-// splitEntityName splits "block15" into "block" and 15. The number may not
-// have leading zeros and must fit in 32 bits.
-func splitEntityName(s string) (string, uint32, bool) {
-	i := len(s)
-	for i > 0 && isDigit(s[i-1]) {
-		i--
-	}
-	tail := s[i:]
-	if tail == "" || len(tail) > 1 && tail[0] == '0' || len(tail) > 10 {
-		return "", 0, false
+// entityNumber reads the number at the end of an entity name: decimal
+// digits without leading zeros that fit in 32 bits.
+func entityNumber(digits string) (uint32, bool) {
+	if digits == "" || len(digits) > 1 && digits[0] == '0' || len(digits) > 10 {
+		return 0, false
 	}
 	var n uint64
-	for _, c := range []byte(tail) {
+	for _, c := range []byte(digits) {
 		n = n*10 + uint64(c-'0')
 	}
 	if n > 1<<32-1 {
-		return "", 0, false
+		return 0, false
 	}
-	return s[:i], uint32(n), true
+	return uint32(n), true
 }
 
 // wordType recognizes a scalar type ("i32" splits as "i", 32) or a vector

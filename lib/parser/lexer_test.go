@@ -8,9 +8,9 @@ import (
 	"cliff/lib/ir"
 )
 
-// tokString renders a token compactly for comparisons: kind:text, with the
-// number or type where the kind has one.
-func renderTok(t token) string {
+// tokString renders a token of src compactly for comparisons: kind:text,
+// with the number or type where the kind has one.
+func renderTok(src string, t token) string {
 	name := tokNames[t.kind]
 	switch {
 	case t.kind == tokType:
@@ -20,7 +20,7 @@ func renderTok(t token) string {
 	case t.kind == tokEOF:
 		return name
 	}
-	return name + ":" + t.text
+	return name + ":" + src[t.off:t.end]
 }
 
 var tokNames = map[tokKind]string{
@@ -40,7 +40,8 @@ func lexAll(src string) []token {
 	l := newLexer(src)
 	var out []token
 	for {
-		t := l.next()
+		var t token
+		l.scan(&t)
 		out = append(out, t)
 		if t.kind == tokEOF {
 			return out
@@ -83,7 +84,7 @@ line"`, "string:heap string:multi\nline"},
 		toks := lexAll(tc.src)
 		var got []string
 		for _, tok := range toks[:len(toks)-1] {
-			got = append(got, renderTok(tok))
+			got = append(got, renderTok(tc.src, tok))
 		}
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("lex %q:\n got %s\nwant %s", tc.src, g, tc.want)
@@ -109,32 +110,31 @@ func TestLexerPositions(t *testing.T) {
 	}
 	for i, w := range want {
 		tok := toks[i]
-		if tok.text != w.text || tok.line != w.line || tok.col != w.col {
-			t.Errorf("token %d: got %q at %d:%d, want %q at %d:%d", i, tok.text, tok.line, tok.col, w.text, w.line, w.col)
+		if text := src[tok.off:tok.end]; text != w.text || tok.line != w.line || tok.col != w.col {
+			t.Errorf("token %d: got %q at %d:%d, want %q at %d:%d", i, text, tok.line, tok.col, w.text, w.line, w.col)
 		}
 	}
 	// Columns count characters: the token after a multi-byte character.
-	toks = lexAll("; é\né v1")
+	src = "; é\né v1"
+	toks = lexAll(src)
 	if tok := toks[2]; tok.kind != tokValue || tok.line != 2 || tok.col != 3 {
-		t.Errorf("v1 after é: got %s at %d:%d, want value at 2:3", renderTok(tok), tok.line, tok.col)
+		t.Errorf("v1 after é: got %s at %d:%d, want value at 2:3", renderTok(src, tok), tok.line, tok.col)
 	}
 }
 
-func TestSplitEntityName(t *testing.T) {
+func TestEntityNumber(t *testing.T) {
 	tests := []struct {
-		in     string
-		prefix string
-		n      uint32
-		ok     bool
+		in string
+		n  uint32
+		ok bool
 	}{
-		{"", "", 0, false}, {"x", "", 0, false}, {"x1", "x", 1, true}, {"1x1", "1x", 1, true},
-		{"x01", "", 0, false}, {"x0", "x", 0, true}, {"v4294967295", "v", 4294967295, true},
-		{"v4294967296", "", 0, false},
+		{"", 0, false}, {"1", 1, true}, {"01", 0, false}, {"0", 0, true}, {"4294967295", 4294967295, true},
+		{"4294967296", 0, false}, {"00000000001", 0, false},
 	}
 	for _, tc := range tests {
-		p, n, ok := splitEntityName(tc.in)
-		if p != tc.prefix || n != tc.n || ok != tc.ok {
-			t.Errorf("splitEntityName(%q) = %q, %d, %v; want %q, %d, %v", tc.in, p, n, ok, tc.prefix, tc.n, tc.ok)
+		n, ok := entityNumber(tc.in)
+		if n != tc.n || ok != tc.ok {
+			t.Errorf("entityNumber(%q) = %d, %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
 		}
 	}
 }
@@ -143,7 +143,7 @@ func TestWordTypes(t *testing.T) {
 	for _, ty := range []ir.Type{ir.I8, ir.I128, ir.F16, ir.F128, ir.I8X16, ir.F64X2, ir.Vector(ir.I8, 256), ir.Vector(ir.F32, 2)} {
 		toks := lexAll(ty.String())
 		if toks[0].kind != tokType || toks[0].typ != ty {
-			t.Errorf("%s lexes as %s", ty, renderTok(toks[0]))
+			t.Errorf("%s lexes as %s", ty, renderTok(ty.String(), toks[0]))
 		}
 	}
 }

@@ -60,7 +60,7 @@ func ParseModule(name string, src []byte) (*ir.Module, error) {
 type parser struct {
 	file string
 	src  string
-	lex  *lexer
+	lex  lexer
 	tok  token // the lookahead, never a comment
 
 	// keepComments records comments (for run commands) with the index of
@@ -69,6 +69,14 @@ type parser struct {
 	keepComments bool
 	comments     []ownedComment
 	funcIndex    int
+
+	// Branch destinations and their arguments, and signatures' parameters
+	// and returns, for all functions.
+	blockCalls arena[ir.BlockCall]
+	blockArgs  arena[ir.BlockArg]
+	abiParams  arena[ir.AbiParam]
+
+	scratch scratch
 }
 
 type ownedComment struct {
@@ -85,15 +93,18 @@ func newParser(name, src string) *parser {
 // advance reads the next non-comment token into the lookahead.
 func (p *parser) advance() {
 	for {
-		p.tok = p.lex.next()
+		p.lex.scan(&p.tok)
 		if p.tok.kind != tokComment {
 			return
 		}
-		if p.keepComments && isCommandLike(p.tok.text) {
+		if p.keepComments && isCommandLike(p.text(p.tok)) {
 			p.comments = append(p.comments, ownedComment{p.tok, p.funcIndex})
 		}
 	}
 }
+
+// text returns the text of a token of this parser's source.
+func (p *parser) text(t token) string { return p.src[t.off:t.end] }
 
 // consumeLine returns the rest of the line after the lookahead token and
 // moves to the first token of the following lines.
@@ -110,20 +121,20 @@ func (p *parser) errAt(t token, format string, args ...any) *Error {
 
 // expected reports that the lookahead is not what the grammar wants here.
 func (p *parser) expected(what string) *Error {
-	return p.errAt(p.tok, "expected %s, found %s", what, describe(p.tok))
+	return p.errAt(p.tok, "expected %s, found %s", what, p.describe(p.tok))
 }
 
 // describe names a token for error messages.
-func describe(t token) string {
+func (p *parser) describe(t token) string {
 	switch t.kind {
 	case tokEOF:
 		return "end of file"
 	case tokInvalid:
-		return fmt.Sprintf("invalid character %q", t.text)
+		return fmt.Sprintf("invalid character %q", p.text(t))
 	case tokUnterminated:
 		return "unterminated string"
 	}
-	text := t.text
+	text := p.text(t)
 	if len(text) > 40 {
 		text = text[:40] + "..."
 	}
@@ -133,8 +144,18 @@ func describe(t token) string {
 // is reports whether the lookahead has the kind.
 func (p *parser) is(k tokKind) bool { return p.tok.kind == k }
 
+// isSignedInteger reports whether the lookahead is an integer written with
+// a sign, as offsets are (`+8`, `-4`).
+func (p *parser) isSignedInteger() bool {
+	if p.tok.kind != tokInteger {
+		return false
+	}
+	c := p.src[p.tok.off]
+	return c == '+' || c == '-'
+}
+
 // isIdent reports whether the lookahead is the identifier word.
-func (p *parser) isIdent(word string) bool { return p.tok.kind == tokIdent && p.tok.text == word }
+func (p *parser) isIdent(word string) bool { return p.tok.kind == tokIdent && p.text(p.tok) == word }
 
 // optional consumes the lookahead if it has the kind.
 func (p *parser) optional(k tokKind) bool {
@@ -164,6 +185,15 @@ func (p *parser) expect(k tokKind, what string) (token, error) {
 	return t, nil
 }
 
+// need consumes a token of the kind or fails with "expected what".
+func (p *parser) need(k tokKind, what string) error {
+	if p.tok.kind != k {
+		return p.expected(what)
+	}
+	p.advance()
+	return nil
+}
+
 // parseHeader reads `test` lines, then `set` and `target` lines in order.
 func (p *parser) parseHeader(f *ir.File) error {
 	for p.isIdent("test") {
@@ -172,7 +202,7 @@ func (p *parser) parseHeader(f *ir.File) error {
 	}
 	for p.isIdent("set") || p.isIdent("target") {
 		kind := ir.HeaderSet
-		if p.tok.text == "target" {
+		if p.text(p.tok) == "target" {
 			kind = ir.HeaderTarget
 		}
 		t := p.tok

@@ -705,12 +705,12 @@ func TestOpcodeExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		var d ir.InstData
-		if _, _, err := fp.parseOpcodeAndOperands(&d); err != nil {
+		if _, err := fp.parseOpcodeAndOperands(&d); err != nil {
 			t.Errorf("%s: example %q: %v", op, info.Example, err)
 			continue
 		}
 		if !fp.is(tokEOF) {
-			t.Errorf("%s: example %q: %s left over", op, info.Example, describe(fp.tok))
+			t.Errorf("%s: example %q: %s left over", op, info.Example, fp.describe(fp.tok))
 		}
 		format := op.Format()
 		if d.Op != op || len(d.Args) < format.Values {
@@ -722,5 +722,39 @@ func TestOpcodeExamples(t *testing.T) {
 		if !formats[f] {
 			t.Errorf("format %s has no opcode example", f)
 		}
+	}
+}
+
+func TestBodyEnd(t *testing.T) {
+	for _, body := range []string{
+		"", "}", "x}", "\n}", "block0:\n    return\n}\n", "{}\n}", "a}b}\n}x\n}", "\"}\" ; }\n}", "\n\n}}",
+	} {
+		if got, want := bodyEnd(body), strings.Index(body, "\n}"); got != want {
+			t.Errorf("bodyEnd(%q) = %d, want %d", body, got, want)
+		}
+	}
+}
+
+// TestInstructionsPastReserve parses more instructions than the body has
+// lines (the grammar lets a line hold several), so that the instruction
+// table grows past what reserve made for it: the instructions must read as
+// they do one per line.
+func TestInstructionsPastReserve(t *testing.T) {
+	var insts []string
+	for i := 2; i < 40; i++ {
+		insts = append(insts, fmt.Sprintf("v%d = iadd v%d, v0", i, i-1))
+	}
+	insts = append(insts, "call fn0(v39)", "brif v39, block1(v1), block1(v0)")
+	head := "function %f(i32) {\n    fn0 = %g(i32)\nblock0(v0: i32):\n    v1 = iconst.i32 1\n"
+	tail := "\nblock1(v40: i32):\n    return\n}\n"
+	oneLineSrc := head + "    " + strings.Join(insts, " ") + tail
+	oneLine := parseFunc(t, oneLineSrc)
+	lines := parseFunc(t, head+"    "+strings.Join(insts, "\n    ")+tail)
+	if n := len(oneLine.Insts); n != len(lines.Insts) || n < 2*strings.Count(oneLineSrc, "\n") {
+		t.Fatalf("got %d instructions on %d lines, want %d, more than twice the lines",
+			n, strings.Count(oneLineSrc, "\n"), len(lines.Insts))
+	}
+	for i := range lines.Insts {
+		eq(t, fmt.Sprintf("instruction %d", i), oneLine.Insts[i], lines.Insts[i])
 	}
 }

@@ -28,7 +28,7 @@ func (fp *funcParser) parsePreamble() error {
 		case tokRegion:
 			err = fp.parseRegionDecl()
 		case tokIdent:
-			if fp.tok.text != "stack_limit" {
+			if fp.text(fp.tok) != "stack_limit" {
 				return nil
 			}
 			err = fp.parseStackLimitDecl()
@@ -42,35 +42,36 @@ func (fp *funcParser) parsePreamble() error {
 }
 
 // define records a declaration of an entity number, failing on a
-// duplicate, and its position under the entity's name (the text of t).
-func define[K comparable, V any](fp *funcParser, m *map[K]V, k K, v V, t token) error {
+// duplicate, and its position (that of t) under the entity's name.
+func define[K comparable, V any](fp *funcParser, m *map[K]V, k K, v V, name string, t token) error {
 	if *m == nil {
 		*m = make(map[K]V)
 	}
 	if _, dup := (*m)[k]; dup {
-		return fp.errAt(t, "duplicate entity: %s", t.text)
+		return fp.errAt(t, "duplicate entity: %s", name)
 	}
 	(*m)[k] = v
-	fp.declPos(t)
+	fp.declPos(name, t)
 	return nil
 }
 
-// declPos records the position of a declaration in Pos.Decls under the
-// text of t ("ss0", "gv2", ...).
-func (fp *funcParser) declPos(t token) {
+// declPos records the position of a declaration (that of t) in Pos.Decls
+// under the entity's name ("ss0", "gv2", ...).
+func (fp *funcParser) declPos(name string, t token) {
 	if fp.f.Pos.Decls == nil {
 		fp.f.Pos.Decls = make(map[string]ir.Pos)
 	}
-	fp.f.Pos.Decls[t.text] = ir.Pos{Line: t.line, Col: t.col}
+	fp.f.Pos.Decls[name] = t.pos()
 }
 
 // declHead consumes `entityN =` and returns the entity token.
 func (fp *funcParser) declHead(what string) (token, error) {
 	t := fp.tok
 	fp.advance()
-	if _, err := fp.expect(tokEqual, "'=' in "+what+" declaration"); err != nil {
-		return t, err
+	if !fp.is(tokEqual) { // the message is built only when needed
+		return t, fp.expected("'=' in " + what + " declaration")
 	}
+	fp.advance()
 	return t, nil
 }
 
@@ -80,14 +81,14 @@ func (fp *funcParser) parseStackSlotDecl() error {
 	if err != nil {
 		return err
 	}
-	if err := define(fp, &fp.slots, ir.StackSlot(t.num), true, t); err != nil {
+	if err := define(fp, &fp.slots, ir.StackSlot(t.num), true, fp.text(t), t); err != nil {
 		return err
 	}
 	d := ir.StackSlotDecl{Num: ir.StackSlot(t.num)}
 	if !fp.isIdent("explicit_slot") && !fp.isIdent("explicit_dynamic_slot") {
 		return fp.expected("stack slot kind (explicit_slot)")
 	}
-	d.Kind = fp.tok.text
+	d.Kind = fp.text(fp.tok)
 	fp.advance()
 	sizeTok := fp.tok
 	size, err := fp.imm64("byte size in stack slot declaration")
@@ -104,7 +105,7 @@ func (fp *funcParser) parseStackSlotDecl() error {
 	for fp.optional(tokComma) {
 		switch {
 		case fp.optionalIdent("align"):
-			if _, err := fp.expect(tokEqual, "'=' after align"); err != nil {
+			if err := fp.need(tokEqual, "'=' after align"); err != nil {
 				return err
 			}
 			at := fp.tok
@@ -120,14 +121,14 @@ func (fp *funcParser) parseStackSlotDecl() error {
 			}
 			d.Align = uint32(a)
 		case fp.optionalIdent("key"):
-			if _, err := fp.expect(tokEqual, "'=' after key"); err != nil {
+			if err := fp.need(tokEqual, "'=' after key"); err != nil {
 				return err
 			}
 			kt, err := fp.expect(tokInteger, "u64 value for 'key'")
 			if err != nil {
 				return err
 			}
-			if d.Key, err = parseU64(kt.text); err != nil {
+			if d.Key, err = parseU64(fp.text(kt)); err != nil {
 				return fp.errAt(kt, "expected u64 value for 'key': %v", err)
 			}
 			d.HasKey = true
@@ -145,13 +146,13 @@ func (fp *funcParser) parseDynSlotDecl() error {
 	if err != nil {
 		return err
 	}
-	if err := define(fp, &fp.dynSlots, ir.DynamicStackSlot(t.num), true, t); err != nil {
+	if err := define(fp, &fp.dynSlots, ir.DynamicStackSlot(t.num), true, fp.text(t), t); err != nil {
 		return err
 	}
 	if !fp.isIdent("explicit_slot") && !fp.isIdent("explicit_dynamic_slot") {
 		return fp.expected("stack slot kind (explicit_dynamic_slot)")
 	}
-	kind := fp.tok.text
+	kind := fp.text(fp.tok)
 	fp.advance()
 	dt, err := fp.expect(tokDynType, "dynamic type dtN")
 	if err != nil {
@@ -173,16 +174,16 @@ func (fp *funcParser) parseDynTypeDecl() error {
 		return err
 	}
 	if !bt.typ.IsVector() {
-		return fp.errAt(bt, "expected vector base type, found %s", describe(bt))
+		return fp.errAt(bt, "expected vector base type, found %s", fp.describe(bt))
 	}
-	if _, err := fp.expect(tokStar, "'*' followed by a dynamic scale global value"); err != nil {
+	if err := fp.need(tokStar, "'*' followed by a dynamic scale global value"); err != nil {
 		return err
 	}
 	gv, err := fp.expect(tokGlobalValue, "dynamic scale global value gvN")
 	if err != nil {
 		return err
 	}
-	if err := define(fp, &fp.dynTypes, ir.DynamicType(t.num), ir.DynamicOf(bt.typ), t); err != nil {
+	if err := define(fp, &fp.dynTypes, ir.DynamicType(t.num), ir.DynamicOf(bt.typ), fp.text(t), t); err != nil {
 		return err
 	}
 	fp.f.DynTypes = append(fp.f.DynTypes, ir.DynTypeDecl{
@@ -200,7 +201,7 @@ func (fp *funcParser) parseGlobalValueDecl() error {
 	if err != nil {
 		return err
 	}
-	if err := define(fp, &fp.gvs, ir.GlobalValue(t.num), true, t); err != nil {
+	if err := define(fp, &fp.gvs, ir.GlobalValue(t.num), true, fp.text(t), t); err != nil {
 		return err
 	}
 	d := ir.GlobalValueDecl{Num: ir.GlobalValue(t.num)}
@@ -209,13 +210,13 @@ func (fp *funcParser) parseGlobalValueDecl() error {
 		return err
 	}
 	typed := func(what string) (ir.Type, error) {
-		if _, err := fp.expect(tokDot, "'.' followed by type in "+what+" global value"); err != nil {
+		if err := fp.need(tokDot, "'.' followed by type in "+what+" global value"); err != nil {
 			return ir.Invalid, err
 		}
 		tt, err := fp.expect(tokType, what+" type")
 		return tt.typ, err
 	}
-	switch kt.text {
+	switch fp.text(kt) {
 	case "vmctx":
 		d.Kind = ir.GVVMContext
 	case "load":
@@ -249,7 +250,7 @@ func (fp *funcParser) parseGlobalValueDecl() error {
 			return err
 		}
 		d.Base = ir.GlobalValue(base.num)
-		if _, err := fp.expect(tokComma, "',' followed by the immediate in iadd_imm global value"); err != nil {
+		if err := fp.need(tokComma, "',' followed by the immediate in iadd_imm global value"); err != nil {
 			return err
 		}
 		if d.Offset, err = fp.imm64("iadd_imm immediate"); err != nil {
@@ -262,10 +263,10 @@ func (fp *funcParser) parseGlobalValueDecl() error {
 		if d.Name, err = fp.parseExternalName(); err != nil {
 			return err
 		}
-		if fp.is(tokInteger) && (fp.tok.text[0] == '+' || fp.tok.text[0] == '-') {
+		if fp.isSignedInteger() {
 			ot := fp.tok
 			fp.advance()
-			if d.Offset, err = parseI64(ot.text); err != nil {
+			if d.Offset, err = parseI64(fp.text(ot)); err != nil {
 				return fp.errAt(ot, "bad symbol offset: %v", err)
 			}
 		}
@@ -278,7 +279,7 @@ func (fp *funcParser) parseGlobalValueDecl() error {
 			return fp.errAt(kt, "expected vector type in dyn_scale_target_const, found %s", d.Type)
 		}
 	default:
-		return fp.errAt(kt, "unknown global value kind '%s'", kt.text)
+		return fp.errAt(kt, "unknown global value kind '%s'", fp.text(kt))
 	}
 	fp.f.GlobalValues = append(fp.f.GlobalValues, d)
 	return nil
@@ -297,8 +298,11 @@ func (fp *funcParser) parseSigDecl() error {
 	return fp.addSig(ir.SigRef(t.num), sig, t)
 }
 
+// addSig declares signature num, written at t (sigN, or the inline
+// signature of a function declaration).
 func (fp *funcParser) addSig(num ir.SigRef, sig ir.Signature, t token) error {
-	if err := define(fp, &fp.sigs, num, len(fp.f.Sigs), t); err != nil {
+	// num.String() is sigN as written: entity numbers have no leading zeros.
+	if err := define(fp, &fp.sigs, num, len(fp.f.Sigs), num.String(), t); err != nil {
 		return err
 	}
 	fp.f.Sigs = append(fp.f.Sigs, ir.SigDecl{Num: num, Sig: sig})
@@ -330,7 +334,6 @@ func (fp *funcParser) parseFuncRefDecl() error {
 			return err
 		}
 		d.Sig = fp.nextSig
-		st.text = d.Sig.String()
 		if err := fp.addSig(d.Sig, sig, st); err != nil {
 			return err
 		}
@@ -343,7 +346,7 @@ func (fp *funcParser) parseFuncRefDecl() error {
 	default:
 		return fp.expected("signature (sigN or an inline signature) in function declaration")
 	}
-	if err := define(fp, &fp.funcs, d.Num, len(fp.f.FuncRefs), t); err != nil {
+	if err := define(fp, &fp.funcs, d.Num, len(fp.f.FuncRefs), fp.text(t), t); err != nil {
 		return err
 	}
 	fp.f.FuncRefs = append(fp.f.FuncRefs, d)
@@ -356,7 +359,7 @@ func (fp *funcParser) parseConstantDecl() error {
 	if err != nil {
 		return err
 	}
-	if err := define(fp, &fp.consts, ir.Constant(t.num), true, t); err != nil {
+	if err := define(fp, &fp.consts, ir.Constant(t.num), true, fp.text(t), t); err != nil {
 		return err
 	}
 	var data []byte
@@ -367,7 +370,7 @@ func (fp *funcParser) parseConstantDecl() error {
 	} else {
 		var ht token
 		if ht, err = fp.expect(tokInteger, "hexadecimal constant or a type"); err == nil {
-			if data, err = parseHexConstant(ht.text); err != nil {
+			if data, err = parseHexConstant(fp.text(ht)); err != nil {
 				err = fp.errAt(ht, "expected hexadecimal immediate: %v", err)
 			}
 		}
@@ -386,22 +389,22 @@ func (fp *funcParser) parseRegionDecl() error {
 		return err
 	}
 	if int(t.num) != len(fp.f.Regions) {
-		return fp.errAt(t, "duplicate alias region %s (regions are declared in order from region0)", t.text)
+		return fp.errAt(t, "duplicate alias region %s (regions are declared in order from region0)", fp.text(t))
 	}
 	it, err := fp.expect(tokInteger, "integer user id for alias region")
 	if err != nil {
 		return err
 	}
-	id, err := parseUnsignedDecimal32(it.text)
+	id, err := parseUnsignedDecimal32(fp.text(it))
 	if err != nil {
-		return fp.errAt(it, "expected integer user id for alias region, found %s", describe(it))
+		return fp.errAt(it, "expected integer user id for alias region, found %s", fp.describe(it))
 	}
 	st, err := fp.expect(tokString, "string description for alias region")
 	if err != nil {
 		return err
 	}
-	fp.declPos(t)
-	fp.f.Regions = append(fp.f.Regions, ir.RegionDecl{Num: ir.AliasRegion(t.num), UserID: id, Description: st.text})
+	fp.declPos(fp.text(t), t)
+	fp.f.Regions = append(fp.f.Regions, ir.RegionDecl{Num: ir.AliasRegion(t.num), UserID: id, Description: fp.text(st)})
 	return nil
 }
 
@@ -419,6 +422,6 @@ func (fp *funcParser) parseStackLimitDecl() error {
 		return fp.errAt(t, "stack limit defined twice")
 	}
 	fp.f.StackLimit = ir.GlobalValue(gv.num)
-	fp.declPos(t)
+	fp.declPos(fp.text(t), t)
 	return nil
 }

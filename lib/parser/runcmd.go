@@ -46,7 +46,8 @@ func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error)
 		if c.owner < 0 || c.owner >= len(funcs) {
 			continue
 		}
-		if !isCommandLike(c.tok.text) {
+		text := p.text(c.tok)
+		if !isCommandLike(text) {
 			continue
 		}
 		if named == nil {
@@ -59,8 +60,8 @@ func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error)
 		if name := funcs[c.owner].Name; named[name] > 1 {
 			return nil, p.errAt(c.tok, "run command for %s: %d functions in this file have that name", name, named[name])
 		}
-		body := commandBody(c.tok.text)
-		skipped := len(c.tok.text) - len(body)
+		body := commandBody(text)
+		skipped := len(text) - len(body)
 		sub := &parser{file: p.file, src: p.src, lex: lexerAt(p.src[:c.tok.end], c.tok.off+skipped, c.tok.line,
 			c.tok.col+skipped), // the skipped prefix is ASCII
 		}
@@ -85,7 +86,7 @@ func (p *parser) parseRunCommand(f *ir.Function) (ir.RunCommand, error) {
 	p.advance()
 	var err error
 	switch {
-	case word.text == "run" && p.optional(tokColon):
+	case p.text(word) == "run" && p.optional(tokColon):
 		if cmd.Args, err = p.parseInvocation(sig); err != nil {
 			return cmd, err
 		}
@@ -95,7 +96,7 @@ func (p *parser) parseRunCommand(f *ir.Function) (ir.RunCommand, error) {
 		if cmd.Want, err = p.parseExpected(sig); err != nil {
 			return cmd, err
 		}
-	case word.text == "run":
+	case p.text(word) == "run":
 		if len(sig.Params) != 0 || len(sig.Returns) != 1 || !sig.Returns[0].Type.IsInt() {
 			return cmd, p.errAt(word, "a bare 'run' needs a function of type () -> int, and %s is not", f.Name)
 		}
@@ -111,7 +112,7 @@ func (p *parser) parseRunCommand(f *ir.Function) (ir.RunCommand, error) {
 		}
 	}
 	if !p.is(tokEOF) {
-		return cmd, p.errAt(p.tok, "unexpected %s after the run command", describe(p.tok))
+		return cmd, p.errAt(p.tok, "unexpected %s after the run command", p.describe(p.tok))
 	}
 	return cmd, nil
 }
@@ -119,17 +120,17 @@ func (p *parser) parseRunCommand(f *ir.Function) (ir.RunCommand, error) {
 // parseInvocation reads `%name(args)`, the args typed by the signature's
 // params.
 func (p *parser) parseInvocation(sig *ir.Signature) ([]ir.DataValue, error) {
-	if _, err := p.expect(tokName, "a function name, e.g. %my_fn"); err != nil {
+	if err := p.need(tokName, "a function name, e.g. %my_fn"); err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(tokLPar, "'(' after the function name"); err != nil {
+	if err := p.need(tokLPar, "'(' after the function name"); err != nil {
 		return nil, err
 	}
 	args, err := p.parseDataValues(sig.Params)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(tokRPar, "')' after "+plural(len(sig.Params), "argument")); err != nil {
+	if err := p.need(tokRPar, "')' after "+plural(len(sig.Params), "argument")); err != nil {
 		return nil, err
 	}
 	return args, nil
@@ -139,12 +140,12 @@ func (p *parser) parseInvocation(sig *ir.Signature) ([]ir.DataValue, error) {
 func (p *parser) parseComparison() (string, error) {
 	switch {
 	case p.optional(tokEqual):
-		if _, err := p.expect(tokEqual, "'==' or '!='"); err != nil {
+		if err := p.need(tokEqual, "'==' or '!='"); err != nil {
 			return "", err
 		}
 		return "==", nil
 	case p.optional(tokBang):
-		if _, err := p.expect(tokEqual, "'==' or '!='"); err != nil {
+		if err := p.need(tokEqual, "'==' or '!='"); err != nil {
 			return "", err
 		}
 		return "!=", nil
@@ -158,14 +159,14 @@ func (p *parser) parseExpected(sig *ir.Signature) ([]ir.DataValue, error) {
 	if len(sig.Returns) == 1 {
 		return p.parseDataValues(sig.Returns)
 	}
-	if _, err := p.expect(tokLBracket, "'[' before "+plural(len(sig.Returns), "expected result")); err != nil {
+	if err := p.need(tokLBracket, "'[' before "+plural(len(sig.Returns), "expected result")); err != nil {
 		return nil, err
 	}
 	want, err := p.parseDataValues(sig.Returns)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.expect(tokRBracket, "']' after "+plural(len(sig.Returns), "expected result")); err != nil {
+	if err := p.need(tokRBracket, "']' after "+plural(len(sig.Returns), "expected result")); err != nil {
 		return nil, err
 	}
 	return want, nil
@@ -176,7 +177,7 @@ func (p *parser) parseDataValues(params []ir.AbiParam) ([]ir.DataValue, error) {
 	out := make([]ir.DataValue, 0, len(params))
 	for i, a := range params {
 		if i > 0 {
-			if _, err := p.expect(tokComma, "',' between values"); err != nil {
+			if err := p.need(tokComma, "',' between values"); err != nil {
 				return nil, err
 			}
 		}
@@ -226,7 +227,7 @@ func ParseDataValue(t ir.Type, text string) (ir.DataValue, error) {
 		return ir.DataValue{}, err
 	}
 	if p.tok.kind != tokEOF {
-		return ir.DataValue{}, p.errAt(p.tok, "unexpected %q after the %s value", p.tok.text, t)
+		return ir.DataValue{}, p.errAt(p.tok, "unexpected %q after the %s value", p.text(p.tok), t)
 	}
 	return dv, nil
 }

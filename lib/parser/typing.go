@@ -65,7 +65,7 @@ func (fp *funcParser) valueType(v ir.Value) ir.Type {
 // typeInst sets the controlling type and the result types of inst. It
 // returns false, and no error, when the controlling type comes from an
 // operand whose type is not known yet.
-func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok token) (bool, error) {
+func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok *token) (bool, error) {
 	d := &fp.f.Insts[inst]
 	info := d.Op.Info()
 	ctrl := ir.Invalid
@@ -78,10 +78,10 @@ func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok token) (bool, 
 				return false, nil
 			}
 		default:
-			return false, fp.errAt(opTok, "type variable required for polymorphic opcode, e.g. '%s.%s'", d.Op, exampleType(info))
+			return false, fp.errAt(*opTok, "type variable required for polymorphic opcode, e.g. '%s.%s'", d.Op, exampleType(info))
 		}
 		if len(info.TypeVars) > 0 && !info.TypeVars[0].Set.Contains(ctrl) {
-			return false, fp.errAt(opTok, "%s is not a valid typevar for %s", ctrl, d.Op)
+			return false, fp.errAt(*opTok, "%s is not a valid typevar for %s", ctrl, d.Op)
 		}
 	}
 	d.CtrlType = ctrl
@@ -99,11 +99,11 @@ func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok token) (bool, 
 			setResult(out.Type)
 		case ir.OperandTypeVar:
 			if out.TypeVar != 0 {
-				return false, fp.errAt(opTok, "cannot infer the type of result %s of %s: it is not derived from the controlling type", out.Name, d.Op)
+				return false, fp.errAt(*opTok, "cannot infer the type of result %s of %s: it is not derived from the controlling type", out.Name, d.Op)
 			}
 			t := out.Derive.Apply(ctrl)
 			if t == ir.Invalid {
-				return false, fp.errAt(opTok, "cannot derive the type of result %s of %s from %s", out.Name, d.Op, ctrl)
+				return false, fp.errAt(*opTok, "cannot derive the type of result %s of %s from %s", out.Name, d.Op, ctrl)
 			}
 			setResult(t)
 		case ir.OperandVarargs:
@@ -161,7 +161,7 @@ func (fp *funcParser) typeDeferred() error {
 		k := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		di := fp.deferred[k]
-		ok, err := fp.typeInst(di.inst, false, di.tok)
+		ok, err := fp.typeInst(di.inst, false, &di.tok)
 		if err != nil {
 			return err
 		}
