@@ -210,15 +210,6 @@ func appendJSONFloat(b []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// plainInJSON marks the bytes a JSON string holds as they are: ASCII
-// other than control characters, '"' and '\\'.
-var plainInJSON = func() (t [256]bool) {
-	for c := ' '; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // appendJSONString quotes s as encoding/json does without HTML escaping:
 // the short escapes, \u00XX for other control characters, \ufffd for each
 // byte of invalid UTF-8, and U+2028 and U+2029 escaped (JSONP).
@@ -226,10 +217,7 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i < len(s) && plainInJSON[s[i]] {
-			i++
-		}
-		if i == len(s) {
+		if i = plainRun(s, i); i == len(s) {
 			break
 		}
 		if c := s[i]; c < utf8.RuneSelf {

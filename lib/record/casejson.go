@@ -462,37 +462,34 @@ func unquote(b []byte, i int) (string, int, bool) {
 		return "", 0, false
 	}
 	i++
-	// The size is at most the rest of the quoted text: find its end first
-	// (a '"' not escaped), so the buffer is allocated once.
-	out := make([]byte, 0, bytes.IndexByte(b[i:], '"')+1)
+	if j := plainRun(b, i); j < len(b) && b[j] == '"' {
+		return string(b[i:j]), j + 1, true // plain ASCII, the usual case
+	}
+	// The size is at most the rest of the quoted text up to the first '"'
+	// not escaped; a strings.Builder hands its buffer over as the string.
+	var out strings.Builder
+	out.Grow(bytes.IndexByte(b[i:], '"') + 1)
 	ascii := true
 	for i < len(b) {
 		j := i
-		for j < len(b) {
-			if c := b[j]; plainInJSON[c] {
-				j++
-			} else if c >= utf8.RuneSelf {
-				ascii = false
-				j++
-			} else {
-				break
-			}
+		for j = plainRun(b, j); j < len(b) && b[j] >= utf8.RuneSelf; j = plainRun(b, j+1) {
+			ascii = false
 		}
-		out = append(out, b[i:j]...)
+		out.Write(b[i:j])
 		if i = j; i >= len(b) {
 			break
 		}
 		switch b[i] {
 		case '"':
-			if !ascii && !utf8.Valid(out) {
+			if !ascii && !utf8.ValidString(out.String()) {
 				return "", 0, false // encoding/json substitutes U+FFFD
 			}
-			return string(out), i + 1, true
+			return out.String(), i + 1, true
 		case '\\':
 			if i+1 >= len(b) || shortEscapes[b[i+1]] == 0 {
 				return "", 0, false
 			}
-			out = append(out, shortEscapes[b[i+1]])
+			out.WriteByte(shortEscapes[b[i+1]])
 			i += 2
 		default: // a control character
 			return "", 0, false
