@@ -49,7 +49,7 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 	}
 	m.live = analysis.NewLiveness(f, cfg)
 	m.uses = useCounts(f)
-	m.arms = make(map[edge][]ir.Value)
+	m.arms = make([][]arm, len(f.Blocks))
 	m.tops = make([][]typedValue, len(f.Blocks))
 	m.walk(cfg.Entry(), 0)
 	b := ir.NewBuilder(f)
@@ -60,7 +60,12 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 	}
 }
 
-type edge struct{ pred, join ir.Block }
+// arm is the values a predecessor has for one join it branches to, best
+// first.
+type arm struct {
+	join   ir.Block
+	values []ir.Value
+}
 
 type merger struct {
 	f      *ir.Function
@@ -71,8 +76,9 @@ type merger struct {
 	isJoin []bool
 	scope  scope
 	path   []int // scope mark on entering the block at each depth of the walk
-	// arms holds each join edge's arm values, best first.
-	arms map[edge][]ir.Value
+	// arms holds the arms of each predecessor of a join (a branch names a
+	// few blocks at most: a list, not a map keyed by edge).
+	arms [][]arm // by block
 	// tops holds the most recent value of each type dominating the end of
 	// each predecessor of a join, for predecessors whose arm lacks a type.
 	tops [][]typedValue // by block
@@ -141,7 +147,7 @@ func (m *merger) recordArms(pred ir.Block, depth int) {
 		if d := m.dt.Depth(m.dt.Idom(join)) + 1; d <= depth {
 			start = m.path[d]
 		}
-		m.arms[edge{pred, join}] = m.rank(pred, m.scope.since(max(start, m.scope.mark()-armWindow)))
+		m.arms[pred] = append(m.arms[pred], arm{join, m.rank(pred, m.scope.since(max(start, m.scope.mark()-armWindow)))})
 	}
 	if isPred {
 		var tops []typedValue
@@ -187,14 +193,14 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 	args := make([]ir.Value, len(preds))
 	for added, tries := 0, 0; added < want && tries < 3*maxMergeParams; tries++ {
 		i := r.intn(len(preds))
-		arm := m.arms[edge{preds[i], join}]
-		for next[i] < len(arm) && slices.Contains(passed[i], arm[next[i]]) {
+		values := m.armOf(preds[i], join)
+		for next[i] < len(values) && slices.Contains(passed[i], values[next[i]]) {
 			next[i]++
 		}
-		if next[i] == len(arm) {
+		if next[i] == len(values) {
 			continue
 		}
-		v := arm[next[i]]
+		v := values[next[i]]
 		next[i]++
 		t := f.Values[v].Type
 		args[i] = v
@@ -223,11 +229,21 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 	}
 }
 
+// armOf returns pred's arm values towards join, best first.
+func (m *merger) armOf(pred, join ir.Block) []ir.Value {
+	for _, a := range m.arms[pred] {
+		if a.join == join {
+			return a.values
+		}
+	}
+	return nil
+}
+
 // supply returns the value pred passes for a param of type t: the best of
 // its arm not passed yet, else the most recent value of type t that
 // dominates its end; NoValue when there is none.
 func (m *merger) supply(pred, join ir.Block, t ir.Type, passed []ir.Value) ir.Value {
-	for _, v := range m.arms[edge{pred, join}] {
+	for _, v := range m.armOf(pred, join) {
 		if m.f.Values[v].Type == t && !slices.Contains(passed, v) {
 			return v
 		}
