@@ -205,7 +205,7 @@ func chainDepth(f *ir.Function, c *CFG) int {
 			// The longest path ending here: one more than at any earlier
 			// definition this instruction uses.
 			var depth int32
-			instUses(f, inst, func(v ir.Value, _ Use) {
+			f.Insts[inst].ForEachUse(func(v ir.Value) {
 				v = resolveAlias(f, v)
 				if v == ir.NoValue {
 					return

@@ -69,7 +69,7 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 			if !c.placedAt(inst, b, idx) {
 				continue
 			}
-			instUses(f, inst, func(v ir.Value, _ Use) {
+			f.Insts[inst].ForEachUse(func(v ir.Value) {
 				if v = resolveAlias(f, v); v != ir.NoValue && definedIn[v] != b && exposedIn[v] != b {
 					exposedIn[v] = b
 					ue = append(ue, int32(v))
