@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"cliff/lib/gctune"
 	"cliff/lib/refine"
 )
 
@@ -27,13 +27,7 @@ const (
 )
 
 func main() {
-	// The live heap is one case, and every case is garbage once written:
-	// collecting a quarter as often costs a few MB and saves much of the
-	// time the collector takes (BenchmarkRecord in lib/refine: 1.33 ms per
-	// case at GOGC=100, 0.91 ms at 400, on two cores).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	gctune.ForStreams()
 	os.Exit(run(os.Args, os.Stderr))
 }
 
