@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"cliff/lib/gctune"
+	"cliff/lib/batchjob"
 )
 
 // Exit statuses.
@@ -22,7 +22,7 @@ const (
 )
 
 func main() {
-	gctune.ForStreams()
+	batchjob.Setup()
 	os.Exit(run(os.Args, os.Stderr))
 }
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"cliff/lib/gctune"
+	"cliff/lib/batchjob"
 	"cliff/lib/refine"
 )
 
@@ -27,7 +27,7 @@ const (
 )
 
 func main() {
-	gctune.ForStreams()
+	batchjob.Setup()
 	os.Exit(run(os.Args, os.Stderr))
 }
 
