@@ -48,6 +48,7 @@ func generate(cfg config) error {
 		Seed: cfg.seed, Profile: prof, ProfileName: cfg.profile, Depth: cfg.depth, Funcs: cfg.funcs,
 		Mutation: cfg.mutation, Inputs: cfg.inputs, CrashOnly: cfg.crashOnly,
 		Record: record.GenOptions{Mask: cfg.mask, Portable: cfg.portable},
+		Reuse:  true, // write finishes each case before the next
 	}
 	if opts.Features, err = gen.ParseFeatures(cfg.features); err != nil {
 		return fmt.Errorf("--features: %w", err)

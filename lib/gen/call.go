@@ -5,16 +5,27 @@ import (
 	"cliff/lib/ub"
 )
 
+// calleeRef is a callee's func_ref and sig_ref in the function being
+// generated, once declared.
+type calleeRef struct {
+	declared bool
+	fn       ir.FuncRef
+	sig      ir.SigRef
+}
+
 // ref declares callee j in the function being generated (once) and
 // returns its func_ref and sig_ref.
 func (fg *funcGen) ref(j int) (ir.FuncRef, ir.SigRef) {
-	if fr, ok := fg.fnRefs[j]; ok {
-		return fr, fg.sigRefs[j]
+	if fg.refs == nil {
+		fg.refs = make([]calleeRef, len(fg.c.funcs))
 	}
-	sig := fg.b.DeclareSig(fg.c.funcs[j].f.Sig)
-	fr := fg.b.DeclareFuncRef(fg.c.funcs[j].f.Name, sig)
-	fg.fnRefs[j], fg.sigRefs[j] = fr, sig
-	return fr, sig
+	ref := &fg.refs[j]
+	if !ref.declared {
+		ref.sig = fg.b.DeclareSig(fg.c.funcs[j].f.Sig)
+		ref.fn = fg.b.DeclareFuncRef(fg.c.funcs[j].f.Name, ref.sig)
+		ref.declared = true
+	}
+	return ref.fn, ref.sig
 }
 
 // callee draws a function this one may call (a later one: the call graph

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"math/bits"
 
 	"cliff/lib/ir"
 )
@@ -28,6 +29,7 @@ type caseGen struct {
 	// types are the value types this case uses, and abiTypes those of
 	// them that may be params and returns.
 	types, abiTypes []ir.Type
+	typeSet         candidateSet // types
 	funcs           []*funcGen
 	mem             []memAccess // memAccesses, once computed
 }
@@ -38,9 +40,9 @@ func newCaseGen(g *Generator, seed uint64) *caseGen {
 	return c
 }
 
-// typeFeature says which feature a type needs (beyond the integers up to
-// 64 bits, always on).
-func typeFeature(t ir.Type) []string {
+// typeFeatures says which features a type needs (beyond the integers up
+// to 64 bits, always on).
+func typeFeatures(t ir.Type) []string {
 	var need []string
 	switch t.LaneType() {
 	case ir.F32, ir.F64:
@@ -68,16 +70,41 @@ var candidateTypes = func() []ir.Type {
 	return out
 }()
 
+// candidateSet is a set of candidate types: bit i for candidateTypes[i].
+type candidateSet uint32
+
+func (s candidateSet) len() int { return bits.OnesCount32(uint32(s)) }
+
+// nth returns the i-th type of s, in candidateTypes order.
+func (s candidateSet) nth(i int) ir.Type {
+	for range i {
+		s &= s - 1 // drop the lowest
+	}
+	return candidateTypes[bits.TrailingZeros32(uint32(s))]
+}
+
+// candidateFeatures are the typeFeatures of each candidate type.
+var candidateFeatures = func() [][]string {
+	out := make([][]string, len(candidateTypes))
+	for i, t := range candidateTypes {
+		out[i] = typeFeatures(t)
+	}
+	return out
+}()
+
 func (c *caseGen) chooseTypes() {
-	for _, t := range candidateTypes {
+	c.types = make([]ir.Type, 0, len(candidateTypes))
+	c.abiTypes = make([]ir.Type, 0, len(candidateTypes))
+	for i, t := range candidateTypes {
 		ok := true
-		for _, f := range typeFeature(t) {
+		for _, f := range candidateFeatures[i] {
 			ok = ok && c.sw.on[f]
 		}
 		if !ok || !c.usable(t) {
 			continue
 		}
 		c.types = append(c.types, t)
+		c.typeSet |= 1 << i
 		if c.tab.abi[t] {
 			c.abiTypes = append(c.abiTypes, t)
 		}

@@ -33,6 +33,9 @@ func (fg *funcGen) maxBlocks() int { return min(maxBlocks, 16+12*fg.c.g.opts.Dep
 // maxTrip bounds the product of the trip counts of nested loops.
 const maxTrip = 64
 
+// Stream keys of a region's operand choices and of a leaf's fill.
+var operandsKey, fillKey = tag("operands"), tag("fill")
+
 // region generates the region at path, depth levels down, into the
 // current block (and the blocks it creates), leaving a current block for
 // what follows.
@@ -58,10 +61,10 @@ func (fg *funcGen) region(depth int, path uint64) {
 	// Operands come from a stream of their own: how many draws choosing
 	// one takes depends on the values in scope, which other features
 	// change, and the structure must not shift with them.
-	or := newRng(derive(path, tag("operands")))
+	or := newRng(derive(path, operandsKey))
 	switch kind {
 	case leaf:
-		fg.fill(derive(path, tag("fill")))
+		fg.fill(derive(path, fillKey))
 	case sequence:
 		for k := range r.between(2, 3) {
 			fg.region(depth+1, child(k))
@@ -96,6 +99,7 @@ func (fg *funcGen) jumpTo(r *rng, merge ir.Block, types []ir.Type) {
 
 func (fg *funcGen) enterMerge(merge ir.Block, types []ir.Type) {
 	fg.b.SwitchToBlock(merge)
+	fg.reserveParams(merge, len(types))
 	for _, t := range types {
 		fg.sc.push(fg.b.AppendBlockParam(merge, t), t)
 	}
@@ -139,18 +143,21 @@ func (fg *funcGen) ifElse(r, or *rng, depth int, child func(int) uint64) {
 	fg.enterMerge(merge, types)
 }
 
+// maxCases bounds the cases of a switch.
+const maxCases = 4
+
 func (fg *funcGen) switchTable(r, or *rng, depth int, child func(int) uint64) {
 	// The index: a value in scope, narrowed to few bits so that the cases
 	// are all taken for some input; any index is safe (the default).
-	n := r.between(2, 4)
+	n := r.between(2, maxCases)
 	idx := fg.operand(or, ir.I32)
 	idx = fg.b.Ins(ir.OpBand, ir.Invalid, idx, fg.b.Iconst(ir.I32, int64(2*n-1)))
-	cases := make([]ir.Block, n)
+	cases := make([]ir.Block, n, maxCases)
 	for k := range cases {
 		cases[k] = fg.newBlock()
 	}
 	merge := fg.newBlock()
-	table := make([]ir.BlockCall, r.between(n, 2*n))
+	table := make([]ir.BlockCall, r.between(n, 2*n), 2*maxCases)
 	for k := range table {
 		table[k] = ir.NewBlockCall(cases[r.intn(n)])
 	}
@@ -196,6 +203,7 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 	ub.Scaffold(fg.b, func() ir.Inst { return fg.b.Jump(header, append([]ir.Value{zero}, inits...)...) })
 
 	fg.b.SwitchToBlock(header)
+	fg.reserveParams(header, 1+len(carried))
 	counter := fg.b.AppendBlockParam(header, ct)
 	params := make([]ir.Value, len(carried))
 	for k, t := range carried {
@@ -228,6 +236,7 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 	fg.sc.pop(m)
 
 	fg.b.SwitchToBlock(exit)
+	fg.reserveParams(exit, len(carried))
 	for _, t := range carried {
 		fg.sc.push(fg.b.AppendBlockParam(exit, t), t)
 	}

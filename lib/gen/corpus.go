@@ -239,7 +239,7 @@ func (fg *funcGen) fitArgs(ot opType, args []ir.Value) []ir.Value {
 			if in.TypeVar == 0 {
 				ok = in.Derive.Admits(ot.ctrl, t)
 			} else {
-				ok = fg.c.freeTypeOK(ot, in.TypeVar, t) && fg.c.typeOK(t)
+				ok = fg.c.tab.freeTypeOK(ot, in.TypeVar, t) && fg.c.typeOK(t)
 			}
 		}
 		if !ok {

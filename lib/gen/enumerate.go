@@ -27,6 +27,7 @@ func (g *Generator) Enumerate(emit func(*record.Case, *ir.Module) error) (skippe
 			types = g.opts.Profile.Types(op)
 		}
 		for _, ctrl := range types {
+			g.arena.reset()
 			c := &caseGen{g: g, tab: g.tab, seed: derive(g.opts.Seed, tag(op.String()+"."+ctrl.String()))}
 			c.sw = swarm{on: all, weights: make([]int, len(families))}
 			for i := range c.sw.weights {
@@ -69,7 +70,7 @@ func (g *Generator) isMemory(op ir.Opcode) bool {
 
 // minimal builds %main around one instance of ot.
 func (c *caseGen) minimal(ot opType) (*ir.Module, bool) {
-	fg := &funcGen{c: c, trip: 1, seed: c.seed, sc: newScope(), fnRefs: map[int]ir.FuncRef{}, sigRefs: map[int]ir.SigRef{}}
+	fg := &funcGen{c: c, trip: 1, seed: c.seed, sc: &scope{}}
 	r := newRng(c.seed)
 	info := ot.op.Info()
 	var sig ir.Signature

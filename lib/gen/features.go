@@ -113,21 +113,43 @@ type swarm struct {
 	weights []int // per family; 0 when off
 }
 
+// Stream keys of the features and families, and the names families have
+// as switches ("ops:arith"), which every case draws.
+var (
+	featureTags = tagsOf(features, func(f feature) string { return "feature:" + f.name })
+	familyTags  = tagsOf(families, func(f family) string { return "family:" + f.name })
+	familyNames = func() []string {
+		out := make([]string, len(families))
+		for i, f := range families {
+			out[i] = "ops:" + f.name
+		}
+		return out
+	}()
+)
+
+func tagsOf[T any](items []T, key func(T) string) []uint64 {
+	out := make([]uint64, len(items))
+	for i, it := range items {
+		out[i] = tag(key(it))
+	}
+	return out
+}
+
 // drawSwarm chooses the features of the case with seed caseSeed, then
 // applies the overrides.
 func drawSwarm(caseSeed uint64, overrides map[string]bool) swarm {
-	s := swarm{on: map[string]bool{}, weights: make([]int, len(families))}
-	for _, f := range features {
-		r := newRng(derive(caseSeed, tag("feature:"+f.name)))
+	s := swarm{on: make(map[string]bool, len(features)+len(families)), weights: make([]int, len(families))}
+	for i, f := range features {
+		r := newRng(derive(caseSeed, featureTags[i]))
 		s.on[f.name] = r.chance(f.on)
 	}
 	for i, f := range families {
-		r := newRng(derive(caseSeed, tag("family:"+f.name)))
+		r := newRng(derive(caseSeed, familyTags[i]))
 		on, w := r.chance(0.75), r.between(1, 8)
 		if f.name == "arith" || f.name == "traps" {
 			on = true // always something to compute; traps only in crash-only mode
 		}
-		s.on["ops:"+f.name] = on
+		s.on[familyNames[i]] = on
 		if on {
 			s.weights[i] = w
 		}

@@ -13,7 +13,7 @@ type funcGen struct {
 	seed uint64
 	f    *ir.Function
 	b    *ir.Builder
-	sc   scope
+	sc   *scope
 	// unused are call results not yet used as an operand, with their
 	// scope positions: operand selection takes them first.
 	unused []scoped
@@ -22,8 +22,7 @@ type funcGen struct {
 	// current position; cost the estimated instructions one call runs.
 	trip, cost int
 	blocks     int
-	fnRefs     map[int]ir.FuncRef
-	sigRefs    map[int]ir.SigRef
+	refs       []calleeRef // by callee index
 }
 
 type scoped struct {
@@ -33,8 +32,8 @@ type scoped struct {
 
 // newFunc chooses function i's signature.
 func (c *caseGen) newFunc(i int) *funcGen {
-	fg := &funcGen{c: c, idx: i, trip: 1, seed: derive(c.seed, tag(funcName(i))), sc: newScope(),
-		fnRefs: map[int]ir.FuncRef{}, sigRefs: map[int]ir.SigRef{}}
+	name := funcName(i)
+	fg := &funcGen{c: c, idx: i, trip: 1, seed: derive(c.seed, tag(name))}
 	r := newRng(derive(fg.seed, tag("signature")))
 	var sig ir.Signature
 	convs := c.tab.callConvs
@@ -43,6 +42,7 @@ func (c *caseGen) newFunc(i int) *funcGen {
 	if i == 0 {
 		// %main takes one param of every type in use: the run-time
 		// inputs every value of the case derives from.
+		sig.Params = make([]ir.AbiParam, 0, len(abi)+2)
 		for _, t := range abi {
 			sig.Params = append(sig.Params, ir.AbiParam{Type: t})
 		}
@@ -59,8 +59,9 @@ func (c *caseGen) newFunc(i int) *funcGen {
 		if r.chance(0.2) {
 			n = r.between(7, maxParams) // past the argument registers
 		}
-		for range n {
-			sig.Params = append(sig.Params, ir.AbiParam{Type: abi[r.intn(len(abi))]})
+		sig.Params = make([]ir.AbiParam, n)
+		for k := range sig.Params {
+			sig.Params[k] = ir.AbiParam{Type: abi[r.intn(len(abi))]}
 		}
 	}
 	nret := r.between(1, 4)
@@ -72,8 +73,9 @@ func (c *caseGen) newFunc(i int) *funcGen {
 		// must fit in registers on every target.
 		nret = min(nret, 2)
 	}
-	for range nret {
-		sig.Returns = append(sig.Returns, ir.AbiParam{Type: abi[r.intn(len(abi))]})
+	sig.Returns = make([]ir.AbiParam, nret)
+	for k := range sig.Returns {
+		sig.Returns[k] = ir.AbiParam{Type: abi[r.intn(len(abi))]}
 	}
 	// A tail function may share its returns with a tail callee, so it
 	// can end in a return_call.
@@ -86,33 +88,26 @@ func (c *caseGen) newFunc(i int) *funcGen {
 			}
 		}
 	}
-	fg.f = ir.NewFunction(funcName(i), sig)
+	fg.f = ir.NewFunction(name, sig)
 	return fg
 }
 
 // body generates the function's blocks.
 func (fg *funcGen) body() error {
-	// Growing the per-ID slices an instruction at a time copies a lot:
-	// start them at about the size the depth gives.
-	n := 48 * (fg.c.g.opts.Depth + 1)
-	fg.f.Insts = make([]ir.InstData, 0, n)
-	fg.f.Values = make([]ir.ValueData, 0, n)
-	fg.f.Blocks = make([]ir.BlockData, 0, n/4)
+	fg.c.g.arena.start(fg.f, fg.c.g.opts.Depth)
 	fg.b = ir.NewBuilder(fg.f)
+	fg.sc = fg.c.g.scope.reset()
 	entry := fg.newBlock()
 	fg.b.SwitchToBlock(entry)
+	fg.reserveParams(entry, len(fg.f.Sig.Params))
 	for _, p := range fg.f.Sig.Params {
 		fg.sc.push(fg.b.AppendBlockParam(entry, p.Type), p.Type)
 	}
 	fg.declareSlots()
 	fg.region(0, derive(fg.seed, tag("root")))
 	fg.finish()
+	fg.c.g.arena.keep(fg.f)
 	return nil
-}
-
-func (fg *funcGen) newBlock() ir.Block {
-	fg.blocks++
-	return fg.b.CreateBlock()
 }
 
 // finish ends the last block: a return of values in scope, or a tail call

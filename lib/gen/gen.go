@@ -28,6 +28,13 @@ type Options struct {
 	// Features override the swarm choice for every case ("loops" off,
 	// "ops:float" on, ...).
 	Features map[string]bool
+	// Reuse builds each case's IR in the memory of the cases before,
+	// which saves allocating and zeroing it (a fifth of the time of
+	// Case): a module Case, Unprinted or Module returns is then valid only
+	// until the next call, and one Enumerate passes to emit only until
+	// emit returns. For callers done with each case before the next, as
+	// cliff-gen is.
+	Reuse bool
 	// Record holds what the record states about options the generator
 	// does not read itself (corpus and mask paths, portable).
 	Record record.GenOptions
@@ -44,8 +51,10 @@ const (
 // A Generator makes cases. It precomputes the profile's opcode tables once;
 // Case may then be called for any index, from one goroutine at a time.
 type Generator struct {
-	opts Options
-	tab  *tables
+	opts  Options
+	tab   *tables
+	arena arena // what functions are allocated from (arena.go)
+	scope scope // of the function being generated, reused by the next
 }
 
 // New checks the options and prepares the tables.
@@ -68,7 +77,7 @@ func New(opts Options) (*Generator, error) {
 	if opts.ProfileName == "" {
 		opts.ProfileName = opts.Profile.Name
 	}
-	return &Generator{opts: opts, tab: newTables(opts.Profile, opts.CrashOnly)}, nil
+	return &Generator{opts: opts, tab: newTables(opts.Profile, opts.CrashOnly), arena: newArena(opts.Reuse)}, nil
 }
 
 // CaseSeed is the seed of case index of a campaign seed.
@@ -90,6 +99,7 @@ func (g *Generator) Case(index uint64) (*record.Case, *ir.Module, error) {
 // Unprinted is Case without the CLIF text, for callers that rewrite the
 // IR first (cliff-gen --refine) and then call SetCLIF once.
 func (g *Generator) Unprinted(index uint64) (*record.Case, *ir.Module, error) {
+	g.arena.reset()
 	c := newCaseGen(g, CaseSeed(g.opts.Seed, index))
 	mod, err := c.module()
 	if err != nil {
@@ -148,5 +158,6 @@ var emittedByStructure = map[ir.Opcode]bool{
 // Module generates the IR of the case with the given index, for callers
 // (tests, benchmarks) that want it before printing.
 func (g *Generator) Module(index uint64) (*ir.Module, error) {
+	g.arena.reset()
 	return newCaseGen(g, CaseSeed(g.opts.Seed, index)).module()
 }

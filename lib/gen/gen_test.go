@@ -70,6 +70,33 @@ func TestSameSeedSameBytes(t *testing.T) {
 	}
 }
 
+// TestReuseSameBytes: building each case in the memory of the one before
+// (Options.Reuse, as cliff-gen does) changes no case, from small to deep
+// ones, whose functions outgrow the room they start with.
+func TestReuseSameBytes(t *testing.T) {
+	p, err := profile.Load("compat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{0, 5, 12} {
+		opts := Options{Seed: 42, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation, Inputs: DefaultInputs}
+		fresh, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Reuse = true
+		reusing, err := New(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := uint64(0); i < 40; i++ {
+			if !bytes.Equal(caseJSON(t, fresh, i), caseJSON(t, reusing, i)) {
+				t.Fatalf("depth %d: case %d differs when built in reused memory", depth, i)
+			}
+		}
+	}
+}
+
 // TestEveryCaseVerifies generates cases for every profile at several
 // depths and checks them with cliff's verifier and the lib/ub invariants
 // that a verifier does not know.

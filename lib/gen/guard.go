@@ -66,9 +66,9 @@ func (fg *funcGen) inRange(r *rng, d *ir.InstData) bool {
 	ft := fg.f.Values[x].Type
 	sat := map[ir.Opcode]ir.Opcode{ir.OpFcvtToSint: ir.OpFcvtToSintSat, ir.OpFcvtToUint: ir.OpFcvtToUintSat}[d.Op]
 	canGuard := p.AllowsImm(ir.OpFcmp, ft, "ge") && p.AllowsImm(ir.OpFcmp, ft, "gt") && p.AllowsImm(ir.OpFcmp, ft, "lt") &&
-		fg.c.allowsFree(ir.OpSelect, ft, ir.I8) && p.Allows(constOp(ft), ir.Invalid)
+		fg.c.tab.allowsFree(ir.OpSelect, ft, ir.I8) && p.Allows(constOp(ft), ir.Invalid)
 	if !canGuard || r.chance(0.3) {
-		if !fg.c.allowsFree(sat, d.CtrlType, ft) {
+		if !fg.c.tab.allowsFree(sat, d.CtrlType, ft) {
 			return false
 		}
 		d.Op = sat

@@ -13,27 +13,36 @@ import (
 // amounts past the width), so the same code meets both.
 func (c *caseGen) inputs(entry *ir.Function) []record.InputVector {
 	r := newRng(derive(c.seed, tag("inputs")))
+	params := entry.Sig.Params
+	typeNames := make([]string, len(params))
+	for k, p := range params {
+		typeNames[k] = p.Type.String()
+	}
 	out := make([]record.InputVector, c.g.opts.Inputs)
+	values := make([]record.Value, len(out)*len(params)) // every vector's
+	var scratch [16]byte                                 // the widest value's bytes
 	for i := range out {
 		// The first vector is plain random values; later ones lean to
 		// edge values more and more.
 		edge := float64(i) / float64(len(out))
-		vec := make(record.InputVector, len(entry.Sig.Params))
-		for k, p := range entry.Sig.Params {
-			dv := ir.DataValue{Type: p.Type, Bytes: inputBytes(&r, p.Type, edge)}
-			vec[k] = record.Value{Type: p.Type.String(), Value: printer.DataValue(dv)}
+		vec := record.InputVector(values[:len(params):len(params)])
+		values = values[len(params):]
+		for k, p := range params {
+			dv := ir.DataValue{Type: p.Type, Bytes: inputBytes(&r, p.Type, edge, scratch[:])}
+			vec[k] = record.Value{Type: typeNames[k], Value: printer.DataValue(dv)}
 		}
 		out[i] = vec
 	}
 	return out
 }
 
-// inputBytes draws the little-endian bytes of one value of t, each lane an
-// edge value with probability edge.
-func inputBytes(r *rng, t ir.Type, edge float64) []byte {
+// inputBytes draws the little-endian bytes of one value of t into dst,
+// each lane an edge value with probability edge, and returns them.
+func inputBytes(r *rng, t ir.Type, edge float64, dst []byte) []byte {
 	lane := t.LaneType()
 	lb := lane.Bytes()
-	out := make([]byte, t.Bytes())
+	out := dst[:t.Bytes()]
+	clear(out)
 	for off := 0; off < len(out); off += lb {
 		laneBytes(r, lane, r.chance(edge), out[off:off+lb])
 	}

@@ -39,14 +39,14 @@ func sameLanes(ctrl, t ir.Type) bool { return ctrl.Lanes() == t.Lanes() }
 // freeTypeOK reports whether t may be the type of ot's operands of free
 // type variable tv: in the variable's set, allowed by the profile (its
 // `with` lists), and by the opcode's rule.
-func (c *caseGen) freeTypeOK(ot opType, tv int, t ir.Type) bool {
+func (tab *tables) freeTypeOK(ot opType, tv int, t ir.Type) bool {
 	if !ot.op.Info().TypeVars[tv].Set.Contains(t) {
 		return false
 	}
 	if rule := freeVarRules[ot.op]; rule != nil && !rule(ot.ctrl, t) {
 		return false
 	}
-	return c.tab.prof.FreeTypes(ot.op, ot.ctrl) == nil || c.tab.prof.AllowsFree(ot.op, ot.ctrl, t)
+	return !tab.restrictsFree(ot.op, ot.ctrl) || tab.prof.AllowsFree(ot.op, ot.ctrl, t)
 }
 
 // operandType chooses the type of operand k of ot, or Invalid when the
@@ -61,22 +61,43 @@ func (fg *funcGen) operandType(r *rng, ot opType, k int) ir.Type {
 		if in.TypeVar == 0 && in.Derive != ir.DeriveNarrower && in.Derive != ir.DeriveWider {
 			return in.Derive.Apply(ot.ctrl)
 		}
-		var cands []ir.Type
-		for _, t := range fg.c.types {
-			if in.TypeVar == 0 {
-				if in.Derive.Admits(ot.ctrl, t) && fg.c.allowsFree(ot.op, ot.ctrl, t) {
-					cands = append(cands, t)
-				}
-			} else if fg.c.freeTypeOK(ot, in.TypeVar, t) {
-				cands = append(cands, t)
-			}
-		}
-		if len(cands) == 0 {
+		cands := fg.c.tab.operandTypes(ot, k) & fg.c.typeSet
+		if cands == 0 {
 			return ir.Invalid
 		}
-		return cands[r.intn(len(cands))]
+		return cands.nth(r.intn(cands.len()))
 	}
 	return ir.Invalid
+}
+
+// operandTypes returns the candidate types operand k of ot may have where
+// the controlling type does not fix it (a free type variable, or a
+// narrower or wider one), as the profile and the opcode's rules allow.
+// They depend on the profile only: computed once per operand.
+func (tab *tables) operandTypes(ot opType, k int) candidateSet {
+	key := operandKey{ot, k}
+	if set, ok := tab.freeOperands[key]; ok {
+		return set
+	}
+	in := ot.op.Info().Ins[k]
+	var set candidateSet
+	for i, t := range candidateTypes {
+		if in.TypeVar == 0 {
+			if in.Derive.Admits(ot.ctrl, t) && tab.allowsFree(ot.op, ot.ctrl, t) {
+				set |= 1 << i
+			}
+		} else if tab.freeTypeOK(ot, in.TypeVar, t) {
+			set |= 1 << i
+		}
+	}
+	tab.freeOperands[key] = set
+	return set
+}
+
+// operandKey names operand k of ot.
+type operandKey struct {
+	ot opType
+	k  int
 }
 
 // emit appends an instance of ot: operands from args where given (a
@@ -99,19 +120,20 @@ func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) [
 	if ot.op == ir.OpIconcat && types[0] != types[1] {
 		types[1] = types[0]
 	}
+	nan := nanOperands[ot.op]
 	for k, t := range types {
-		if ub.NaNSensitive(ot.op, k) && ub.HasFloatLanes(t) && !fg.canCanon(t) {
+		if nan.has(k) && ub.HasFloatLanes(t) && !fg.canCanon(t) {
 			return nil
 		}
 	}
-	d := ir.InstData{Op: ot.op, CtrlType: ot.ctrl, Args: make([]ir.Value, len(types))}
+	d := ir.InstData{Op: ot.op, CtrlType: ot.ctrl, Args: fg.c.g.arena.operands(len(types))}
 	for k, t := range types {
 		if k < len(args) && args[k] != ir.NoValue {
 			d.Args[k] = args[k]
 		} else {
 			d.Args[k] = fg.operand(r, t)
 		}
-		if ub.NaNSensitive(ot.op, k) {
+		if nan.has(k) {
 			d.Args[k] = ub.CanonNaN(fg.b, d.Args[k])
 		}
 	}
@@ -122,6 +144,25 @@ func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) [
 	return fg.define(fg.b.Append(d))
 }
 
+// operandSet is a set of operand indices.
+type operandSet uint64
+
+func (s operandSet) has(k int) bool { return s&(1<<k) != 0 }
+
+// nanOperands holds by opcode the operands that show a float's NaN bits
+// (ub.NaNSensitive), asked of every operand emitted.
+var nanOperands = func() []operandSet {
+	out := make([]operandSet, len(ir.Opcodes())+1)
+	for _, op := range ir.Opcodes() {
+		for k := range op.Info().Ins {
+			if ub.NaNSensitive(op, k) {
+				out[op] |= 1 << k
+			}
+		}
+	}
+	return out
+}()
+
 // canCanon reports whether ub.CanonNaN can canonicalise values of t in
 // this profile.
 func (fg *funcGen) canCanon(t ir.Type) bool {
@@ -131,18 +172,18 @@ func (fg *funcGen) canCanon(t ir.Type) bool {
 	}
 	if t.IsVector() {
 		mask := t.AsInt()
-		return p.Allows(ir.OpVconst, t) && fg.c.allowsFree(ir.OpBitcast, t, mask) && p.Allows(ir.OpBitselect, t)
+		return p.Allows(ir.OpVconst, t) && fg.c.tab.allowsFree(ir.OpBitcast, t, mask) && p.Allows(ir.OpBitselect, t)
 	}
-	return fg.c.allowsFree(ir.OpSelect, t, ir.I8) && p.Allows(constOp(t), ir.Invalid)
+	return fg.c.tab.allowsFree(ir.OpSelect, t, ir.I8) && p.Allows(constOp(t), ir.Invalid)
 }
 
 // allowsFree asks the profile about op with controlling type ctrl and
 // free operand type free, for opcodes that have one.
-func (c *caseGen) allowsFree(op ir.Opcode, ctrl, free ir.Type) bool {
-	if c.tab.prof.FreeTypes(op, ctrl) == nil {
-		return c.tab.prof.Allows(op, ctrl)
+func (tab *tables) allowsFree(op ir.Opcode, ctrl, free ir.Type) bool {
+	if !tab.restrictsFree(op, ctrl) {
+		return tab.prof.Allows(op, ctrl)
 	}
-	return c.tab.prof.AllowsFree(op, ctrl, free)
+	return tab.prof.AllowsFree(op, ctrl, free)
 }
 
 // intCC draws an integer condition the profile allows for op and ctrl.

@@ -12,7 +12,7 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 	switch {
 	case t.IsVector():
 		if p.Allows(ir.OpSplat, t) {
-			inst = ir.InstData{Op: ir.OpSplat, CtrlType: t, Args: []ir.Value{fg.operand(r, t.LaneType())}}
+			inst = ir.InstData{Op: ir.OpSplat, CtrlType: t, Args: fg.list(fg.operand(r, t.LaneType()))}
 		} else {
 			le := make([]byte, t.Bytes())
 			for i := range le {
@@ -24,13 +24,13 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 		src, st, ok := fg.sc.anyOf(r, func(u ir.Type) bool { return u.IsInt() && !u.IsVector() })
 		switch {
 		case ok && st.Bits() > t.Bits() && p.Allows(ir.OpIreduce, t):
-			inst = ir.InstData{Op: ir.OpIreduce, CtrlType: t, Args: []ir.Value{src}}
+			inst = ir.InstData{Op: ir.OpIreduce, CtrlType: t, Args: fg.list(src)}
 		case ok && st.Bits() < t.Bits() && p.Allows(ir.OpUextend, t) && p.Allows(ir.OpSextend, t):
 			op := ir.OpUextend
 			if r.chance(0.5) {
 				op = ir.OpSextend
 			}
-			inst = ir.InstData{Op: op, CtrlType: t, Args: []ir.Value{src}}
+			inst = ir.InstData{Op: op, CtrlType: t, Args: fg.list(src)}
 		default:
 			v := fg.intConst(t, intEdge(r, min(t.Bits(), 64)))
 			fg.sc.push(v, t)
@@ -39,10 +39,10 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 	default: // a float scalar
 		ib := t.AsInt()
 		switch {
-		case fg.c.allowsFree(ir.OpBitcast, t, ib) && fg.c.typeOK(ib):
-			inst = ir.InstData{Op: ir.OpBitcast, CtrlType: t, Args: []ir.Value{fg.operand(r, ib)}, Flags: ir.MemFlags{Endian: ir.EndianLittle}}
-		case fg.c.allowsFree(ir.OpFcvtFromSint, t, ir.I64):
-			inst = ir.InstData{Op: ir.OpFcvtFromSint, CtrlType: t, Args: []ir.Value{fg.operand(r, ir.I64)}}
+		case fg.c.tab.allowsFree(ir.OpBitcast, t, ib) && fg.c.typeOK(ib):
+			inst = ir.InstData{Op: ir.OpBitcast, CtrlType: t, Args: fg.list(fg.operand(r, ib)), Flags: ir.MemFlags{Endian: ir.EndianLittle}}
+		case fg.c.tab.allowsFree(ir.OpFcvtFromSint, t, ir.I64):
+			inst = ir.InstData{Op: ir.OpFcvtFromSint, CtrlType: t, Args: fg.list(fg.operand(r, ir.I64))}
 		default:
 			le := make([]byte, t.Bytes())
 			bits := floatEdge(r, min(t.Bits(), 64))

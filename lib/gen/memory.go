@@ -120,7 +120,8 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 		base = 0 // the offset in the access instead of the address
 	}
 	info := a.ot.op.Info()
-	d := ir.InstData{Op: a.ot.op, CtrlType: a.ot.ctrl, Flags: memFlags(aligned), Imm: int64(off - base)}
+	d := ir.InstData{Op: a.ot.op, CtrlType: a.ot.ctrl, Flags: memFlags(aligned), Imm: int64(off - base),
+		Args: fg.c.g.arena.valueLists.take(len(info.Ins))}
 	if info.Format.Info().Imms[len(info.Format.Info().Imms)-1] != ir.ImmOffset32 {
 		d.Imm = 0
 	}
@@ -147,7 +148,7 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 // atomics when on), computed once per case.
 func (c *caseGen) memAccesses() []memAccess {
 	if c.mem == nil {
-		c.mem = []memAccess{}
+		c.mem = make([]memAccess, 0, len(c.tab.mem))
 		for _, a := range c.tab.mem {
 			if c.typeOK(a.value) && (!a.atomic || c.sw.on["atomics"]) {
 				c.mem = append(c.mem, a)

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/cespare/xxhash/v2"
@@ -48,12 +47,18 @@ func (r *rng) chance(p float64) bool { return r.float() < p }
 // recent returns an index in [0, n) biased to the end: the most recent
 // value half of the time, so def-use chains grow long.
 func (r *rng) recent(n int) int {
-	back := int(math.Floor(-math.Log2(1 - r.float()))) // geometric, p = 1/2
+	back := geometric(r.next())
 	if back >= n {
 		back = r.intn(n)
 	}
 	return n - 1 - back
 }
+
+// geometric maps a random word to a count with p = 1/2 (0 half of the
+// time, 1 a quarter, ...): its leading one bits, of the 53 that r.float
+// uses. It is floor(-log2(1 - u)) for u = r.float(), computed without
+// floating point (TestGeometric).
+func geometric(x uint64) int { return min(bits.LeadingZeros64(^x), 53) }
 
 // pick returns an index drawn with the given non-negative weights, or -1
 // when they are all zero.

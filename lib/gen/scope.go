@@ -9,46 +9,31 @@ import "cliff/lib/ir"
 type scope struct {
 	stack []ir.Value
 	types []ir.Type
-	// byType holds the values of each type in scope, newest last: a short
-	// list searched linearly (a case uses a dozen types or so), which
-	// costs less than hashing a type at every push and pop.
-	byType []typeStack
+	// byType holds the values of each type in scope, newest last, indexed
+	// by type: the generator makes values of fixed-width types only, whose
+	// codes are below fixedTypeCodes.
+	byType [fixedTypeCodes][]ir.Value
 }
 
-type typeStack struct {
-	t  ir.Type
-	vs []ir.Value
-}
+// fixedTypeCodes bounds the ir.Type codes of scalars and fixed vectors.
+const fixedTypeCodes = 0x100
 
-func newScope() scope { return scope{} }
-
-// of returns the stack of type t, making it when add is true (else nil).
-func (s *scope) of(t ir.Type, add bool) *typeStack {
-	for i := range s.byType {
-		if s.byType[i].t == t {
-			return &s.byType[i]
-		}
+// reset empties the scope for the next function, keeping its storage.
+func (s *scope) reset() *scope {
+	s.stack, s.types = s.stack[:0], s.types[:0]
+	for t := range s.byType {
+		s.byType[t] = s.byType[t][:0]
 	}
-	if !add {
-		return nil
-	}
-	s.byType = append(s.byType, typeStack{t: t})
-	return &s.byType[len(s.byType)-1]
+	return s
 }
 
 // values returns the values of type t, newest last.
-func (s *scope) values(t ir.Type) []ir.Value {
-	if ts := s.of(t, false); ts != nil {
-		return ts.vs
-	}
-	return nil
-}
+func (s *scope) values(t ir.Type) []ir.Value { return s.byType[t] }
 
 func (s *scope) push(v ir.Value, t ir.Type) {
 	s.stack = append(s.stack, v)
 	s.types = append(s.types, t)
-	ts := s.of(t, true)
-	ts.vs = append(ts.vs, v)
+	s.byType[t] = append(s.byType[t], v)
 }
 
 func (s *scope) mark() int { return len(s.stack) }
@@ -56,8 +41,8 @@ func (s *scope) mark() int { return len(s.stack) }
 func (s *scope) pop(mark int) {
 	for len(s.stack) > mark {
 		n := len(s.stack) - 1
-		ts := s.of(s.types[n], false)
-		ts.vs = ts.vs[:len(ts.vs)-1]
+		t := s.types[n]
+		s.byType[t] = s.byType[t][:len(s.byType[t])-1]
 		s.stack, s.types = s.stack[:n], s.types[:n]
 	}
 }

@@ -26,6 +26,12 @@ type tables struct {
 	// profile does not allow (they mutate to one it does).
 	byShape map[string][]opType
 	abi     map[ir.Type]bool
+	// freeTyped says by opcode whether the profile lists the types its
+	// free operand may have: what restrictsFree asks of profile.FreeTypes,
+	// which makes the list each time.
+	freeTyped []bool
+	// freeOperands caches operandTypes.
+	freeOperands map[operandKey]candidateSet
 	// callConvs are the profile's calling conventions that functions
 	// with returns may use.
 	callConvs []ir.CallConv
@@ -73,7 +79,8 @@ func computation(op ir.Opcode, crashOnly bool) bool {
 }
 
 func newTables(p *profile.Profile, crashOnly bool) *tables {
-	t := &tables{prof: p, byFamily: make([][]opType, len(families)), sameShape: map[opType][]opType{}, abi: map[ir.Type]bool{}}
+	t := &tables{prof: p, byFamily: make([][]opType, len(families)), sameShape: map[opType][]opType{}, abi: map[ir.Type]bool{},
+		freeOperands: map[operandKey]candidateSet{}}
 	for _, ty := range p.ABITypes {
 		t.abi[ty] = true
 	}
@@ -86,6 +93,12 @@ func newTables(p *profile.Profile, crashOnly bool) *tables {
 		t.callConvs = []ir.CallConv{ir.CallConvFast}
 	}
 	t.mem = memAccesses(p.Types, p.Opcodes())
+	t.freeTyped = make([]bool, len(ir.Opcodes())+1)
+	for _, op := range p.Opcodes() {
+		for _, ctrl := range p.Types(op) {
+			t.freeTyped[op] = t.freeTyped[op] || p.FreeTypes(op, ctrl) != nil
+		}
+	}
 	shapes := map[string][]opType{}
 	var keys []string
 	for _, op := range p.Opcodes() {
@@ -114,6 +127,13 @@ func newTables(p *profile.Profile, crashOnly bool) *tables {
 		}
 	}
 	return t
+}
+
+// restrictsFree reports whether the profile lists the free operand types
+// op may take with ctrl: false when op has no free operand type or is not
+// allowed with ctrl (profile.FreeTypes is nil).
+func (t *tables) restrictsFree(op ir.Opcode, ctrl ir.Type) bool {
+	return t.freeTyped[op] && t.prof.Allows(op, ctrl)
 }
 
 // shapeKey spells what must match for one instruction to replace another
