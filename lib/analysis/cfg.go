@@ -11,9 +11,9 @@ type CFG struct {
 
 	// By block ID.
 	inLayout []bool
-	succs    [][]ir.Block // subslices of one backing array, capped
-	preds    [][]ir.Block
-	rpoNum   []int32 // position in rpo, -1 when unreachable
+	succs    [][]ir.Block // subslices of succAll, capped
+	preds    [][]ir.Block // subslices of predAll
+	rpoNum   []int32      // position in rpo, -1 when unreachable
 
 	edges          int
 	reachableEdges int
@@ -23,27 +23,39 @@ type CFG struct {
 	// there (NoBlock, -1 for instructions outside the layout).
 	instBlock []ir.Block
 	instIndex []int32
+
+	// Backing arrays and working memory, kept for Recompute.
+	succAll, predAll []ir.Block
+	stamp            []ir.Block
+	starts           []int
+	predCount        []int32
+	dfs              []dfsFrame
+	post             []ir.Block
 }
 
 // NewCFG computes the control-flow graph of f. A block listed twice in the
 // layout counts once, at its first place; layout entries past f.Blocks are
 // ignored.
 func NewCFG(f *ir.Function) *CFG {
+	c := new(CFG)
+	c.Recompute(f)
+	return c
+}
+
+// Recompute makes c the control-flow graph of f, as NewCFG does, in the
+// memory c already has: a caller that recomputes after each change of a
+// function allocates once. Slices c returned before, and dominator trees
+// and liveness computed from c, are stale afterwards.
+func (c *CFG) Recompute(f *ir.Function) {
 	nb := len(f.Blocks)
-	c := &CFG{
-		entry:     ir.NoBlock,
-		inLayout:  make([]bool, nb),
-		succs:     make([][]ir.Block, nb),
-		preds:     make([][]ir.Block, nb),
-		rpoNum:    make([]int32, nb),
-		instBlock: make([]ir.Block, len(f.Insts)),
-		instIndex: make([]int32, len(f.Insts)),
-	}
-	for i := range c.instBlock {
-		c.instBlock[i] = ir.NoBlock
-		c.instIndex[i] = -1
-	}
-	c.layout = make([]ir.Block, 0, len(f.Layout))
+	c.entry = ir.NoBlock
+	c.inLayout = zeroed(c.inLayout, nb)
+	c.succs = zeroed(c.succs, nb)
+	c.preds = zeroed(c.preds, nb)
+	c.rpoNum = filled(c.rpoNum, nb, -1)
+	c.instBlock = filled(c.instBlock, len(f.Insts), ir.NoBlock)
+	c.instIndex = filled(c.instIndex, len(f.Insts), -1)
+	c.layout = c.layout[:0]
 	for _, b := range f.Layout {
 		if int(b) < nb && !c.inLayout[b] {
 			c.inLayout[b] = true
@@ -56,13 +68,11 @@ func NewCFG(f *ir.Function) *CFG {
 
 	// Successors, deduplicated with a per-destination stamp of the source
 	// block that last added it.
-	stamp := make([]ir.Block, nb)
-	for i := range stamp {
-		stamp[i] = ir.NoBlock
-	}
-	var all []ir.Block
-	starts := make([]int, len(c.layout)+1)
-	predCount := make([]int32, nb)
+	stamp := filled(c.stamp, nb, ir.NoBlock)
+	all := c.succAll[:0]
+	starts := zeroed(c.starts, len(c.layout)+1)
+	predCount := zeroed(c.predCount, nb)
+	c.stamp, c.starts, c.predCount = stamp, starts, predCount
 	for k, b := range c.layout {
 		starts[k] = len(all)
 		insts := f.Blocks[b].Insts
@@ -84,13 +94,15 @@ func NewCFG(f *ir.Function) *CFG {
 		})
 	}
 	starts[len(c.layout)] = len(all)
+	c.succAll = all
 	c.edges = len(all)
 	for k, b := range c.layout {
 		c.succs[b] = all[starts[k]:starts[k+1]:starts[k+1]]
 	}
 
 	// Predecessors, in layout order of the predecessor.
-	predAll := make([]ir.Block, len(all))
+	predAll := zeroed(c.predAll, len(all))
+	c.predAll = predAll
 	off := 0
 	for _, b := range c.layout {
 		n := int(predCount[b])
@@ -104,10 +116,10 @@ func NewCFG(f *ir.Function) *CFG {
 	}
 
 	c.computeRPO()
+	c.reachableEdges = 0
 	for _, b := range c.rpo {
 		c.reachableEdges += len(c.succs[b])
 	}
-	return c
 }
 
 // forEachDest calls fn with every block the instruction names as a branch
@@ -125,22 +137,24 @@ func forEachDest(inst *ir.InstData, fn func(ir.Block)) {
 	}
 }
 
+// dfsFrame is a block on the stack of a depth-first search, with the
+// index of the next successor (or child) to visit.
+type dfsFrame struct {
+	b    ir.Block
+	next int
+}
+
 // computeRPO numbers the blocks reachable from the entry in reverse
-// post-order of a depth-first search that visits successors in order.
+// post-order of a depth-first search that visits successors in order;
+// rpoNum holds -1 for every block on entry.
 func (c *CFG) computeRPO() {
-	for i := range c.rpoNum {
-		c.rpoNum[i] = -1
-	}
+	c.rpo = c.rpo[:0]
 	if c.entry == ir.NoBlock {
 		return
 	}
 	// rpoNum doubles as the visited mark during the search (-2 = visited).
-	type frame struct {
-		b    ir.Block
-		next int
-	}
-	post := make([]ir.Block, 0, len(c.layout))
-	stack := []frame{{c.entry, 0}}
+	post := c.post[:0]
+	stack := append(c.dfs[:0], dfsFrame{c.entry, 0})
 	c.rpoNum[c.entry] = -2
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
@@ -149,14 +163,15 @@ func (c *CFG) computeRPO() {
 			top.next++
 			if c.rpoNum[s] == -1 {
 				c.rpoNum[s] = -2
-				stack = append(stack, frame{s, 0})
+				stack = append(stack, dfsFrame{s, 0})
 			}
 			continue
 		}
 		post = append(post, top.b)
 		stack = stack[:len(stack)-1]
 	}
-	c.rpo = make([]ir.Block, len(post))
+	c.post, c.dfs = post, stack
+	c.rpo = zeroed(c.rpo, len(post))
 	for i, b := range post {
 		k := len(post) - 1 - i
 		c.rpo[k] = b

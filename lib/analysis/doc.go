@@ -4,8 +4,9 @@
 // (Liveness), and the complexity metrics cliff reports (Metrics).
 //
 // Analyses read the function as plain data and never change it; each one is
-// a snapshot, rebuilt after the function changes. Per-entity data lives in
-// slices indexed by block, instruction or value ID, never in maps.
+// a snapshot, rebuilt after the function changes (Recompute rebuilds one in
+// the memory it has, for callers that do so per change). Per-entity data
+// lives in slices indexed by block, instruction or value ID, never in maps.
 //
 // # Control flow
 //

@@ -14,40 +14,47 @@ type DomTree struct {
 
 	// By block ID.
 	idom     []ir.Block
-	children [][]ir.Block
-	depth    []int32 // -1 when unreachable
+	children [][]ir.Block // subslices of childAll
+	depth    []int32      // -1 when unreachable
 	pre      []int32
 	post     []int32
 
 	maxDepth int
+
+	// Backing array and working memory, kept for Recompute.
+	childAll []ir.Block
+	rpoIdom  []int32
+	nchild   []int32
+	dfs      []dfsFrame
 }
 
 // NewDomTree computes the dominator tree of c.
 func NewDomTree(c *CFG) *DomTree {
+	d := new(DomTree)
+	d.Recompute(c)
+	return d
+}
+
+// Recompute makes d the dominator tree of c, as NewDomTree does, in the
+// memory d already has. Slices d returned before are stale afterwards.
+func (d *DomTree) Recompute(c *CFG) {
 	nb := len(c.rpoNum)
-	d := &DomTree{
-		cfg:      c,
-		idom:     make([]ir.Block, nb),
-		children: make([][]ir.Block, nb),
-		depth:    make([]int32, nb),
-		pre:      make([]int32, nb),
-		post:     make([]int32, nb),
-	}
-	for i := range d.idom {
-		d.idom[i] = ir.NoBlock
-		d.depth[i] = -1
-	}
+	d.cfg = c
+	d.idom = filled(d.idom, nb, ir.NoBlock)
+	d.children = zeroed(d.children, nb)
+	d.depth = filled(d.depth, nb, -1)
+	d.pre = zeroed(d.pre, nb)
+	d.post = zeroed(d.post, nb)
+	d.maxDepth = 0
 	rpo := c.rpo
 	if len(rpo) == 0 {
-		return d
+		return
 	}
 
 	// The iteration runs on RPO numbers: idom[k] is the RPO number of the
 	// immediate dominator of rpo[k], -1 while unknown.
-	idom := make([]int32, len(rpo))
-	for i := range idom {
-		idom[i] = -1
-	}
+	idom := filled(d.rpoIdom, len(rpo), -1)
+	d.rpoIdom = idom
 	idom[0] = 0
 	for changed := true; changed; {
 		changed = false
@@ -74,11 +81,13 @@ func NewDomTree(c *CFG) *DomTree {
 	// Tree shape: children in RPO order, depth from the parent, which comes
 	// earlier in RPO.
 	d.depth[rpo[0]] = 0
-	nchild := make([]int32, len(rpo))
+	nchild := zeroed(d.nchild, len(rpo))
+	d.nchild = nchild
 	for k := 1; k < len(rpo); k++ {
 		nchild[idom[k]]++
 	}
-	backing := make([]ir.Block, len(rpo)-1)
+	backing := zeroed(d.childAll, len(rpo)-1)
+	d.childAll = backing
 	off := int32(0)
 	for k, b := range rpo {
 		d.children[b] = backing[off : off : off+nchild[k]]
@@ -94,12 +103,8 @@ func NewDomTree(c *CFG) *DomTree {
 
 	// Pre- and post-order numbers: A dominates B exactly when B's interval
 	// lies within A's.
-	type frame struct {
-		b    ir.Block
-		next int
-	}
 	var n int32
-	stack := []frame{{rpo[0], 0}}
+	stack := append(d.dfs[:0], dfsFrame{rpo[0], 0})
 	d.pre[rpo[0]] = n
 	n++
 	for len(stack) > 0 {
@@ -109,14 +114,14 @@ func NewDomTree(c *CFG) *DomTree {
 			top.next++
 			d.pre[kid] = n
 			n++
-			stack = append(stack, frame{kid, 0})
+			stack = append(stack, dfsFrame{kid, 0})
 			continue
 		}
 		d.post[top.b] = n
 		n++
 		stack = stack[:len(stack)-1]
 	}
-	return d
+	d.dfs = stack
 }
 
 // intersect walks two fingers up the partial tree to their nearest common

@@ -19,7 +19,7 @@ import (
 //	LiveOut(b) = ∪ LiveIn(s) over the successors s of b
 //	LiveIn(b)  = UpwardExposed(b) ∪ (LiveOut(b) − Defined(b))
 //
-// solved by iterating to a fixed point in post-order, over bitsets. Only
+// solved over bitsets with a worklist of blocks, seeded in post-order. Only
 // values used in a block without a definition before the use there (Briggs'
 // "non-local" values) can ever be live at a block boundary, so the bitsets
 // are indexed by a dense numbering of those values only.
@@ -31,35 +31,57 @@ type Liveness struct {
 	pos    []int32    // by block ID: position in layout, -1 outside it
 	in     []uint64   // by layout position: words each
 	out    []uint64
+
+	// Working memory, kept for Recompute.
+	definedIn, exposedIn []ir.Block
+	ueStart, defStart    []int32
+	ue, defs, queue      []int32
+	queued               []bool
+	gen, kill            []uint64
 }
 
 // NewLiveness computes the liveness of f's values over c, the CFG of f.
 func NewLiveness(f *ir.Function, c *CFG) *Liveness {
-	l := &Liveness{f: f, global: make([]int32, len(f.Values)), pos: make([]int32, len(c.inLayout))}
-	for i := range l.pos {
-		l.pos[i] = -1
-	}
+	l := new(Liveness)
+	l.Recompute(f, c)
+	return l
+}
+
+// Recompute makes l the liveness of f's values over c, as NewLiveness
+// does, in the memory l already has. Slices l returned before are stale
+// afterwards.
+func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
+	l.f = f
+	l.global = filled(l.global, len(f.Values), -1)
+	l.values = l.values[:0]
+	l.pos = filled(l.pos, len(c.inLayout), -1)
 	for k, b := range c.layout {
 		l.pos[b] = int32(k)
 	}
 
-	// Upward-exposed uses per block (CSR by layout position), deduplicated;
-	// definedIn[v] marks the block that defined v most recently in the scan,
-	// exposedIn[v] the block that last recorded v as exposed.
+	// Upward-exposed uses and definitions per block (CSR by layout
+	// position), the uses deduplicated; definedIn[v] marks the block that
+	// defined v most recently in the scan, exposedIn[v] the block that last
+	// recorded v as exposed.
 	nv := len(f.Values)
-	definedIn := make([]ir.Block, nv)
-	exposedIn := make([]ir.Block, nv)
-	for i := range definedIn {
-		definedIn[i] = ir.NoBlock
-		exposedIn[i] = ir.NoBlock
-	}
-	ueStart := make([]int32, len(c.layout)+1)
-	var ue []int32 // value IDs, renumbered densely below
+	definedIn := filled(l.definedIn, nv, ir.NoBlock)
+	exposedIn := filled(l.exposedIn, nv, ir.NoBlock)
+	ueStart := zeroed(l.ueStart, len(c.layout)+1)
+	defStart := zeroed(l.defStart, len(c.layout)+1)
+	ue := l.ue[:0]     // value IDs, renumbered densely below
+	defs := l.defs[:0] // value IDs, kept below only when not local
 	for k, b := range c.layout {
-		ueStart[k] = int32(len(ue))
+		ueStart[k], defStart[k] = int32(len(ue)), int32(len(defs))
 		define := func(v ir.Value) {
 			if int(v) < nv {
 				definedIn[v] = b
+				defs = append(defs, int32(v))
+			}
+		}
+		use := func(v ir.Value) {
+			if v = resolveAlias(f, v); v != ir.NoValue && definedIn[v] != b && exposedIn[v] != b {
+				exposedIn[v] = b
+				ue = append(ue, int32(v))
 			}
 		}
 		for _, p := range f.Blocks[b].Params {
@@ -69,24 +91,17 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 			if !c.placedAt(inst, b, idx) {
 				continue
 			}
-			f.Insts[inst].ForEachUse(func(v ir.Value) {
-				if v = resolveAlias(f, v); v != ir.NoValue && definedIn[v] != b && exposedIn[v] != b {
-					exposedIn[v] = b
-					ue = append(ue, int32(v))
-				}
-			})
+			f.Insts[inst].ForEachUse(use)
 			for _, r := range f.Insts[inst].Results {
 				define(r)
 			}
 		}
 	}
-	ueStart[len(c.layout)] = int32(len(ue))
+	ueStart[len(c.layout)], defStart[len(c.layout)] = int32(len(ue)), int32(len(defs))
+	l.definedIn, l.exposedIn, l.ueStart, l.ue = definedIn, exposedIn, ueStart, ue
 
 	// Dense numbering of the values exposed somewhere, in value order so
 	// that walking a bitset yields sorted values.
-	for i := range l.global {
-		l.global[i] = -1
-	}
 	for _, v := range ue {
 		l.global[v] = 0
 	}
@@ -100,74 +115,82 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 		ue[i] = l.global[v]
 	}
 
-	// Definitions of non-local values per block.
-	defStart := make([]int32, len(c.layout)+1)
-	var defs []int32
-	for k, b := range c.layout {
-		defStart[k] = int32(len(defs))
-		define := func(v ir.Value) {
-			if int(v) < nv && l.global[v] >= 0 {
-				defs = append(defs, l.global[v])
-			}
-		}
-		for _, p := range f.Blocks[b].Params {
-			define(p)
-		}
-		for idx, inst := range f.Blocks[b].Insts {
-			if c.placedAt(inst, b, idx) {
-				for _, r := range f.Insts[inst].Results {
-					define(r)
-				}
+	// Only the definitions of non-local values matter: keep those,
+	// renumbered, moving each block's down in place.
+	kept := 0
+	for k := range c.layout {
+		start, end := defStart[k], defStart[k+1]
+		defStart[k] = int32(kept)
+		for _, v := range defs[start:end] {
+			if g := l.global[v]; g >= 0 {
+				defs[kept] = g
+				kept++
 			}
 		}
 	}
-	defStart[len(c.layout)] = int32(len(defs))
+	defStart[len(c.layout)] = int32(kept)
+	defs = defs[:kept]
+	l.defStart, l.defs = defStart, defs
 
-	// Iterate in post-order (successors first) so that most information
-	// flows in one sweep; unreachable blocks go last.
-	order := make([]int32, 0, len(c.layout))
+	// The sets as bitsets, by layout position: gen holds the upward-exposed
+	// uses, kill the definitions, so that LiveIn = gen ∪ (LiveOut − kill).
+	w := (len(l.values) + 63) / 64
+	l.words = w
+	nl := len(c.layout)
+	gen, kill := zeroed(l.gen, nl*w), zeroed(l.kill, nl*w)
+	l.gen, l.kill = gen, kill
+	for k := range nl {
+		for _, g := range ue[ueStart[k]:ueStart[k+1]] {
+			gen[k*w+int(g>>6)] |= 1 << (g & 63)
+		}
+		for _, g := range defs[defStart[k]:defStart[k+1]] {
+			kill[k*w+int(g>>6)] |= 1 << (g & 63)
+		}
+	}
+
+	// A worklist of blocks, first all of them in post-order (successors
+	// first, so that most information flows in one sweep; unreachable
+	// blocks last); a block whose LiveIn grows puts its predecessors back.
+	queue := l.queue[:0]
 	for i := len(c.rpo) - 1; i >= 0; i-- {
-		order = append(order, l.pos[c.rpo[i]])
+		queue = append(queue, l.pos[c.rpo[i]])
 	}
 	for k, b := range c.layout {
 		if !c.Reachable(b) {
-			order = append(order, int32(k))
+			queue = append(queue, int32(k))
 		}
 	}
-
-	w := (len(l.values) + 63) / 64
-	l.words = w
-	l.in = make([]uint64, len(c.layout)*w)
-	l.out = make([]uint64, len(c.layout)*w)
-	scratch := make([]uint64, w)
-	for changed := true; changed; {
-		changed = false
-		for _, k := range order {
-			out := l.out[int(k)*w : int(k+1)*w]
-			for _, s := range c.succs[c.layout[k]] {
-				sin := l.in[int(l.pos[s])*w : int(l.pos[s]+1)*w]
-				for i, word := range sin {
-					out[i] |= word
-				}
+	queued := filled(l.queued, nl, true)
+	l.queue, l.queued = queue, queued
+	l.in = zeroed(l.in, nl*w)
+	l.out = zeroed(l.out, nl*w)
+	for head := 0; head < len(queue); head++ {
+		k := int(queue[head])
+		queued[k] = false
+		out := l.out[k*w : (k+1)*w]
+		for _, s := range c.succs[c.layout[k]] {
+			for i, word := range l.in[int(l.pos[s])*w : int(l.pos[s]+1)*w] {
+				out[i] |= word
 			}
-			copy(scratch, out)
-			for _, g := range defs[defStart[k]:defStart[k+1]] {
-				scratch[g>>6] &^= 1 << (g & 63)
+		}
+		in, changed := l.in[k*w:(k+1)*w], false
+		for i, word := range out {
+			if word = gen[k*w+i] | word&^kill[k*w+i]; in[i] != word {
+				// Sets only grow, so a changed word is a bigger one.
+				in[i] = word
+				changed = true
 			}
-			for _, g := range ue[ueStart[k]:ueStart[k+1]] {
-				scratch[g>>6] |= 1 << (g & 63)
-			}
-			in := l.in[int(k)*w : int(k+1)*w]
-			for i, word := range scratch {
-				if in[i] != word {
-					// Sets only grow, so a changed word is a bigger one.
-					in[i] = word
-					changed = true
+		}
+		if changed {
+			for _, p := range c.preds[c.layout[k]] {
+				if pk := l.pos[p]; !queued[pk] {
+					queued[pk] = true
+					queue = append(queue, pk)
 				}
 			}
 		}
 	}
-	return l
+	l.queue = queue
 }
 
 // LiveIn returns the values live on entry to b, sorted; nil outside the

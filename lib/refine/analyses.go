@@ -5,33 +5,107 @@ import (
 	"cliff/lib/ir"
 )
 
-// analyses hands a pass the CFG and dominator tree of its function,
-// computed once and kept for the next pass when the pass kept them valid
-// (Pass.keepsCFG: it changed no branch target and moved no instruction).
-// Merge and operands only add params and args and rebind operands, so
-// operands and sink reuse merge's; decoy adds blocks, sink inserts
-// instructions, and after them the next user computes afresh.
+// analyses hands a pass what it needs to know of its function: the CFG,
+// the dominator tree and the use counts, computed once and kept for the
+// next pass when the pass kept them valid, and the scratch memory of the
+// run. Recomputing reuses the memory of what went stale.
+//
+// The CFG and dominator tree stay valid when a pass changes no branch
+// target and moves no instruction (Pass.keepsCFG). Merge and operands only
+// add params and args and rebind operands, so operands and sink reuse
+// merge's; decoy adds blocks, sink inserts instructions, and after them
+// the next user computes afresh. The use counts stay valid when the pass
+// counts the uses it adds and removes (Pass.keepsUses): merge and
+// operands do, so they are counted once after decoy.
 type analyses struct {
-	f   *ir.Function
-	cfg *analysis.CFG
-	dt  *analysis.DomTree
+	f               *ir.Function
+	cfg             *analysis.CFG
+	dt              *analysis.DomTree
+	uses            []int32
+	haveCFG, haveDT bool
+	haveUses        bool
+	// candidates remembers candidate by value: whether a value is a
+	// candidate is fixed by its definition, which no pass changes.
+	candidates []candidacy
+	scratch    *scratch
 }
 
-func newAnalyses(f *ir.Function) *analyses { return &analyses{f: f} }
+type candidacy uint8
 
-// drop forgets what a pass invalidated.
-func (a *analyses) drop() { a.cfg, a.dt = nil, nil }
+const (
+	candidacyUnknown candidacy = iota
+	isCandidate
+	notCandidate
+)
+
+// reset readies a for f, keeping its memory.
+func (a *analyses) reset(f *ir.Function, s *scratch) {
+	a.f, a.scratch = f, s
+	a.haveCFG, a.haveDT, a.haveUses = false, false, false
+	a.candidates = a.candidates[:0]
+}
+
+// forget drops what pass p invalidated.
+func (a *analyses) forget(p *Pass) {
+	if !p.keepsCFG {
+		a.haveCFG, a.haveDT = false, false
+	}
+	if !p.keepsUses {
+		a.haveUses = false
+	}
+}
 
 func (a *analyses) CFG() *analysis.CFG {
-	if a.cfg == nil {
-		a.cfg = analysis.NewCFG(a.f)
+	if !a.haveCFG {
+		if a.cfg == nil {
+			a.cfg = new(analysis.CFG)
+		}
+		a.cfg.Recompute(a.f)
+		a.haveCFG = true
 	}
 	return a.cfg
 }
 
 func (a *analyses) DomTree() *analysis.DomTree {
-	if a.dt == nil {
-		a.dt = analysis.NewDomTree(a.CFG())
+	if !a.haveDT {
+		if a.dt == nil {
+			a.dt = new(analysis.DomTree)
+		}
+		a.dt.Recompute(a.CFG())
+		a.haveDT = true
 	}
 	return a.dt
+}
+
+// Uses returns the number of uses of each value (useCounts), by value. A
+// pass that keeps them (Pass.keepsUses) updates the slice as it adds and
+// removes uses, and calls newValues after adding values.
+func (a *analyses) Uses() []int32 {
+	if !a.haveUses {
+		a.uses = useCounts(a.f, a.uses)
+		a.haveUses = true
+	}
+	return a.uses
+}
+
+// newValues extends the use counts to the values added since they were
+// computed, which have no uses yet.
+func (a *analyses) newValues() {
+	if a.haveUses {
+		a.uses = extended(a.uses, len(a.f.Values))
+	}
+}
+
+// candidate reports whether v is a candidate (candidate(f, v)).
+func (a *analyses) candidate(v ir.Value) bool {
+	if int(v) >= len(a.candidates) {
+		a.candidates = extended(a.candidates, len(a.f.Values))
+	}
+	if a.candidates[v] == candidacyUnknown {
+		a.candidates[v] = notCandidate
+		if candidate(a.f, v) {
+			a.candidates[v] = isCandidate
+		}
+	}
+	return a.candidates[v] == isCandidate
 }

@@ -71,6 +71,54 @@ func toAcc(b *ir.Builder, v ir.Value) ir.Value {
 	return resize(b, v, accType)
 }
 
+// accInsts returns how many instructions toAcc appends for a value of
+// type t (each has one result, but isplit has two), so that sink can make
+// room in the function's tables at once. TestAccInsts keeps it true.
+func accInsts(t ir.Type) int {
+	n := 0
+	if ub.HasFloatLanes(t) { // ub.CanonNaN
+		n = 3 // fcmp, the NaN, select
+		if t.IsVector() {
+			n = 4 // and a bitcast of the mask
+		}
+	}
+	switch {
+	case t.IsVector():
+		if t != ir.I64X2 {
+			n++ // bitcast
+		}
+		return n + 3 // two extractlanes, bxor
+	case t.IsFloat():
+		return n + 1 + resizeInsts(t.Bits(), accType) // bitcast
+	case t == ir.I128:
+		return n + 2 // isplit, bxor
+	}
+	return n + resizeInsts(t.Bits(), accType)
+}
+
+// foldInsts returns how many instructions foldInto appends into a value of
+// type t.
+func foldInsts(t ir.Type) int {
+	lane := t.LaneType()
+	n := 1 + resizeInsts(accType.Bits(), ir.IntOfWidth(lane.Bits())) // and the fold
+	if !lane.IsInt() {
+		n++ // bitcast
+	}
+	if t.IsVector() {
+		n++ // splat
+	}
+	return n
+}
+
+// resizeInsts returns how many instructions resize appends to turn an
+// integer of the given width into one of type to.
+func resizeInsts(bits int, to ir.Type) int {
+	if bits == to.Bits() {
+		return 0
+	}
+	return 1
+}
+
 // slotRank says how good a sink a result (or tail-call argument) of type t
 // is for the accumulator: 0 for an integer, 1 for an integer vector, 2 and
 // 3 for f32/f64 scalars and vectors (folded in with fadd: only the NaN

@@ -42,42 +42,72 @@ func decoy(f *ir.Function, r *rng, a *analyses) {
 	if len(rpo) == 0 {
 		return
 	}
-	dc := &decoyer{f: f, cfg: cfg, dt: a.DomTree(), r: r}
-	var sources []ir.Block
+	dc := &a.scratch.decoyer
+	dc.reset(a, r)
+	sources := dc.sources
 	for _, b := range rpo {
 		if len(f.Blocks[b].Insts) > 1 {
 			sources = append(sources, b)
 		}
 	}
+	dc.sources = sources
 	if len(sources) == 0 {
 		return
 	}
 	want := 1 + r.intn(min(maxDecoys, 1+len(rpo)/6))
 	var sites []*decoySite
-	taken := make(map[ir.Block]bool)
 	for try := 0; len(sites) < want && try < 4*want; try++ {
 		a := rpo[r.intn(len(rpo))]
 		insts := f.Blocks[a].Insts
-		if taken[a] || len(insts) == 0 || hasHandlers(f, a) {
+		if slices.ContainsFunc(sites, func(s *decoySite) bool { return s.block == a }) || len(insts) == 0 || hasHandlers(f, a) {
 			continue
 		}
 		if s := dc.site(a, r.intn(len(insts)), sources); s != nil {
-			taken[a] = true
 			sites = append(sites, s)
 		}
 	}
+	if len(sites) == 0 {
+		return
+	}
 	// Plans refer to the function as it was; splitting keeps every
 	// dominance the plans rely on (see above), so they apply one by one.
+	f.Blocks = withRoom(f.Blocks, 2*len(sites)) // for the blocks apply creates
+	dc.copyOf = zeroed(dc.copyOf, len(f.Values))
+	b := ir.NewBuilder(f)
 	for _, s := range sites {
-		dc.apply(s)
+		dc.apply(b, s)
 	}
 }
 
 type decoyer struct {
-	f   *ir.Function
-	cfg *analysis.CFG
-	dt  *analysis.DomTree
-	r   *rng
+	f       *ir.Function
+	a       *analyses
+	cfg     *analysis.CFG
+	dt      *analysis.DomTree
+	r       *rng
+	sources []ir.Block
+	avail   byType     // by type: the values dominating a site, most recent first
+	params  []ir.Value // the function params among them
+	others  []ir.Value // the other results among them
+	fresh   []ir.Value // rebind's choices
+	// plan marks the values the copy defines: definedBy[v] == plans when
+	// the current plan's copy defines v.
+	definedBy []int32
+	plans     int32
+	// The plans' copies and their operands, until the next function.
+	copies []copiedInst
+	args   []copiedArg
+	copyOf []ir.Value // by value: its copy in the decoy block apply is building
+	edits  *edits
+}
+
+// reset readies dc for a's function.
+func (dc *decoyer) reset(a *analyses, r *rng) {
+	dc.f, dc.a, dc.cfg, dc.dt, dc.r, dc.edits = a.f, a, a.CFG(), a.DomTree(), r, &a.scratch.edits
+	dc.sources = dc.sources[:0]
+	dc.copies, dc.args = dc.copies[:0], dc.args[:0]
+	dc.definedBy = zeroed(dc.definedBy, len(a.f.Values))
+	dc.plans = 0
 }
 
 // A decoySite is a planned decoy: split block at index at, branch on
@@ -104,7 +134,7 @@ type copiedArg struct {
 // site plans a decoy splitting a before its instruction at, or returns nil.
 func (dc *decoyer) site(a ir.Block, at int, sources []ir.Block) *decoySite {
 	f := dc.f
-	avail, cond := dc.dominating(a, at)
+	cond := dc.dominating(a, at)
 	if cond == ir.NoValue {
 		return nil
 	}
@@ -119,40 +149,22 @@ func (dc *decoyer) site(a ir.Block, at int, sources []ir.Block) *decoySite {
 			insts := f.Blocks[e].Insts
 			body = insts[:len(insts)-1]
 		}
-		if s.body = dc.plan(body, a, at, avail); len(s.body) > 0 {
+		if s.body = dc.plan(body, a, at); len(s.body) > 0 {
 			return s
 		}
 	}
 	return nil
 }
 
-// dominating returns the values that dominate the instruction at index at
-// of a, by type, most recent first (at most decoySiteVals of each), and an
-// integer scalar for the opaque condition: a function param if there is
-// one, else the most recent call result or other non-constant integer.
-func (dc *decoyer) dominating(a ir.Block, at int) (map[ir.Type][]ir.Value, ir.Value) {
+// dominating gathers in dc.avail the values that dominate the
+// instruction at index at of a, by type, most recent first (at most
+// decoySiteVals of each), and returns an integer scalar for the opaque
+// condition: a function param if there is one, else the most recent call
+// result or other non-constant integer; NoValue when there is none.
+func (dc *decoyer) dominating(a ir.Block, at int) ir.Value {
 	f := dc.f
-	avail := make(map[ir.Type][]ir.Value)
-	var params, others []ir.Value
-	add := func(v ir.Value) {
-		if !candidate(f, v) {
-			return
-		}
-		t := f.Values[v].Type
-		if len(avail[t]) < decoySiteVals {
-			avail[t] = append(avail[t], v)
-		}
-		if !t.IsInt() || t.IsVector() || t.Bits() > 64 {
-			return
-		}
-		vd := &f.Values[v]
-		switch {
-		case vd.Kind == ir.DefParam && vd.Block == dc.cfg.Entry():
-			params = append(params, v)
-		case vd.Kind == ir.DefResult && len(others) < decoySiteVals:
-			others = append(others, v)
-		}
-	}
+	dc.avail.reset()
+	dc.params, dc.others = dc.params[:0], dc.others[:0]
 	for b, end := a, at; b != ir.NoBlock; b = dc.dt.Idom(b) {
 		insts := f.Blocks[b].Insts
 		if b != a {
@@ -160,42 +172,65 @@ func (dc *decoyer) dominating(a ir.Block, at int) (map[ir.Type][]ir.Value, ir.Va
 		}
 		for k := end - 1; k >= 0; k-- {
 			for _, v := range slices.Backward(f.Insts[insts[k]].Results) {
-				add(v)
+				dc.addDominating(v)
 			}
 		}
 		for _, v := range slices.Backward(f.Blocks[b].Params) {
-			add(v)
+			dc.addDominating(v)
 		}
 	}
 	switch {
-	case len(params) > 0:
-		return avail, params[dc.r.intn(len(params))]
-	case len(others) > 0:
-		return avail, others[dc.r.intn(min(len(others), 3))]
+	case len(dc.params) > 0:
+		return dc.params[dc.r.intn(len(dc.params))]
+	case len(dc.others) > 0:
+		return dc.others[dc.r.intn(min(len(dc.others), 3))]
 	}
-	return avail, ir.NoValue
+	return ir.NoValue
 }
 
-// plan copies body for a decoy at (a, at), or returns nil when some
-// operand cannot be bound there.
-func (dc *decoyer) plan(body []ir.Inst, a ir.Block, at int, avail map[ir.Type][]ir.Value) []copiedInst {
+// addDominating adds v, the next most recent value dominating a site, to
+// what dominating gathers.
+func (dc *decoyer) addDominating(v ir.Value) {
+	f := dc.f
+	if !dc.a.candidate(v) {
+		return
+	}
+	t := f.Values[v].Type
+	if len(dc.avail.of(t)) < decoySiteVals {
+		dc.avail.add(t, v)
+	}
+	if !t.IsInt() || t.IsVector() || t.Bits() > 64 {
+		return
+	}
+	vd := &f.Values[v]
+	switch {
+	case vd.Kind == ir.DefParam && vd.Block == dc.cfg.Entry():
+		dc.params = append(dc.params, v)
+	case vd.Kind == ir.DefResult && len(dc.others) < decoySiteVals:
+		dc.others = append(dc.others, v)
+	}
+}
+
+// plan copies body for a decoy at (a, at), binding free operands among
+// dc.avail, or returns nil when some operand cannot be bound there.
+func (dc *decoyer) plan(body []ir.Inst, a ir.Block, at int) []copiedInst {
 	f := dc.f
 	site := f.Blocks[a].Insts[at]
-	defined := make(map[ir.Value]bool)
-	var out []copiedInst
+	dc.plans++
+	start := len(dc.copies)
 	for _, inst := range body {
 		d := &f.Insts[inst]
 		if d.Op.IsCall() && len(d.Results) > 0 {
 			continue
 		}
-		c := copiedInst{from: inst, args: make([]copiedArg, len(d.Args))}
+		c := copiedInst{from: inst, args: dc.copiedArgs(len(d.Args))}
 		for k, v := range d.Args {
 			v = f.Resolve(v)
 			switch {
-			case defined[v]:
+			case dc.defines(v):
 				c.args[k] = copiedArg{v: v, copied: true}
 			case !ub.IsScaffold(d) && ub.FreeOperand(f, inst, k):
-				c.args[k].v = dc.rebind(v, c.args[:k], avail)
+				c.args[k].v = dc.rebind(v, c.args[:k])
 				if c.args[k].v == ir.NoValue && dc.dt.ValueDominates(f, v, site, a) {
 					c.args[k].v = v
 				}
@@ -209,25 +244,43 @@ func (dc *decoyer) plan(body []ir.Inst, a ir.Block, at int, avail map[ir.Type][]
 			}
 		}
 		for _, v := range d.Results {
-			defined[v] = true
+			dc.definedBy[v] = dc.plans
 		}
-		out = append(out, c)
+		dc.copies = append(dc.copies, c)
 	}
-	return out
+	return dc.copies[start:len(dc.copies):len(dc.copies)]
+}
+
+// copiedArgs returns n zero operands for a copied instruction, from
+// memory that lasts until the next function.
+func (dc *decoyer) copiedArgs(n int) []copiedArg {
+	if cap(dc.args)-len(dc.args) < n {
+		dc.args = make([]copiedArg, 0, max(n, 2*cap(dc.args)))
+	}
+	start := len(dc.args)
+	dc.args = dc.args[:start+n]
+	clear(dc.args[start:])
+	return dc.args[start : start+n : start+n]
+}
+
+// defines reports whether the copy being planned defines v.
+func (dc *decoyer) defines(v ir.Value) bool {
+	return int(v) < len(dc.definedBy) && dc.definedBy[v] == dc.plans
 }
 
 // rebind returns a random recent value of v's type among those available,
 // preferring one the instruction does not use yet; NoValue when there is
 // none.
-func (dc *decoyer) rebind(v ir.Value, earlier []copiedArg, avail map[ir.Type][]ir.Value) ir.Value {
-	cands := avail[dc.f.Values[v].Type]
+func (dc *decoyer) rebind(v ir.Value, earlier []copiedArg) ir.Value {
+	cands := dc.avail.of(dc.f.Values[v].Type)
 	cands = cands[:min(len(cands), decoyChoices)]
-	fresh := make([]ir.Value, 0, len(cands))
+	fresh := dc.fresh[:0]
 	for _, c := range cands {
-		if !slices.ContainsFunc(earlier, func(a copiedArg) bool { return !a.copied && a.v == c }) {
+		if !usedAlready(earlier, c) {
 			fresh = append(fresh, c)
 		}
 	}
+	dc.fresh = fresh
 	switch {
 	case len(fresh) > 0:
 		return fresh[dc.r.intn(len(fresh))]
@@ -237,11 +290,26 @@ func (dc *decoyer) rebind(v ir.Value, earlier []copiedArg, avail map[ir.Type][]i
 	return ir.NoValue
 }
 
+// usedAlready reports whether the copy's operands bind v (not as a copied
+// result).
+func usedAlready(args []copiedArg, v ir.Value) bool {
+	for _, a := range args {
+		if !a.copied && a.v == v {
+			return true
+		}
+	}
+	return false
+}
+
+// opaqueBranchInsts is the number of instructions of the opaque branch:
+// ub.OpaqueTrue's six and the brif. The split block's list gets room for
+// them at once.
+const opaqueBranchInsts = 7
+
 // apply splits the site's block, adds the opaque branch and builds the
 // decoy block.
-func (dc *decoyer) apply(s *decoySite) {
+func (dc *decoyer) apply(b *ir.Builder, s *decoySite) {
 	f := dc.f
-	b := ir.NewBuilder(f)
 	rest, dec := b.CreateBlock(), b.CreateBlock()
 	b.SwitchToBlock(rest)
 	b.SwitchToBlock(dec)
@@ -258,23 +326,24 @@ func (dc *decoyer) apply(s *decoySite) {
 	}
 
 	insts := f.Blocks[s.block].Insts
-	f.Blocks[rest].Insts = slices.Clone(insts[s.at:])
-	f.Blocks[s.block].Insts = insts[:s.at:s.at]
+	f.Blocks[rest].Insts = append(dc.edits.insts.take(len(insts)-s.at), insts[s.at:]...)
+	f.Blocks[s.block].Insts = append(dc.edits.insts.take(s.at+opaqueBranchInsts), insts[:s.at]...)
+	f.Blocks[dec].Insts = dc.edits.insts.take(len(s.body) + 1) // and the jump
 	b.SwitchToBlock(s.block)
 	t := ub.OpaqueTrue(b, s.cond)
 	ub.Scaffold(b, func() ir.Inst { return b.Brif(t, rest, nil, dec, nil) })
 
 	b.SwitchToBlock(dec)
-	copies := make(map[ir.Value]ir.Value)
 	for _, c := range s.body {
 		src := &f.Insts[c.from]
 		d := *src
 		d.Results = nil
-		d.Args = make([]ir.Value, len(c.args))
-		for k, a := range c.args {
-			d.Args[k] = a.v
+		d.Args = dc.edits.values.take(len(c.args))
+		for _, a := range c.args {
 			if a.copied {
-				d.Args[k] = copies[a.v]
+				d.Args = append(d.Args, dc.copyOf[a.v])
+			} else {
+				d.Args = append(d.Args, a.v)
 			}
 		}
 		d.Bytes = slices.Clone(src.Bytes)
@@ -287,7 +356,7 @@ func (dc *decoyer) apply(s *decoySite) {
 		for j, v := range results[:min(len(results), len(origs))] {
 			orig := origs[j]
 			f.Values[v].Type = f.Values[orig].Type
-			copies[orig] = v
+			dc.copyOf[orig] = v
 		}
 	}
 	b.Jump(rest)

@@ -35,8 +35,8 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 	if cfg.Entry() == ir.NoBlock {
 		return
 	}
-	m := &merger{f: f, cfg: cfg, dt: a.DomTree()}
-	m.isJoin = make([]bool, len(f.Blocks))
+	m := &a.scratch.merger
+	m.reset(a)
 	found := false
 	for _, b := range cfg.RPO() {
 		if m.joinable(b) {
@@ -47,10 +47,9 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 	if !found {
 		return
 	}
-	m.live = analysis.NewLiveness(f, cfg)
-	m.uses = useCounts(f)
-	m.arms = make([][]arm, len(f.Blocks))
-	m.tops = make([][]typedValue, len(f.Blocks))
+	m.live = &a.scratch.live
+	m.live.Recompute(f, cfg)
+	m.uses = a.Uses()
 	m.walk(cfg.Entry(), 0)
 	b := ir.NewBuilder(f)
 	for _, join := range cfg.RPO() {
@@ -58,6 +57,19 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 			m.join(b, join, r)
 		}
 	}
+	a.newValues()
+}
+
+// reset readies m for a's function.
+func (m *merger) reset(a *analyses) {
+	f := a.f
+	m.f, m.a, m.cfg, m.dt, m.edits = f, a, a.CFG(), a.DomTree(), &a.scratch.edits
+	m.isJoin = zeroed(m.isJoin, len(f.Blocks))
+	m.scope.reset()
+	m.path = m.path[:0]
+	m.arms = emptied(m.arms, len(f.Blocks))
+	m.armValues = m.armValues[:0]
+	m.tops = emptied(m.tops, len(f.Blocks))
 }
 
 // arm is the values a predecessor has for one join it branches to, best
@@ -69,19 +81,28 @@ type arm struct {
 
 type merger struct {
 	f      *ir.Function
+	a      *analyses
 	cfg    *analysis.CFG
 	dt     *analysis.DomTree
 	live   *analysis.Liveness
-	uses   []int32
+	uses   []int32 // kept up to date: merge keeps the use counts
+	edits  *edits
 	isJoin []bool
 	scope  scope
 	path   []int // scope mark on entering the block at each depth of the walk
 	// arms holds the arms of each predecessor of a join (a branch names a
 	// few blocks at most: a list, not a map keyed by edge).
-	arms [][]arm // by block
+	arms      [][]arm    // by block
+	armValues []ir.Value // the arms' values, one after the other
+	groups    []uint8    // rank's group of each value
 	// tops holds the most recent value of each type dominating the end of
 	// each predecessor of a join, for predecessors whose arm lacks a type.
 	tops [][]typedValue // by block
+
+	// join's state, by position among the join's predecessors.
+	next   []int        // cursor into each arm
+	passed [][]ir.Value // what each predecessor passes already
+	args   []ir.Value   // what each predecessor passes for the param being added
 }
 
 type typedValue struct {
@@ -127,7 +148,7 @@ func (m *merger) walk(b ir.Block, depth int) {
 }
 
 func (m *merger) define(v ir.Value) {
-	if candidate(m.f, v) {
+	if m.a.candidate(v) {
 		m.scope.push(m.f.Values[v].Type, v)
 	}
 }
@@ -150,9 +171,9 @@ func (m *merger) recordArms(pred ir.Block, depth int) {
 		m.arms[pred] = append(m.arms[pred], arm{join, m.rank(pred, m.scope.since(max(start, m.scope.mark()-armWindow)))})
 	}
 	if isPred {
-		var tops []typedValue
-		for i, t := range m.scope.types {
-			if st := m.scope.stacks[i]; len(st) > 0 {
+		tops := m.tops[pred]
+		for i, t := range m.scope.stacks.types {
+			if st := m.scope.stacks.lists[i]; len(st) > 0 {
 				tops = append(tops, typedValue{t, st[len(st)-1]})
 			}
 		}
@@ -163,23 +184,26 @@ func (m *merger) recordArms(pred ir.Block, depth int) {
 // rank orders arm values: dead first, then those not live out of pred,
 // then the rest; most recent first within each group.
 func (m *merger) rank(pred ir.Block, arm []pushed) []ir.Value {
-	out := make([]ir.Value, 0, len(arm))
-	for group := range 3 {
+	m.groups = m.groups[:0]
+	for _, p := range arm {
+		g := uint8(2)
+		switch {
+		case m.uses[p.v] == 0:
+			g = 0
+		case !m.live.IsLiveOut(p.v, pred):
+			g = 1
+		}
+		m.groups = append(m.groups, g)
+	}
+	start := len(m.armValues)
+	for group := range uint8(3) {
 		for j := len(arm) - 1; j >= 0; j-- {
-			v := arm[j].v
-			g := 2
-			switch {
-			case m.uses[v] == 0:
-				g = 0
-			case !m.live.IsLiveOut(v, pred):
-				g = 1
-			}
-			if g == group {
-				out = append(out, v)
+			if m.groups[j] == group {
+				m.armValues = append(m.armValues, arm[j].v)
 			}
 		}
 	}
-	return out
+	return m.armValues[start:len(m.armValues):len(m.armValues)]
 }
 
 // join gives join its params: up to a random bound, each typed by a value
@@ -188,9 +212,10 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 	f := m.f
 	preds := m.cfg.Preds(join)
 	want := 1 + r.intn(maxMergeParams)
-	next := make([]int, len(preds))          // cursor into each arm
-	passed := make([][]ir.Value, len(preds)) // what each predecessor passes already
-	args := make([]ir.Value, len(preds))
+	next := zeroed(m.next, len(preds))
+	passed := emptied(m.passed, len(preds))
+	args := zeroed(m.args, len(preds))
+	m.next, m.passed, m.args = next, passed, args
 	for added, tries := 0, 0; added < want && tries < 3*maxMergeParams; tries++ {
 		i := r.intn(len(preds))
 		values := m.armOf(preds[i], join)
@@ -216,6 +241,9 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 		if !ok {
 			continue
 		}
+		if added == 0 {
+			m.edits.roomForParams(f, join, want)
+		}
 		b.AppendBlockParam(join, t)
 		for q := range preds {
 			passed[q] = append(passed[q], args[q])
@@ -224,7 +252,10 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 	}
 	for q, p := range preds {
 		if len(passed[q]) > 0 {
-			passTo(f, terminator(f, p), join, passed[q]...)
+			calls := m.edits.passTo(f, terminator(f, p), join, passed[q]...)
+			for _, v := range passed[q] {
+				m.uses[v] += int32(calls)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package refine
 
 import (
+	"slices"
+
 	"cliff/lib/analysis"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
@@ -39,35 +41,36 @@ func operands(f *ir.Function, r *rng, a *analyses) {
 	if cfg.Entry() == ir.NoBlock {
 		return
 	}
-	s := &operandSelector{
-		f:     f,
-		cfg:   cfg,
-		dt:    a.DomTree(),
-		uses:  useCounts(f),
-		level: make([]int32, len(f.Values)),
-	}
-	for i := range s.level {
-		s.level[i] = -1
+	s := &a.scratch.selector
+	s.f, s.a, s.cfg, s.dt, s.r = f, a, cfg, a.DomTree(), r
+	s.uses = a.Uses()
+	s.level = filled(s.level, len(f.Values), -1)
+	for i := range s.pools {
+		s.pools[i].reset()
 	}
 	for i := range s.weights {
 		s.weights[i] = 1 + r.intn(8)
 	}
-	s.r = r
 	s.walk(cfg.Entry())
 }
 
 type operandSelector struct {
 	f       *ir.Function
+	a       *analyses
 	cfg     *analysis.CFG
 	dt      *analysis.DomTree
 	r       *rng
 	weights [numPools]int
 	pools   [numPools]scope
-	uses    []int32
+	uses    []int32 // kept up to date: operands keeps the use counts
 	// level is the length of the longest def-use chain ending at each
 	// value, as analysis.DefUse.ChainDepth computes it: -1 when no
 	// instruction stands behind the value (function params).
 	level []int32
+	// taken holds the values (aliases resolved) of the operands of the
+	// instruction, or the args of the block call, being rebound; NoValue
+	// for a block-call arg that is no value.
+	taken []ir.Value
 }
 
 // walk visits the dominator tree from b in pre-order, children in reverse
@@ -110,7 +113,7 @@ func (s *operandSelector) walk(b ir.Block) {
 }
 
 func (s *operandSelector) define(v ir.Value, pool int) {
-	if candidate(s.f, v) {
+	if s.a.candidate(v) {
 		s.pools[pool].push(s.f.Values[v].Type, v)
 	}
 }
@@ -119,22 +122,26 @@ func (s *operandSelector) define(v ir.Value, pool int) {
 // deepest value it uses, 0 when it uses none with a level.
 func (s *operandSelector) depth(d *ir.InstData) int32 {
 	var depth int32
-	use := func(v ir.Value) {
-		if v = s.f.Resolve(v); int(v) < len(s.level) {
-			depth = max(depth, s.level[v]+1)
-		}
-	}
 	for _, v := range d.Args {
-		use(v)
+		depth = max(depth, s.levelAfter(v))
 	}
 	for _, dest := range d.Dests {
 		for _, a := range dest.Args {
 			if a.Kind == ir.ArgValue {
-				use(a.Value)
+				depth = max(depth, s.levelAfter(a.Value))
 			}
 		}
 	}
 	return depth
+}
+
+// levelAfter is the level of a use of v: one more than v's; 0 when v has
+// none.
+func (s *operandSelector) levelAfter(v ir.Value) int32 {
+	if v = s.f.Resolve(v); int(v) < len(s.level) {
+		return s.level[v] + 1
+	}
+	return 0
 }
 
 // flow passes levels into the params of the blocks a branch goes forward
@@ -161,9 +168,14 @@ func (s *operandSelector) flow(b ir.Block, d *ir.InstData) {
 func (s *operandSelector) rebindInst(inst ir.Inst) {
 	f := s.f
 	d := &f.Insts[inst]
+	s.taken = s.taken[:0]
+	for _, v := range d.Args {
+		s.taken = append(s.taken, f.Resolve(v))
+	}
 	for k := range d.Args {
-		if ub.FreeOperand(f, inst, k) {
-			d.Args[k] = s.pick(d.Args[k], d.Args)
+		if ub.FreeOperand(f, inst, k) && s.rebindable(s.taken[k]) {
+			d.Args[k] = s.choose(d.Args[k], s.taken[k])
+			s.taken[k] = f.Resolve(d.Args[k])
 		}
 	}
 	if len(d.Dests) == 0 || !ub.FreeBlockArgs(f, inst) {
@@ -171,49 +183,39 @@ func (s *operandSelector) rebindInst(inst ir.Inst) {
 	}
 	for di := range d.Dests {
 		args := d.Dests[di].Args
-		for k := range args {
-			if args[k].Kind == ir.ArgValue {
-				args[k].Value = s.pickBlockArg(args[k].Value, args)
-			}
-		}
-	}
-}
-
-func (s *operandSelector) pickBlockArg(old ir.Value, args []ir.BlockArg) ir.Value {
-	return s.choose(old, func(c ir.Value) bool {
+		s.taken = s.taken[:0]
 		for _, a := range args {
-			if a.Kind == ir.ArgValue && s.f.Resolve(a.Value) == c {
-				return true
+			v := ir.NoValue // no value is ever chosen
+			if a.Kind == ir.ArgValue {
+				v = f.Resolve(a.Value)
+			}
+			s.taken = append(s.taken, v)
+		}
+		for k := range args {
+			if args[k].Kind == ir.ArgValue && s.rebindable(s.taken[k]) {
+				args[k].Value = s.choose(args[k].Value, s.taken[k])
+				s.taken[k] = f.Resolve(args[k].Value)
 			}
 		}
-		return false
-	})
-}
-
-func (s *operandSelector) pick(old ir.Value, siblings []ir.Value) ir.Value {
-	return s.choose(old, func(c ir.Value) bool {
-		for _, v := range siblings {
-			if s.f.Resolve(v) == c {
-				return true
-			}
-		}
-		return false
-	})
-}
-
-// choose returns the value to bind in place of old: old itself, or a
-// better value from a pool; taken says whether a value is already an
-// operand of the same instruction (or arg of the same block call).
-func (s *operandSelector) choose(old ir.Value, taken func(ir.Value) bool) ir.Value {
-	o := s.f.Resolve(old)
-	if int(o) >= len(s.uses) || s.uses[o] <= 1 {
-		return old // the only use: rebinding would leave o dead
 	}
+}
+
+// rebindable reports whether a use of o (an alias resolved) may be
+// rebound: not when it is the only use, which would leave o dead.
+func (s *operandSelector) rebindable(o ir.Value) bool {
+	return int(o) < len(s.uses) && s.uses[o] > 1
+}
+
+// choose returns the value to bind in place of old, a rebindable use of o
+// (old with aliases resolved): old itself, or a better value from a pool.
+// s.taken holds the operands of the same instruction (or args of the same
+// block call), which the value must not be.
+func (s *operandSelector) choose(old, o ir.Value) ir.Value {
 	t := s.f.Values[o].Type
 	first := s.r.weighted(s.weights[:])
 	for i := range numPools {
 		pool := (first + i) % numPools
-		c := s.recent(pool, t, o, taken)
+		c := s.recent(pool, t, o)
 		if c == ir.NoValue {
 			continue
 		}
@@ -229,7 +231,7 @@ func (s *operandSelector) choose(old ir.Value, taken func(ir.Value) bool) ir.Val
 // recent returns the value of type t in pool that o may be rebound to:
 // the most recent qualifying one, or a dead one among the recentWindow
 // most recent; o itself when o comes first; NoValue when the pool has none.
-func (s *operandSelector) recent(pool int, t ir.Type, o ir.Value, taken func(ir.Value) bool) ir.Value {
+func (s *operandSelector) recent(pool int, t ir.Type, o ir.Value) ir.Value {
 	st := s.pools[pool].of(t)
 	best := ir.NoValue
 	for j := len(st) - 1; j >= 0 && j >= len(st)-recentWindow; j-- {
@@ -239,7 +241,7 @@ func (s *operandSelector) recent(pool int, t ir.Type, o ir.Value, taken func(ir.
 			if best == ir.NoValue {
 				best = o
 			}
-		case taken(c) || s.level[c] < s.level[o]:
+		case slices.Contains(s.taken, c) || s.level[c] < s.level[o]:
 		case s.uses[c] == 0:
 			return c
 		case best == ir.NoValue:

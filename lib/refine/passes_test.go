@@ -132,7 +132,7 @@ func TestOperandsRebindsWithinTheRules(t *testing.T) {
 
 // deadValues returns the values of reachable blocks that nothing uses.
 func deadValues(f *ir.Function) map[ir.Value]bool {
-	uses := useCounts(f)
+	uses := useCounts(f, nil)
 	cfg := analysis.NewCFG(f)
 	out := make(map[ir.Value]bool)
 	for _, b := range cfg.RPO() {

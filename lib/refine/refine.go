@@ -22,9 +22,11 @@ type Pass struct {
 	KeepsResults bool
 	// keepsCFG says whether the pass leaves the CFG and the dominator tree
 	// it was handed valid: no branch target changed, no instruction moved
-	// or added (see analyses).
-	keepsCFG bool
-	run      func(f *ir.Function, r *rng, a *analyses)
+	// or added; keepsUses whether it keeps the use counts it was handed
+	// up to date (see analyses).
+	keepsCFG  bool
+	keepsUses bool
+	run       func(f *ir.Function, r *rng, a *analyses)
 }
 
 // table is every pass, in the order they run: decoy first, so that merge
@@ -33,8 +35,8 @@ type Pass struct {
 // that it anchors whatever the others left dead.
 var table = []Pass{
 	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, run: decoy},
-	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, run: merge},
-	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, run: operands},
+	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, keepsUses: true, run: merge},
+	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, keepsUses: true, run: operands},
 	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},
 }
 
@@ -112,24 +114,32 @@ func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) 
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
-	cache := make([]*analyses, len(mod.Funcs))
-	for i, f := range mod.Funcs {
-		cache[i] = newAnalyses(f)
-	}
-	for _, p := range opts.Passes {
-		for i, f := range mod.Funcs {
-			p.run(f, newRNG(seed, index, p.Name, i), cache[i])
-			if !p.keepsCFG {
-				cache[i].drop()
-			}
-		}
-		if opts.VerifyEach {
-			if errs := verify.Module(mod); len(errs) > 0 {
-				return nil, &PassError{Pass: p.Name, Errs: errs}
-			}
-		}
+	if err := runPasses(mod, seed, index, opts.Passes, opts.VerifyEach); err != nil {
+		return nil, err
 	}
 	return Names(opts.Passes), nil
+}
+
+// runPasses applies passes to every function of mod, one pass after the
+// other; with verifyEach, it verifies the module after each pass and stops
+// at the first problem.
+func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach bool) error {
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	cache := s.analysesOf(mod.Funcs)
+	for k := range passes {
+		p := &passes[k]
+		for i, f := range mod.Funcs {
+			p.run(f, newRNG(seed, index, p.Name, i), &cache[i])
+			cache[i].forget(p)
+		}
+		if verifyEach {
+			if errs := verify.Module(mod); len(errs) > 0 {
+				return &PassError{Pass: p.Name, Errs: errs}
+			}
+		}
+	}
+	return nil
 }
 
 // Case refines a case record in place: its CLIF, Refined (the passes are

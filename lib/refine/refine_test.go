@@ -108,22 +108,25 @@ func TestCaseReportsUnparsableCLIF(t *testing.T) {
 	}
 }
 
-// TestPassesThatKeepTheCFGDo: a pass marked keepsCFG hands the next pass
-// its CFG and dominator tree; they must be what computing them afresh
-// after the pass gives, or the next pass works on a stale graph.
-func TestPassesThatKeepTheCFGDo(t *testing.T) {
+// TestPassesThatKeepAnalysesDo: a pass marked keepsCFG hands the next
+// pass its CFG and dominator tree, one marked keepsUses its use counts;
+// they must be what computing them afresh after the pass gives, or the
+// next pass works on stale facts.
+func TestPassesThatKeepAnalysesDo(t *testing.T) {
 	for _, c := range benchCases(t)[:16] {
 		mod := parse(t, c.CLIF)
 		for i, f := range mod.Funcs {
-			a := newAnalyses(f)
+			a := &analyses{f: f, scratch: new(scratch)}
 			for _, p := range table {
 				p.run(f, newRNG(c.Seed, c.Options.Index, p.Name, i), a)
-				if !p.keepsCFG {
-					a.drop()
-					continue
+				a.forget(&p)
+				if p.keepsCFG {
+					if diff := cfgDiff(a.CFG(), a.DomTree(), f); diff != "" {
+						t.Fatalf("case %s, %s, after %s (keepsCFG): %s", c.ID, f.Name, p.Name, diff)
+					}
 				}
-				if diff := cfgDiff(a.CFG(), a.DomTree(), f); diff != "" {
-					t.Fatalf("case %s, %s, after %s (keepsCFG): %s", c.ID, f.Name, p.Name, diff)
+				if a.haveUses && !slices.Equal(a.Uses(), useCounts(f, nil)) {
+					t.Fatalf("case %s, %s, after %s (keepsUses): use counts differ from a recount", c.ID, f.Name, p.Name)
 				}
 			}
 		}

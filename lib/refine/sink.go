@@ -33,11 +33,9 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 	if entry == ir.NoBlock || slices.ContainsFunc(f.Layout, func(b ir.Block) bool { return hasHandlers(f, b) }) {
 		return // no entry; or exception edges, which sink cannot pass an accumulator along
 	}
-	s := &sinker{f: f, cfg: cfg, r: r, slot: make([]int, len(f.Blocks))}
-	for i := range s.slot {
-		s.slot[i] = -1
-	}
-	var sinks []ir.Block
+	s := &a.scratch.sinker
+	s.reset(a, r)
+	sinks := s.stack
 	for _, b := range cfg.RPO() {
 		if s.slot[b] = s.findSlot(b); s.slot[b] >= 0 {
 			sinks = append(sinks, b)
@@ -46,7 +44,6 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 	if len(sinks) == 0 {
 		return
 	}
-	s.reaches = make([]bool, len(f.Blocks))
 	for len(sinks) > 0 {
 		b := sinks[len(sinks)-1]
 		sinks = sinks[:len(sinks)-1]
@@ -60,8 +57,8 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 			}
 		}
 	}
-	s.uses = useCounts(f)
-	s.deadIn = make([][]ir.Value, len(f.Blocks))
+	s.stack = sinks
+	s.uses = a.Uses()
 	anyDead := false
 	for _, b := range cfg.RPO() {
 		if s.reaches[b] {
@@ -72,13 +69,11 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 	if !anyDead {
 		return
 	}
+	s.reserve()
 	s.b = ir.NewBuilder(f)
-	s.acc = make([]ir.Value, len(f.Blocks))
-	for i := range s.acc {
-		s.acc[i] = ir.NoValue
-	}
 	for _, b := range cfg.RPO() {
 		if s.reaches[b] && b != entry {
+			s.edits.roomForParams(f, b, 1)
 			s.acc[b] = s.b.AppendBlockParam(b, accType)
 		}
 	}
@@ -92,7 +87,7 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 	for _, b := range f.Layout {
 		if !cfg.Reachable(b) && s.toAccParams(b) {
 			term := terminator(f, b)
-			insertBefore(s.b, b, len(f.Blocks[b].Insts)-1, func() {
+			s.edits.insertBefore(s.b, b, len(f.Blocks[b].Insts)-1, func() {
 				s.passOn(b, term, ir.NoValue)
 			})
 		}
@@ -100,15 +95,69 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 }
 
 type sinker struct {
-	f       *ir.Function
-	cfg     *analysis.CFG
-	r       *rng
-	b       *ir.Builder
-	slot    []int  // by block: the operand of its terminator that takes the accumulator, or -1
-	reaches []bool // by block: can reach a sink
-	uses    []int32
-	deadIn  [][]ir.Value // by block: what dead returned
-	acc     []ir.Value   // by block: its accumulator param, NoValue for the entry and blocks without
+	f          *ir.Function
+	cfg        *analysis.CFG
+	r          *rng
+	b          *ir.Builder
+	edits      *edits
+	slot       []int  // by block: the operand of its terminator that takes the accumulator, or -1
+	reaches    []bool // by block: can reach a sink
+	stack      []ir.Block
+	uses       []int32
+	deadIn     [][]ir.Value // by block: what dead returned
+	deadValues []ir.Value   // the lists of deadIn, one after the other
+	acc        []ir.Value   // by block: its accumulator param, NoValue for the entry and blocks without
+}
+
+// reset readies s for a's function.
+func (s *sinker) reset(a *analyses, r *rng) {
+	f := a.f
+	s.f, s.cfg, s.r, s.b, s.edits = f, a.CFG(), r, nil, &a.scratch.edits
+	s.slot = filled(s.slot, len(f.Blocks), -1)
+	s.reaches = zeroed(s.reaches, len(f.Blocks))
+	s.stack = s.stack[:0]
+	s.deadIn = emptied(s.deadIn, len(f.Blocks))
+	s.deadValues = s.deadValues[:0]
+	s.acc = filled(s.acc, len(f.Blocks), ir.NoValue)
+}
+
+// reserve makes room in the function's tables for what sink adds: the
+// Builder grows them by doubling, which for a function of hundreds of
+// instructions copies and clears far more than sink adds.
+func (s *sinker) reserve() {
+	f := s.f
+	insts, values := 0, 0
+	for _, b := range f.Layout {
+		switch {
+		case s.reaches[b]:
+			if b != s.cfg.Entry() {
+				values++ // the accumulator param
+			} else if len(s.deadIn[b]) == 0 {
+				insts++ // a zero to pass on
+				values++
+			}
+			for _, v := range s.deadIn[b] {
+				t := f.Values[v].Type
+				n := accInsts(t) + 1 // and the combine
+				insts += n
+				values += n
+				if t == ir.I128 {
+					values++ // isplit's second half
+				}
+			}
+			if k := s.slot[b]; k >= 0 {
+				args := f.Insts[terminator(f, b)].Args
+				n := foldInsts(f.Values[f.Resolve(args[k])].Type)
+				insts += n
+				values += n
+			}
+		case !s.cfg.Reachable(b):
+			insts++ // a zero to pass on
+			values++
+		}
+	}
+	f.Insts = withRoom(f.Insts, insts)
+	f.Values = withRoom(f.Values, values)
 }
 
 // findSlot returns the operand of b's terminator the accumulator goes
@@ -137,24 +186,25 @@ func (s *sinker) findSlot(b ir.Block) int {
 // dead returns the values of b that sink folds: dead, not addresses, of a
 // foldable type.
 func (s *sinker) dead(b ir.Block) []ir.Value {
-	var out []ir.Value
-	add := func(v ir.Value) {
-		if int(v) < len(s.uses) && s.uses[v] == 0 && choosable(s.f, v) && foldable(s.f.Values[v].Type) {
-			out = append(out, v)
-		}
-	}
+	start := len(s.deadValues)
 	for _, p := range s.f.Blocks[b].Params {
-		add(p)
+		s.addIfDead(p)
 	}
 	insts := s.f.Blocks[b].Insts
 	for idx, inst := range insts[:max(len(insts)-1, 0)] {
 		if s.cfg.InstBlock(inst) == b && s.cfg.InstIndex(inst) == idx {
 			for _, v := range s.f.Insts[inst].Results {
-				add(v)
+				s.addIfDead(v)
 			}
 		}
 	}
-	return out
+	return s.deadValues[start:len(s.deadValues):len(s.deadValues)]
+}
+
+func (s *sinker) addIfDead(v ir.Value) {
+	if int(v) < len(s.uses) && s.uses[v] == 0 && choosable(s.f, v) && foldable(s.f.Values[v].Type) {
+		s.deadValues = append(s.deadValues, v)
+	}
 }
 
 // block folds b's dead values into its accumulator before its terminator,
@@ -162,7 +212,7 @@ func (s *sinker) dead(b ir.Block) []ir.Value {
 func (s *sinker) block(b ir.Block) {
 	dead := s.deadIn[b]
 	term := terminator(s.f, b)
-	insertBefore(s.b, b, len(s.f.Blocks[b].Insts)-1, func() {
+	s.edits.insertBefore(s.b, b, len(s.f.Blocks[b].Insts)-1, func() {
 		acc := s.acc[b]
 		for _, v := range dead {
 			x := toAcc(s.b, v)
@@ -209,7 +259,7 @@ func (s *sinker) passOn(b ir.Block, term ir.Inst, acc ir.Value) ir.Value {
 		if acc == ir.NoValue {
 			acc = s.b.Iconst(accType, 0)
 		}
-		passTo(s.f, term, succ, acc)
+		s.edits.passTo(s.f, term, succ, acc)
 	}
 	return acc
 }

@@ -7,9 +7,10 @@ import (
 
 // useCounts returns the number of uses of each value (aliases resolved)
 // by the instructions of the layout: operands, block-call args and
-// exception-handler contexts.
-func useCounts(f *ir.Function) []int32 {
-	uses := make([]int32, len(f.Values))
+// exception-handler contexts. The counts go in buf's memory when it has
+// room.
+func useCounts(f *ir.Function, buf []int32) []int32 {
+	uses := zeroed(buf, len(f.Values))
 	count := func(v ir.Value) {
 		if v = f.Resolve(v); int(v) < len(uses) {
 			uses[v]++

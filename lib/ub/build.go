@@ -15,23 +15,34 @@ func Scaffold[T any](b *ir.Builder, emit func() T) T {
 	return emit()
 }
 
+// The bits of the canonical NaNs of f16, f32 and f64: sign 0, exponent
+// all ones, the top fraction bit alone set (a quiet NaN, payload 0).
+const (
+	canonicalNaN16 = 0x7e00
+	canonicalNaN32 = 0x7fc00000
+	canonicalNaN64 = 0x7ff8000000000000
+)
+
 // CanonicalNaN returns the bytes (little-endian) of the quiet NaN with
 // sign 0 and payload 0 of the float lane type t, the NaN cliff's
 // canonical output form uses too.
-func CanonicalNaN(t ir.Type) []byte {
+func CanonicalNaN(t ir.Type) []byte { return appendCanonicalNaN(nil, t) }
+
+// appendCanonicalNaN appends CanonicalNaN(t) to b.
+func appendCanonicalNaN(b []byte, t ir.Type) []byte {
 	switch t.LaneType() {
 	case ir.F16:
-		return binary.LittleEndian.AppendUint16(nil, 0x7e00)
+		return binary.LittleEndian.AppendUint16(b, canonicalNaN16)
 	case ir.F32:
-		return binary.LittleEndian.AppendUint32(nil, 0x7fc00000)
+		return binary.LittleEndian.AppendUint32(b, canonicalNaN32)
 	case ir.F64:
-		return binary.LittleEndian.AppendUint64(nil, 0x7ff8000000000000)
+		return binary.LittleEndian.AppendUint64(b, canonicalNaN64)
 	case ir.F128:
-		nan := make([]byte, 16) // 0x7fff8000...0: sign 0, exponent all ones, top fraction bit
+		var nan [16]byte // 0x7fff8000...0: sign 0, exponent all ones, top fraction bit
 		nan[13], nan[14], nan[15] = 0x80, 0xff, 0x7f
-		return nan
+		return append(b, nan[:]...)
 	}
-	return nil
+	return b
 }
 
 // CanonNaN appends scaffold instructions that replace v by the canonical
@@ -59,23 +70,22 @@ func CanonNaN(b *ir.Builder, v ir.Value) ir.Value {
 // floatConst appends the canonical NaN of t: a float constant, or a
 // vconst of it in every lane.
 func floatConst(b *ir.Builder, t ir.Type) ir.Value {
-	nan := CanonicalNaN(t)
 	if t.IsVector() {
-		var lanes []byte
+		lanes := make([]byte, 0, t.Bytes())
 		for range t.Lanes() {
-			lanes = append(lanes, nan...)
+			lanes = appendCanonicalNaN(lanes, t)
 		}
 		return b.Vconst(t, lanes)
 	}
 	switch t {
 	case ir.F16:
-		return b.F16const(binary.LittleEndian.Uint16(nan))
+		return b.F16const(canonicalNaN16)
 	case ir.F32:
-		return b.F32const(binary.LittleEndian.Uint32(nan))
+		return b.F32const(canonicalNaN32)
 	case ir.F64:
-		return b.F64const(binary.LittleEndian.Uint64(nan))
+		return b.F64const(canonicalNaN64)
 	}
-	return b.F128const(nan)
+	return b.F128const(CanonicalNaN(t))
 }
 
 // OpaqueTrue appends scaffold instructions computing an i8 that is 1 for

@@ -18,8 +18,9 @@ const chosenForSafety = ir.FlagCanTrap | ir.FlagCanLoad | ir.FlagCanStore
 // nanSensitive lists, per opcode, the operands whose NaN payload or NaN
 // sign becomes visible in the result (or in memory). Targets produce
 // different NaN bits for the same arithmetic, so a float value reaching one
-// of these operands must be canonical first.
-var nanSensitive = map[ir.Opcode][]int{
+// of these operands must be canonical first. The passes ask for every
+// operand they rebind, so the list is kept as a table indexed by opcode.
+var nanSensitive = operandTable(map[ir.Opcode][]int{
 	ir.OpBitcast:     {0},
 	ir.OpBand:        {0, 1},
 	ir.OpBor:         {0, 1},
@@ -31,18 +32,11 @@ var nanSensitive = map[ir.Opcode][]int{
 	ir.OpBlendv:      {0}, // lane sign bits
 	ir.OpStore:       {0},
 	ir.OpAtomicStore: {0},
-}
+})
 
 // NaNSensitive reports whether operand k of an instruction with opcode op
 // shows the NaN bits of a float value (when it is one).
-func NaNSensitive(op ir.Opcode, k int) bool {
-	for _, i := range nanSensitive[op] {
-		if i == k {
-			return true
-		}
-	}
-	return false
-}
+func NaNSensitive(op ir.Opcode, k int) bool { return nanSensitive.has(op, k) }
 
 // FreeOperand reports whether operand k of inst may be rebound to any
 // other value of the same type that dominates inst and is not an address:
@@ -76,11 +70,11 @@ func FreeBlockArgs(f *ir.Function, inst ir.Inst) bool { return !IsScaffold(&f.In
 func HasFloatLanes(t ir.Type) bool { return t.LaneType().IsFloat() }
 
 // addressProducers are the opcodes whose result is an address.
-var addressProducers = map[ir.Opcode]bool{
-	ir.OpStackAddr: true, ir.OpFuncAddr: true, ir.OpSymbolValue: true, ir.OpTlsValue: true,
-	ir.OpDynamicStackAddr: true, ir.OpGetFramePointer: true, ir.OpGetStackPointer: true,
-	ir.OpGetReturnAddress: true, ir.OpGetExceptionHandlerAddress: true,
-}
+var addressProducers = newOpcodeSet(
+	ir.OpStackAddr, ir.OpFuncAddr, ir.OpSymbolValue, ir.OpTlsValue,
+	ir.OpDynamicStackAddr, ir.OpGetFramePointer, ir.OpGetStackPointer,
+	ir.OpGetReturnAddress, ir.OpGetExceptionHandlerAddress,
+)
 
 // IsAddress reports whether v is an address: its bits differ between runs
 // and targets, so it must never reach an output or feed arithmetic.
@@ -90,5 +84,5 @@ func IsAddress(f *ir.Function, v ir.Value) bool {
 		return false
 	}
 	vd := &f.Values[v]
-	return vd.Kind == ir.DefResult && addressProducers[f.Insts[vd.Inst].Op]
+	return vd.Kind == ir.DefResult && addressProducers.has(f.Insts[vd.Inst].Op)
 }

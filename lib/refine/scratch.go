@@ -1,0 +1,89 @@
+package refine
+
+import (
+	"slices"
+	"sync"
+
+	"cliff/lib/analysis"
+	"cliff/lib/ir"
+)
+
+// scratch is the working memory of the passes: each pass's state, whose
+// slices keep their memory from one function to the next and, through
+// scratchPool, from one case to the next. A pass resets what it uses
+// before each function; nothing in it outlives the pass on one function
+// except what edits hands out, which becomes part of the function.
+type scratch struct {
+	analyses []analyses // by function
+	live     analysis.Liveness
+	decoyer  decoyer
+	merger   merger
+	selector operandSelector
+	sinker   sinker
+	edits    edits
+}
+
+// scratchPool holds the scratch of finished runs, for the next: cases come
+// one after another, and most of a pass's allocations were its own
+// bookkeeping.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// analysesOf returns the analyses of funcs, none computed yet.
+func (s *scratch) analysesOf(funcs []*ir.Function) []analyses {
+	for len(s.analyses) < len(funcs) {
+		s.analyses = append(s.analyses, analyses{})
+	}
+	as := s.analyses[:len(funcs)]
+	for i, f := range funcs {
+		as[i].reset(f, s)
+	}
+	return as
+}
+
+// zeroed returns s with length n and every element zero, reusing its
+// memory when it has room.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// filled returns s with length n and every element x.
+func filled[T any](s []T, n int, x T) []T {
+	if cap(s) < n {
+		s = make([]T, n)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = x
+	}
+	return s
+}
+
+// extended returns s with length n (at least its own), the elements
+// added zero.
+func extended[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s
+	}
+	s = slices.Grow(s, n-len(s))
+	add := s[len(s):n]
+	clear(add)
+	return s[:n]
+}
+
+// emptied returns s with length n and every list empty, keeping the lists'
+// memory.
+func emptied[T any](s [][]T, n int) [][]T {
+	if cap(s) < n {
+		s = append(s[:cap(s)], make([][]T, n-cap(s))...)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
+}
