@@ -150,14 +150,21 @@ func (d *DefUse) ChainDepth() int { return d.chainDepth }
 // chainDepth computes the def-use chain depth in one pass over the nodes in
 // their order (reverse post-order of blocks; params, then instructions).
 func chainDepth(f *ir.Function, c *CFG) int {
+	var s depthScratch
+	return s.chainDepth(f, c)
+}
+
+// depthScratch holds chainDepth's tables, so that a caller computing it
+// for many functions (metrics, for every case) allocates them once.
+type depthScratch struct{ order, paramOrder, level []int32 }
+
+func (s *depthScratch) chainDepth(f *ir.Function, c *CFG) int {
 	// order[inst] is the instruction's position in the node order, or -1
 	// outside reachable blocks. A param's position is the block's base
 	// position, before any of its instructions: paramOrder[block].
-	order := make([]int32, len(f.Insts))
-	for i := range order {
-		order[i] = -1
-	}
-	paramOrder := make([]int32, len(f.Blocks))
+	s.order = filled(s.order, len(f.Insts), -1)
+	s.paramOrder = zeroed(s.paramOrder, len(f.Blocks))
+	order, paramOrder := s.order, s.paramOrder
 	var n int32
 	for _, b := range c.rpo {
 		paramOrder[b] = n
@@ -174,10 +181,8 @@ func chainDepth(f *ir.Function, c *CFG) int {
 	// defining v (for a param, at an instruction whose value flows into it);
 	// -1 when no instruction stands behind v (function params, params fed
 	// only along retreating edges, values outside reachable blocks).
-	level := make([]int32, len(f.Values))
-	for i := range level {
-		level[i] = -1
-	}
+	s.level = filled(s.level, len(f.Values), -1)
+	level := s.level
 	// defOrder gives the position of v's definition, -1 when outside
 	// reachable blocks.
 	defOrder := func(v ir.Value) int32 {
