@@ -21,23 +21,23 @@ go test -run '^$' -bench . "$benchtime" \
 	grep -E '^(Benchmark|ok|FAIL)'
 
 make -s build
-echo "== generation on one core (taskset -c 0): 2,000 cases at depth 5, CPU seconds and cases per CPU second"
+echo "== generation on one core (taskset -c 0): 10,000 cases at depth 5 (steady state: a campaign runs millions), CPU seconds and cases per CPU second"
 gen_out=$(mktemp)
-bin/cliff-gen --seed 7 -n 2000 --depth 5 > "$gen_out"
+bin/cliff-gen --seed 7 -n 10000 --depth 5 > "$gen_out"
 cpu() { # cpu LABEL COMMAND...: user+sys seconds of one run pinned to core 0
 	local label=$1; shift
 	/usr/bin/time -f "%U %S" -o "$gen_out.t" taskset -c 0 "$@" > /dev/null
-	awk -v l="$label" '{ t = $1 + $2; printf "%-34s %6.2f s  %6.0f cases/s\n", l, t, 2000 / t }' "$gen_out.t"
+	awk -v l="$label" '{ t = $1 + $2; printf "%-34s %6.2f s  %6.0f cases/s\n", l, t, 10000 / t }' "$gen_out.t"
 }
-cpu "cliff-gen" bin/cliff-gen --seed 7 -n 2000 --depth 5
+cpu "cliff-gen" bin/cliff-gen --seed 7 -n 10000 --depth 5
 cpu "cliff-refine" bin/cliff-refine "$gen_out"
-cpu "cliff-gen --refine (in process)" bin/cliff-gen --seed 7 -n 2000 --depth 5 --refine
+cpu "cliff-gen --refine (in process)" bin/cliff-gen --seed 7 -n 10000 --depth 5 --refine
 pipe() { # pipe LABEL GEN_CORES REFINE_CORES: wall seconds of cliff-gen | cliff-refine
 	local start end
 	start=$(date +%s.%N)
-	taskset -c "$2" bin/cliff-gen --seed 7 -n 2000 --depth 5 | taskset -c "$3" bin/cliff-refine > /dev/null
+	taskset -c "$2" bin/cliff-gen --seed 7 -n 10000 --depth 5 | taskset -c "$3" bin/cliff-refine > /dev/null
 	end=$(date +%s.%N)
-	awk -v l="$1" -v s="$start" -v e="$end" 'BEGIN { printf "%-34s %6.2f s  %6.0f cases/s (wall)\n", l, e - s, 2000 / (e - s) }'
+	awk -v l="$1" -v s="$start" -v e="$end" 'BEGIN { printf "%-34s %6.2f s  %6.0f cases/s (wall)\n", l, e - s, 10000 / (e - s) }'
 }
 pipe "cliff-gen | cliff-refine, one core" 0 0
 if [ "$(nproc)" -ge 2 ]; then
