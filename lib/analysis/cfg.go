@@ -1,6 +1,10 @@
 package analysis
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/ir"
+
+	"cliff/lib/internal/reuse"
+)
 
 // CFG is the control-flow graph of a function: the successors and
 // predecessors of each block in the layout, reachability from the entry, a
@@ -49,12 +53,12 @@ func NewCFG(f *ir.Function) *CFG {
 func (c *CFG) Recompute(f *ir.Function) {
 	nb := len(f.Blocks)
 	c.entry = ir.NoBlock
-	c.inLayout = zeroed(c.inLayout, nb)
-	c.succs = zeroed(c.succs, nb)
-	c.preds = zeroed(c.preds, nb)
-	c.rpoNum = filled(c.rpoNum, nb, -1)
-	c.instBlock = filled(c.instBlock, len(f.Insts), ir.NoBlock)
-	c.instIndex = filled(c.instIndex, len(f.Insts), -1)
+	c.inLayout = reuse.Zeroed(c.inLayout, nb)
+	c.succs = reuse.Zeroed(c.succs, nb)
+	c.preds = reuse.Zeroed(c.preds, nb)
+	c.rpoNum = reuse.Filled(c.rpoNum, nb, -1)
+	c.instBlock = reuse.Filled(c.instBlock, len(f.Insts), ir.NoBlock)
+	c.instIndex = reuse.Filled(c.instIndex, len(f.Insts), -1)
 	c.layout = c.layout[:0]
 	for _, b := range f.Layout {
 		if int(b) < nb && !c.inLayout[b] {
@@ -68,10 +72,10 @@ func (c *CFG) Recompute(f *ir.Function) {
 
 	// Successors, deduplicated with a per-destination stamp of the source
 	// block that last added it.
-	stamp := filled(c.stamp, nb, ir.NoBlock)
+	stamp := reuse.Filled(c.stamp, nb, ir.NoBlock)
 	all := c.succAll[:0]
-	starts := zeroed(c.starts, len(c.layout)+1)
-	predCount := zeroed(c.predCount, nb)
+	starts := reuse.Zeroed(c.starts, len(c.layout)+1)
+	predCount := reuse.Zeroed(c.predCount, nb)
 	c.stamp, c.starts, c.predCount = stamp, starts, predCount
 	for k, b := range c.layout {
 		starts[k] = len(all)
@@ -101,7 +105,7 @@ func (c *CFG) Recompute(f *ir.Function) {
 	}
 
 	// Predecessors, in layout order of the predecessor.
-	predAll := zeroed(c.predAll, len(all))
+	predAll := reuse.Zeroed(c.predAll, len(all))
 	c.predAll = predAll
 	off := 0
 	for _, b := range c.layout {
@@ -171,7 +175,7 @@ func (c *CFG) computeRPO() {
 		stack = stack[:len(stack)-1]
 	}
 	c.post, c.dfs = post, stack
-	c.rpo = zeroed(c.rpo, len(post))
+	c.rpo = reuse.Zeroed(c.rpo, len(post))
 	for i, b := range post {
 		k := len(post) - 1 - i
 		c.rpo[k] = b

@@ -1,6 +1,10 @@
 package analysis
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/ir"
+
+	"cliff/lib/internal/reuse"
+)
 
 // UseKind says where in an instruction a value is used.
 type UseKind uint8
@@ -162,8 +166,8 @@ func (s *depthScratch) chainDepth(f *ir.Function, c *CFG) int {
 	// order[inst] is the instruction's position in the node order, or -1
 	// outside reachable blocks. A param's position is the block's base
 	// position, before any of its instructions: paramOrder[block].
-	s.order = filled(s.order, len(f.Insts), -1)
-	s.paramOrder = zeroed(s.paramOrder, len(f.Blocks))
+	s.order = reuse.Filled(s.order, len(f.Insts), -1)
+	s.paramOrder = reuse.Zeroed(s.paramOrder, len(f.Blocks))
 	order, paramOrder := s.order, s.paramOrder
 	var n int32
 	for _, b := range c.rpo {
@@ -181,7 +185,7 @@ func (s *depthScratch) chainDepth(f *ir.Function, c *CFG) int {
 	// defining v (for a param, at an instruction whose value flows into it);
 	// -1 when no instruction stands behind v (function params, params fed
 	// only along retreating edges, values outside reachable blocks).
-	s.level = filled(s.level, len(f.Values), -1)
+	s.level = reuse.Filled(s.level, len(f.Values), -1)
 	level := s.level
 	// defOrder gives the position of v's definition, -1 when outside
 	// reachable blocks.

@@ -1,6 +1,10 @@
 package analysis
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/ir"
+
+	"cliff/lib/internal/reuse"
+)
 
 // DomTree is the dominator tree of the reachable blocks of a CFG. Block A
 // dominates block B when every path from the entry to B passes through A.
@@ -40,11 +44,11 @@ func NewDomTree(c *CFG) *DomTree {
 func (d *DomTree) Recompute(c *CFG) {
 	nb := len(c.rpoNum)
 	d.cfg = c
-	d.idom = filled(d.idom, nb, ir.NoBlock)
-	d.children = zeroed(d.children, nb)
-	d.depth = filled(d.depth, nb, -1)
-	d.pre = zeroed(d.pre, nb)
-	d.post = zeroed(d.post, nb)
+	d.idom = reuse.Filled(d.idom, nb, ir.NoBlock)
+	d.children = reuse.Zeroed(d.children, nb)
+	d.depth = reuse.Filled(d.depth, nb, -1)
+	d.pre = reuse.Zeroed(d.pre, nb)
+	d.post = reuse.Zeroed(d.post, nb)
 	d.maxDepth = 0
 	rpo := c.rpo
 	if len(rpo) == 0 {
@@ -53,7 +57,7 @@ func (d *DomTree) Recompute(c *CFG) {
 
 	// The iteration runs on RPO numbers: idom[k] is the RPO number of the
 	// immediate dominator of rpo[k], -1 while unknown.
-	idom := filled(d.rpoIdom, len(rpo), -1)
+	idom := reuse.Filled(d.rpoIdom, len(rpo), -1)
 	d.rpoIdom = idom
 	idom[0] = 0
 	for changed := true; changed; {
@@ -81,12 +85,12 @@ func (d *DomTree) Recompute(c *CFG) {
 	// Tree shape: children in RPO order, depth from the parent, which comes
 	// earlier in RPO.
 	d.depth[rpo[0]] = 0
-	nchild := zeroed(d.nchild, len(rpo))
+	nchild := reuse.Zeroed(d.nchild, len(rpo))
 	d.nchild = nchild
 	for k := 1; k < len(rpo); k++ {
 		nchild[idom[k]]++
 	}
-	backing := zeroed(d.childAll, len(rpo)-1)
+	backing := reuse.Zeroed(d.childAll, len(rpo)-1)
 	d.childAll = backing
 	off := int32(0)
 	for k, b := range rpo {

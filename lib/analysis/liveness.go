@@ -3,6 +3,7 @@ package analysis
 import (
 	"math/bits"
 
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 )
 
@@ -52,9 +53,9 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 // afterwards.
 func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 	l.f = f
-	l.global = filled(l.global, len(f.Values), -1)
+	l.global = reuse.Filled(l.global, len(f.Values), -1)
 	l.values = l.values[:0]
-	l.pos = filled(l.pos, len(c.inLayout), -1)
+	l.pos = reuse.Filled(l.pos, len(c.inLayout), -1)
 	for k, b := range c.layout {
 		l.pos[b] = int32(k)
 	}
@@ -64,10 +65,10 @@ func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 	// defined v most recently in the scan, exposedIn[v] the block that last
 	// recorded v as exposed.
 	nv := len(f.Values)
-	definedIn := filled(l.definedIn, nv, ir.NoBlock)
-	exposedIn := filled(l.exposedIn, nv, ir.NoBlock)
-	ueStart := zeroed(l.ueStart, len(c.layout)+1)
-	defStart := zeroed(l.defStart, len(c.layout)+1)
+	definedIn := reuse.Filled(l.definedIn, nv, ir.NoBlock)
+	exposedIn := reuse.Filled(l.exposedIn, nv, ir.NoBlock)
+	ueStart := reuse.Zeroed(l.ueStart, len(c.layout)+1)
+	defStart := reuse.Zeroed(l.defStart, len(c.layout)+1)
 	ue := l.ue[:0]     // value IDs, renumbered densely below
 	defs := l.defs[:0] // value IDs, kept below only when not local
 	for k, b := range c.layout {
@@ -137,7 +138,7 @@ func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 	w := (len(l.values) + 63) / 64
 	l.words = w
 	nl := len(c.layout)
-	gen, kill := zeroed(l.gen, nl*w), zeroed(l.kill, nl*w)
+	gen, kill := reuse.Zeroed(l.gen, nl*w), reuse.Zeroed(l.kill, nl*w)
 	l.gen, l.kill = gen, kill
 	for k := range nl {
 		for _, g := range ue[ueStart[k]:ueStart[k+1]] {
@@ -160,10 +161,10 @@ func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 			queue = append(queue, int32(k))
 		}
 	}
-	queued := filled(l.queued, nl, true)
+	queued := reuse.Filled(l.queued, nl, true)
 	l.queue, l.queued = queue, queued
-	l.in = zeroed(l.in, nl*w)
-	l.out = zeroed(l.out, nl*w)
+	l.in = reuse.Zeroed(l.in, nl*w)
+	l.out = reuse.Zeroed(l.out, nl*w)
 	for head := 0; head < len(queue); head++ {
 		k := int(queue[head])
 		queued[k] = false

@@ -5,7 +5,6 @@ import (
 
 	"cliff/lib/gen"
 	"cliff/lib/parser"
-	"cliff/lib/profile"
 )
 
 // BenchmarkParseGenerated parses 64 cases as cliff-gen makes them (default
@@ -19,22 +18,13 @@ import (
 // the collector, mostly for the instruction table that reserve sizes (155
 // KB per case), a fifth is lexing.
 func BenchmarkParseGenerated(b *testing.B) {
-	p, err := profile.Load("compat")
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := gen.New(gen.Options{Seed: 1, Profile: p, Depth: gen.DefaultDepth, Funcs: gen.DefaultFuncs,
-		Mutation: gen.DefaultMutation, Inputs: gen.DefaultInputs})
+	sample, _, err := gen.Sample(64)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var cases [][]byte
 	size := 0
-	for i := range uint64(64) {
-		c, _, err := g.Case(i)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range sample {
 		cases = append(cases, []byte(c.CLIF))
 		size += len(c.CLIF)
 	}

@@ -2,6 +2,7 @@ package refine
 
 import (
 	"cliff/lib/analysis"
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 )
 
@@ -92,14 +93,14 @@ func (a *analyses) Uses() []int32 {
 // computed, which have no uses yet.
 func (a *analyses) newValues() {
 	if a.haveUses {
-		a.uses = extended(a.uses, len(a.f.Values))
+		a.uses = reuse.Extended(a.uses, len(a.f.Values))
 	}
 }
 
 // candidate reports whether v is a candidate (candidate(f, v)).
 func (a *analyses) candidate(v ir.Value) bool {
 	if int(v) >= len(a.candidates) {
-		a.candidates = extended(a.candidates, len(a.f.Values))
+		a.candidates = reuse.Extended(a.candidates, len(a.f.Values))
 	}
 	if a.candidates[v] == candidacyUnknown {
 		a.candidates[v] = notCandidate

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cliff/lib/analysis"
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
 )
@@ -72,7 +73,7 @@ func decoy(f *ir.Function, r *rng, a *analyses) {
 	// Plans refer to the function as it was; splitting keeps every
 	// dominance the plans rely on (see above), so they apply one by one.
 	f.Blocks = withRoom(f.Blocks, 2*len(sites)) // for the blocks apply creates
-	dc.copyOf = zeroed(dc.copyOf, len(f.Values))
+	dc.copyOf = reuse.Zeroed(dc.copyOf, len(f.Values))
 	b := ir.NewBuilder(f)
 	for _, s := range sites {
 		dc.apply(b, s)
@@ -106,7 +107,7 @@ func (dc *decoyer) reset(a *analyses, r *rng) {
 	dc.f, dc.a, dc.cfg, dc.dt, dc.r, dc.edits = a.f, a, a.CFG(), a.DomTree(), r, &a.scratch.edits
 	dc.sources = dc.sources[:0]
 	dc.copies, dc.args = dc.copies[:0], dc.args[:0]
-	dc.definedBy = zeroed(dc.definedBy, len(a.f.Values))
+	dc.definedBy = reuse.Zeroed(dc.definedBy, len(a.f.Values))
 	dc.plans = 0
 }
 

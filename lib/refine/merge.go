@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cliff/lib/analysis"
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 )
 
@@ -64,7 +65,7 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 func (m *merger) reset(a *analyses) {
 	f := a.f
 	m.f, m.a, m.cfg, m.dt, m.edits = f, a, a.CFG(), a.DomTree(), &a.scratch.edits
-	m.isJoin = zeroed(m.isJoin, len(f.Blocks))
+	m.isJoin = reuse.Zeroed(m.isJoin, len(f.Blocks))
 	m.scope.reset()
 	m.path = m.path[:0]
 	m.arms = emptied(m.arms, len(f.Blocks))
@@ -212,9 +213,9 @@ func (m *merger) join(b *ir.Builder, join ir.Block, r *rng) {
 	f := m.f
 	preds := m.cfg.Preds(join)
 	want := 1 + r.intn(maxMergeParams)
-	next := zeroed(m.next, len(preds))
+	next := reuse.Zeroed(m.next, len(preds))
 	passed := emptied(m.passed, len(preds))
-	args := zeroed(m.args, len(preds))
+	args := reuse.Zeroed(m.args, len(preds))
 	m.next, m.passed, m.args = next, passed, args
 	for added, tries := 0, 0; added < want && tries < 3*maxMergeParams; tries++ {
 		i := r.intn(len(preds))

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cliff/lib/analysis"
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
 )
@@ -44,7 +45,7 @@ func operands(f *ir.Function, r *rng, a *analyses) {
 	s := &a.scratch.selector
 	s.f, s.a, s.cfg, s.dt, s.r = f, a, cfg, a.DomTree(), r
 	s.uses = a.Uses()
-	s.level = filled(s.level, len(f.Values), -1)
+	s.level = reuse.Filled(s.level, len(f.Values), -1)
 	for i := range s.pools {
 		s.pools[i].reset()
 	}

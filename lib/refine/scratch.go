@@ -1,7 +1,6 @@
 package refine
 
 import (
-	"slices"
 	"sync"
 
 	"cliff/lib/analysis"
@@ -38,41 +37,6 @@ func (s *scratch) analysesOf(funcs []*ir.Function) []analyses {
 		as[i].reset(f, s)
 	}
 	return as
-}
-
-// zeroed returns s with length n and every element zero, reusing its
-// memory when it has room.
-func zeroed[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// filled returns s with length n and every element x.
-func filled[T any](s []T, n int, x T) []T {
-	if cap(s) < n {
-		s = make([]T, n)
-	}
-	s = s[:n]
-	for i := range s {
-		s[i] = x
-	}
-	return s
-}
-
-// extended returns s with length n (at least its own), the elements
-// added zero.
-func extended[T any](s []T, n int) []T {
-	if n <= len(s) {
-		return s
-	}
-	s = slices.Grow(s, n-len(s))
-	add := s[len(s):n]
-	clear(add)
-	return s[:n]
 }
 
 // emptied returns s with length n and every list empty, keeping the lists'

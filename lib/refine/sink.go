@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cliff/lib/analysis"
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
 )
@@ -113,12 +114,12 @@ type sinker struct {
 func (s *sinker) reset(a *analyses, r *rng) {
 	f := a.f
 	s.f, s.cfg, s.r, s.b, s.edits = f, a.CFG(), r, nil, &a.scratch.edits
-	s.slot = filled(s.slot, len(f.Blocks), -1)
-	s.reaches = zeroed(s.reaches, len(f.Blocks))
+	s.slot = reuse.Filled(s.slot, len(f.Blocks), -1)
+	s.reaches = reuse.Zeroed(s.reaches, len(f.Blocks))
 	s.stack = s.stack[:0]
 	s.deadIn = emptied(s.deadIn, len(f.Blocks))
 	s.deadValues = s.deadValues[:0]
-	s.acc = filled(s.acc, len(f.Blocks), ir.NoValue)
+	s.acc = reuse.Filled(s.acc, len(f.Blocks), ir.NoValue)
 }
 
 // reserve makes room in the function's tables for what sink adds: the

@@ -1,6 +1,7 @@
 package refine
 
 import (
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
 )
@@ -10,7 +11,7 @@ import (
 // exception-handler contexts. The counts go in buf's memory when it has
 // room.
 func useCounts(f *ir.Function, buf []int32) []int32 {
-	uses := zeroed(buf, len(f.Values))
+	uses := reuse.Zeroed(buf, len(f.Values))
 	count := func(v ir.Value) {
 		if v = f.Resolve(v); int(v) < len(uses) {
 			uses[v]++
