@@ -144,6 +144,34 @@ func TestMarshalErrorWritesNothing(t *testing.T) {
 	}
 }
 
+// appender writes itself as its text, or fails when the text is empty.
+type appender string
+
+func (a appender) AppendJSON(dst []byte) ([]byte, error) {
+	if a == "" {
+		return dst, errors.New("nothing to write")
+	}
+	return append(dst, a...), nil
+}
+
+// TestAppender: an Appender writes its own bytes, one line each; one that
+// fails writes nothing and leaves the Writer usable, the records around it
+// whole, even when a longer record came before (the buffer is reused).
+func TestAppender(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Write(appender(`{"long":"record"}`))
+	if err := w.Write(appender("")); err == nil || !strings.Contains(err.Error(), "record 2") {
+		t.Errorf("failing Appender: %v, want an error naming record 2", err)
+	}
+	w.Write(appender(`{"n":2}`))
+	w.Write(rec{N: 3})
+	w.Close()
+	if want := "{\"long\":\"record\"}\n{\"n\":2}\n{\"n\":3}\n"; buf.String() != want {
+		t.Errorf("output %q, want %q", buf.String(), want)
+	}
+}
+
 type failingWriter struct{ after int }
 
 func (f *failingWriter) Write(p []byte) (int, error) {
