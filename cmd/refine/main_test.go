@@ -1,16 +1,16 @@
 package main
 
 import (
-	"cliff/lib/scripttest"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/refine"
+	"cliff/lib/scripttest"
 )
 
 func TestMain(m *testing.M) {
@@ -24,11 +24,7 @@ func TestMain(m *testing.M) {
 // The condition [driver] holds when the real cliff-driver is built
 // (../../bin/cliff-driver, or $CLIFF_DRIVER): --survival needs it.
 func TestScripts(t *testing.T) {
-	drv, _ := filepath.Abs("../../bin/cliff-driver")
-	if env := os.Getenv("CLIFF_DRIVER"); env != "" {
-		drv = env
-	}
-	_, err := os.Stat(drv)
+	drv, err := drivertest.Path()
 	haveDriver := err == nil
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/extract"
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
@@ -71,12 +71,9 @@ block0(v0: i64, v1: i64):
 //
 //	go test ./cmd/run -run '^$' -bench Run -benchtime 1x
 func BenchmarkRun(b *testing.B) {
-	drv, err := filepath.Abs("../../bin/cliff-driver")
+	drv, err := drivertest.Path()
 	if err != nil {
 		b.Fatal(err)
-	}
-	if _, err := os.Stat(drv); err != nil {
-		b.Fatalf("cliff-driver not built: %v", err)
 	}
 	const cases = 100
 	dir := b.TempDir()

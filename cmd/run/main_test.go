@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
 )
@@ -31,15 +32,9 @@ func TestMain(m *testing.M) {
 // builds. The end-to-end tests need it: cliff-run without Cranelift tests
 // nothing, so a missing driver fails them rather than skipping.
 func driverPath(t *testing.T) string {
-	p, err := filepath.Abs("../../bin/cliff-driver")
+	p, err := drivertest.Path()
 	if err != nil {
 		t.Fatal(err)
-	}
-	if env := os.Getenv("CLIFF_DRIVER"); env != "" {
-		p = env
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("cliff-driver not built (%v): run `make driver` or scripts/setup.sh", err)
 	}
 	return p
 }

@@ -2,14 +2,12 @@ package metrics
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"cliff/lib/analysis"
-	"cliff/lib/driver"
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/ir"
 	"cliff/lib/printer"
 	"cliff/lib/verify"
@@ -70,16 +68,7 @@ func BenchmarkComputeModule(b *testing.B) {
 // BenchmarkSurvival is one driver round trip per case: what --survival
 // costs cliff-gen or cliff-refine.
 func BenchmarkSurvival(b *testing.B) {
-	path, err := filepath.Abs("../../bin/cliff-driver")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("cliff-driver not built (%v)", err)
-	}
-	c := driver.New(path)
-	defer c.Close()
-	s := NewSurvival(c, "x86_64", time.Minute)
+	s := NewSurvival(drivertest.Client(b), "x86_64", time.Minute)
 	var texts []string
 	for _, m := range benchModules() {
 		var buf strings.Builder

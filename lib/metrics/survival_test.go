@@ -3,36 +3,16 @@ package metrics
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"cliff/lib/driver"
+	"cliff/lib/driver/drivertest"
 )
 
-// realDriver is the cliff-driver `make` builds ($CLIFF_DRIVER wins); tests
-// that need Cranelift skip without it.
-func realDriver(t *testing.T) *driver.Client {
-	t.Helper()
-	p := os.Getenv("CLIFF_DRIVER")
-	if p == "" {
-		var err error
-		if p, err = filepath.Abs("../../bin/cliff-driver"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("cliff-driver not built (%v): run `make driver`", err)
-	}
-	c := driver.New(p)
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
 func TestSurvivalMeasure(t *testing.T) {
-	s := NewSurvival(realDriver(t), "x86_64", time.Minute)
+	s := NewSurvival(drivertest.Client(t), "x86_64", time.Minute)
 	tests := []struct {
 		name string
 		clif string
@@ -136,7 +116,7 @@ block2:
 }
 
 func TestSurvivalErrorsSayWhere(t *testing.T) {
-	c := realDriver(t)
+	c := drivertest.Client(t)
 	tests := []struct {
 		name, target, clif string
 		want               []string // substrings of the error

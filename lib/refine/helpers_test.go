@@ -92,20 +92,6 @@ func refined(t testing.TB, clif string, passes ...string) *ir.Module {
 	return mod
 }
 
-func realDriver(t testing.TB) *driver.Client {
-	t.Helper()
-	p, err := filepath.Abs("../../bin/cliff-driver")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("cliff-driver not built (%v): run `make driver`", err)
-	}
-	c := driver.New(p)
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
 // inputs returns n argument vectors for sig: edge values and random bits.
 func inputs(sig ir.Signature, n int, seed uint64) [][]driver.Value {
 	r := rand.New(rand.NewPCG(seed, 1))

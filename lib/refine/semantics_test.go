@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cliff/lib/driver"
+	"cliff/lib/driver/drivertest"
 )
 
 // passSets are the combinations most tests refine with: each pass alone
@@ -48,7 +49,7 @@ func keepsResults(names []string) bool {
 // a trap or running out of fuel, as a refined case must stay free of
 // undefined behaviour.
 func TestRefinedCasesRunTheSame(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	for k, m := range testModules(t, 20) {
 		orig := parse(t, m.clif)
 		vectors := inputs(orig.Funcs[0].Sig, 4, uint64(k))
@@ -80,7 +81,7 @@ var compileTargets = []string{"x86_64", "aarch64", "riscv64 has_v", "s390x"}
 // passes, for each target at opt_level=speed: what the passes add
 // (conversions, extra params, decoys) must lower wherever the input does.
 func TestRefinedCasesCompile(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	var before, after []string
 	for _, m := range testModules(t, 20) {
 		before = append(before, m.clif)
@@ -120,7 +121,7 @@ func compile(t *testing.T, d *driver.Client, target string, modules []string) []
 // TestRefinedCasesVerifyForTheTarget runs Cranelift's verifier with the
 // x86_64 ISA (the interpreter's has none) on every refined module.
 func TestRefinedCasesVerifyForTheTarget(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	for _, m := range testModules(t, 20) {
 		for _, set := range passSets {
 			clif := text(refined(t, m.clif, set...))

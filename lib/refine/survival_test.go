@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/metrics"
 )
 
@@ -15,7 +16,7 @@ import (
 // after all of them: all passes together must keep more of the code than
 // no refinement does (the "refinement matters").
 func TestRefinementRaisesSurvival(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	s := metrics.NewSurvival(d, "x86_64", time.Minute)
 	measure := func(clif string) float64 {
 		v, err := s.Measure(context.Background(), clif)

@@ -3,32 +3,17 @@ package ub
 import (
 	"context"
 	"encoding/hex"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"cliff/lib/driver"
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/printer"
 	"cliff/lib/verify"
 )
-
-func realDriver(t *testing.T) *driver.Client {
-	t.Helper()
-	p, err := filepath.Abs("../../bin/cliff-driver")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("cliff-driver not built (%v): run `make driver`", err)
-	}
-	c := driver.New(p)
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 // build makes %f(in) -> out whose body is body's instructions, verified.
 func build(t *testing.T, in, out ir.Type, body func(b *ir.Builder, x ir.Value) ir.Value) string {
@@ -68,7 +53,7 @@ func interpret(t *testing.T, d *driver.Client, clif string, typ ir.Type, argHex 
 func le(bytes ...byte) string { return hex.EncodeToString(bytes) }
 
 func TestCanonNaNMakesEveryNaNCanonicalAndKeepsOtherValues(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	tests := []struct {
 		name      string
 		intT, flT ir.Type
@@ -114,7 +99,7 @@ func TestCanonNaNLeavesNonFloatValuesAlone(t *testing.T) {
 }
 
 func TestOpaqueTrueIsOneForEveryInput(t *testing.T) {
-	d := realDriver(t)
+	d := drivertest.Client(t)
 	for _, tt := range []struct {
 		typ ir.Type
 		in  []string
