@@ -4,32 +4,25 @@ import (
 	"math/bits"
 
 	"github.com/cespare/xxhash/v2"
+
+	"cliff/lib/internal/splitmix"
 )
 
 // rng is a small, allocation-free random stream (SplitMix64). Streams are
 // cheap to make, so each decision point derives its own from a key.
-type rng struct{ s uint64 }
-
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
-}
+type rng struct{ splitmix.Stream }
 
 // derive returns the seed of the sub-stream of seed named by key.
-func derive(seed, key uint64) uint64 { return mix(seed ^ mix(key+0x9e3779b97f4a7c15)) }
+func derive(seed, key uint64) uint64 {
+	return splitmix.Mix(seed ^ splitmix.Mix(key+splitmix.Golden))
+}
 
 // tag is the stream key of a name.
 func tag(name string) uint64 { return xxhash.Sum64String(name) }
 
-func newRng(seed uint64) rng { return rng{s: seed} }
+func newRng(seed uint64) rng { return rng{splitmix.Stream{State: seed}} }
 
-func (r *rng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	return mix(r.s)
-}
+func (r *rng) next() uint64 { return r.Next() }
 
 // intn returns a number in [0, n); n must be positive.
 func (r *rng) intn(n int) int {
@@ -63,19 +56,9 @@ func geometric(x uint64) int { return min(bits.LeadingZeros64(^x), 53) }
 // pick returns an index drawn with the given non-negative weights, or -1
 // when they are all zero.
 func (r *rng) pick(weights []int) int {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
+	total := splitmix.Sum(weights)
 	if total == 0 {
 		return -1
 	}
-	x := r.intn(total)
-	for i, w := range weights {
-		if x < w {
-			return i
-		}
-		x -= w
-	}
-	return len(weights) - 1
+	return splitmix.Index(weights, r.intn(total))
 }
