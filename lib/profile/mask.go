@@ -1,8 +1,6 @@
 package profile
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"slices"
@@ -54,21 +52,13 @@ func KnownMask() ([]MaskEntry, error) {
 // ParseMask reads a mask from src; name is used in errors.
 func ParseMask(name string, src []byte) ([]MaskEntry, error) {
 	var out []MaskEntry
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
+	err := forEachLine(name, src, func(f []string) error {
 		e, err := parseMaskEntry(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
 		out = append(out, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,8 +1,6 @@
 package profile
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,18 +45,10 @@ func loadPortable() (*portableRules, error) {
 
 func parsePortable(name string, src []byte) (*portableRules, error) {
 	r := &portableRules{}
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
-		if err := r.parseDirective(f); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
+	if err := forEachLine(name, src, r.parseDirective); err != nil {
+		return nil, err
 	}
-	return r, sc.Err()
+	return r, nil
 }
 
 func (r *portableRules) parseDirective(f []string) error {

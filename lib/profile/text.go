@@ -31,6 +31,29 @@ import (
 // errors, which say file:line: what.
 func Parse(name string, src []byte) (*Profile, error) {
 	var p *Profile
+	err := forEachLine(name, src, func(f []string) error {
+		if p == nil {
+			if f[0] != "arch" || len(f) != 2 {
+				return fmt.Errorf("want `arch NAME` first, got %q", f[0])
+			}
+			p = newProfile(f[1], []string{f[1]})
+			return nil
+		}
+		return p.parseDirective(f)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%s: no `arch` line", name)
+	}
+	return p, nil
+}
+
+// forEachLine calls fn with the fields of each line of src that has any
+// once its `#` comment is cut: the line form of profiles, masks and the
+// portability rules. An error from fn comes back as name:line: error.
+func forEachLine(name string, src []byte, fn func(fields []string) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -39,27 +62,14 @@ func Parse(name string, src []byte) (*Profile, error) {
 		if len(f) == 0 {
 			continue
 		}
-		errf := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
-		}
-		if p == nil {
-			if f[0] != "arch" || len(f) != 2 {
-				return nil, errf("want `arch NAME` first, got %q", f[0])
-			}
-			p = newProfile(f[1], []string{f[1]})
-			continue
-		}
-		if err := p.parseDirective(f); err != nil {
-			return nil, errf("%v", err)
+		if err := fn(f); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if p == nil {
-		return nil, fmt.Errorf("%s: no `arch` line", name)
-	}
-	return p, nil
+	return nil
 }
 
 func (p *Profile) parseDirective(f []string) error {
