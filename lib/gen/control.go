@@ -132,8 +132,15 @@ func (fg *funcGen) ifElse(r, or *rng, depth int, child func(int) uint64) {
 	cond := fg.condition(or)
 	then, els, merge := fg.newBlock(), fg.newBlock(), fg.newBlock()
 	fg.b.Brif(cond, then, nil, els, nil)
+	fg.arms(r, or, depth, child, []ir.Block{then, els}, merge)
+}
+
+// arms fills each arm block with a region of its own (what one arm
+// defines is out of scope in the next) that jumps to merge, passing
+// values of the types merge takes as params, and then enters merge.
+func (fg *funcGen) arms(r, or *rng, depth int, child func(int) uint64, arms []ir.Block, merge ir.Block) {
 	types := fg.mergeTypes(r)
-	for k, arm := range []ir.Block{then, els} {
+	for k, arm := range arms {
 		m := fg.sc.mark()
 		fg.b.SwitchToBlock(arm)
 		fg.region(depth+1, child(k))
@@ -165,15 +172,7 @@ func (fg *funcGen) switchTable(r, or *rng, depth int, child func(int) uint64) {
 		table[k] = ir.NewBlockCall(cases[k]) // every case reachable
 	}
 	fg.b.BrTable(idx, ir.NewBlockCall(cases[r.intn(n)]), table)
-	types := fg.mergeTypes(r)
-	for k, blk := range cases {
-		m := fg.sc.mark()
-		fg.b.SwitchToBlock(blk)
-		fg.region(depth+1, child(k))
-		fg.jumpTo(or, merge, types)
-		fg.sc.pop(m)
-	}
-	fg.enterMerge(merge, types)
+	fg.arms(r, or, depth, child, cases, merge)
 }
 
 // loop generates a while loop whose trip count is a value in scope masked
