@@ -108,7 +108,7 @@ func caseUnit(source string, c *record.Case) *unit {
 	u := &unit{source: source, clif: c.CLIF, caseSettings: c.Settings, funcs: map[string]*ir.Function{}}
 	e := &entry{rec: c}
 	u.entries = []*entry{e}
-	m, err := parser.ParseModule(c.ID, []byte(c.CLIF))
+	m, err := parser.ParseModuleString(c.ID, c.CLIF)
 	if err != nil {
 		e.err = fmt.Errorf("case CLIF does not parse: %w", err)
 		return u

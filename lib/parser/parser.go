@@ -48,7 +48,13 @@ func wantsRunCommands(tests []ir.HeaderLine) bool {
 // header lines, and comments are just comments. The error, if any, is an
 // *Error.
 func ParseModule(name string, src []byte) (*ir.Module, error) {
-	p := newParser(name, string(src))
+	return ParseModuleString(name, string(src))
+}
+
+// ParseModuleString is ParseModule of text held as a string (a case
+// record's CLIF), without copying it to bytes and back.
+func ParseModuleString(name, src string) (*ir.Module, error) {
+	p := newParser(name, src)
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err

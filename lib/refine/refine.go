@@ -146,7 +146,7 @@ func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach boo
 // appended: a case refined twice lists both runs) and Metrics (recomputed;
 // Survival is cleared, as it measured the old CLIF).
 func Case(c *record.Case, opts Options) error {
-	mod, err := parser.ParseModule("clif", []byte(c.CLIF))
+	mod, err := parser.ParseModuleString("clif", c.CLIF)
 	if err != nil {
 		return &InputError{err}
 	}
