@@ -20,41 +20,13 @@ const (
 	targetHandler                     // try_call's exception handler
 )
 
-// destCount is how many block calls (Dests) the format carries, and
-// whether more may follow (a jump table's entries).
-func destCount(fi *ir.FormatInfo) (n int, more bool) {
-	for _, k := range fi.Imms {
-		switch k {
-		case ir.ImmBlockCall, ir.ImmExceptionTable:
-			n++
-		case ir.ImmJumpTable:
-			n++
-			more = true
-		}
-	}
-	return n, more
-}
-
-// hasExceptionTable reports formats with an exception table (try_call).
-func hasExceptionTable(fi *ir.FormatInfo) bool {
-	for _, k := range fi.Imms {
-		if k == ir.ImmExceptionTable {
-			return true
-		}
-	}
-	return false
-}
-
 // checkBranches checks every block call of inst and the block of
 // get_exception_handler_address.
-func (v *verifier) checkBranches(inst ir.Inst) {
-	d := &v.f.Insts[inst]
-	fi := d.Op.Format()
-	want, more := destCount(fi)
-	if got := len(d.Dests); got < want || got > want && !more {
-		v.instErr(inst, "expected %d branch destinations, found %d", want, got)
+func (v *verifier) checkBranches(inst ir.Inst, d *ir.InstData, r *opRules) {
+	if got := len(d.Dests); got < r.dests || got > r.dests && !r.moreDests {
+		v.instErr(inst, "expected %d branch destinations, found %d", r.dests, got)
 	}
-	isTry := hasExceptionTable(fi)
+	isTry := r.tryCall
 	if !isTry && len(d.Handlers) > 0 {
 		v.instErr(inst, "exception handlers on an instruction without an exception table")
 	}
@@ -70,10 +42,8 @@ func (v *verifier) checkBranches(inst ir.Inst) {
 			v.checkBlockCall(inst, &h.Dest, targetHandler, isTry)
 		}
 	}
-	for _, k := range fi.Imms {
-		if k == ir.ImmRawBlock {
-			v.checkHandlerAddress(inst)
-		}
+	for range r.rawBlocks {
+		v.checkHandlerAddress(inst, d)
 	}
 }
 
@@ -166,8 +136,7 @@ func blockArgString(a ir.BlockArg) string {
 
 // checkHandlerAddress checks get_exception_handler_address: the block ends
 // in a try_call and the index selects one of its exception handlers.
-func (v *verifier) checkHandlerAddress(inst ir.Inst) {
-	d := &v.f.Insts[inst]
+func (v *verifier) checkHandlerAddress(inst ir.Inst, d *ir.InstData) {
 	b := d.RawBlock
 	if !v.checkBlockRef(inst, b) {
 		return
@@ -182,7 +151,7 @@ func (v *verifier) checkHandlerAddress(inst ir.Inst) {
 		return
 	}
 	term := &v.f.Insts[insts[len(insts)-1]]
-	if !hasExceptionTable(term.Op.Format()) {
+	if !rulesOf(term.Op).tryCall {
 		v.instErr(inst, "referenced block %s does not end in a try_call", b)
 		return
 	}

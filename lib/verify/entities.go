@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 )
 
@@ -14,87 +15,121 @@ import (
 // decls finds a preamble declaration by its number: the index into the
 // matching Preamble slice.
 type decls struct {
-	slots    map[ir.StackSlot]int
-	dynSlots map[ir.DynamicStackSlot]int
-	dynTypes map[ir.DynamicType]int
-	gvs      map[ir.GlobalValue]int
-	sigs     map[ir.SigRef]int
-	funcRefs map[ir.FuncRef]int
-	consts   map[ir.Constant]int
-	regions  map[ir.AliasRegion]int
+	slots    declIndex[ir.StackSlot]
+	dynSlots declIndex[ir.DynamicStackSlot]
+	dynTypes declIndex[ir.DynamicType]
+	gvs      declIndex[ir.GlobalValue]
+	sigs     declIndex[ir.SigRef]
+	funcRefs declIndex[ir.FuncRef]
+	consts   declIndex[ir.Constant]
+	regions  declIndex[ir.AliasRegion]
 
 	// dups lists the entities declared more than once.
 	dups []string
 }
 
-// indexByNum maps the numbers of ds to their first index and appends
-// repeated numbers to dups.
-func indexByNum[K interface {
+// declIndex maps the numbers of one kind of declaration to the index of
+// the first declaration with that number. Numbers are small in practice
+// (sig0, sig1, ...), so it is a slice by number, kept from function to
+// function like the rest of a verifier; larger numbers go to a map.
+type declIndex[K ~uint32] struct {
+	byNum  []int32 // index+1 by number; 0: not declared
+	sparse map[K]int
+}
+
+// maxDenseNum bounds the numbers declIndex keeps in its slice.
+const maxDenseNum = 1 << 10
+
+// index makes x the index of ds and appends repeated numbers to dups.
+func index[K interface {
 	~uint32
 	fmt.Stringer
-}, D any](ds []D, num func(*D) K, dups *[]string) map[K]int {
-	if len(ds) == 0 {
-		return nil
+}, D any](x *declIndex[K], ds []D, num func(*D) K, dups *[]string) {
+	top := 0 // one past the largest number for byNum
+	for k := range ds {
+		if n := int(num(&ds[k])); n < maxDenseNum {
+			top = max(top, n+1)
+		}
 	}
-	m := make(map[K]int, len(ds))
+	x.byNum = reuse.Zeroed(x.byNum, top)
+	x.sparse = nil
 	for k := range ds {
 		n := num(&ds[k])
-		if _, ok := m[n]; ok {
+		if _, ok := x.find(n); ok {
 			*dups = append(*dups, n.String())
 			continue
 		}
-		m[n] = k
+		if int(n) < top {
+			x.byNum[n] = int32(k) + 1
+			continue
+		}
+		if x.sparse == nil {
+			x.sparse = make(map[K]int)
+		}
+		x.sparse[n] = k
 	}
-	return m
 }
+
+// find returns the index of the declaration numbered n.
+func (x *declIndex[K]) find(n K) (int, bool) {
+	if int(n) < len(x.byNum) {
+		k := x.byNum[n]
+		return int(k) - 1, k != 0
+	}
+	k, ok := x.sparse[n]
+	return k, ok
+}
+
+func (x *declIndex[K]) has(n K) bool { _, ok := x.find(n); return ok }
 
 func (v *verifier) indexDecls() {
 	p := &v.f.Preamble
 	d := &v.decls
-	d.slots = indexByNum(p.StackSlots, func(s *ir.StackSlotDecl) ir.StackSlot { return s.Num }, &d.dups)
-	d.dynSlots = indexByNum(p.DynStackSlots, func(s *ir.DynStackSlotDecl) ir.DynamicStackSlot { return s.Num }, &d.dups)
-	d.dynTypes = indexByNum(p.DynTypes, func(s *ir.DynTypeDecl) ir.DynamicType { return s.Num }, &d.dups)
-	d.gvs = indexByNum(p.GlobalValues, func(s *ir.GlobalValueDecl) ir.GlobalValue { return s.Num }, &d.dups)
-	d.sigs = indexByNum(p.Sigs, func(s *ir.SigDecl) ir.SigRef { return s.Num }, &d.dups)
-	d.funcRefs = indexByNum(p.FuncRefs, func(s *ir.FuncRefDecl) ir.FuncRef { return s.Num }, &d.dups)
-	d.consts = indexByNum(p.Constants, func(s *ir.ConstantDecl) ir.Constant { return s.Num }, &d.dups)
-	d.regions = indexByNum(p.Regions, func(s *ir.RegionDecl) ir.AliasRegion { return s.Num }, &d.dups)
+	d.dups = nil
+	index(&d.slots, p.StackSlots, func(s *ir.StackSlotDecl) ir.StackSlot { return s.Num }, &d.dups)
+	index(&d.dynSlots, p.DynStackSlots, func(s *ir.DynStackSlotDecl) ir.DynamicStackSlot { return s.Num }, &d.dups)
+	index(&d.dynTypes, p.DynTypes, func(s *ir.DynTypeDecl) ir.DynamicType { return s.Num }, &d.dups)
+	index(&d.gvs, p.GlobalValues, func(s *ir.GlobalValueDecl) ir.GlobalValue { return s.Num }, &d.dups)
+	index(&d.sigs, p.Sigs, func(s *ir.SigDecl) ir.SigRef { return s.Num }, &d.dups)
+	index(&d.funcRefs, p.FuncRefs, func(s *ir.FuncRefDecl) ir.FuncRef { return s.Num }, &d.dups)
+	index(&d.consts, p.Constants, func(s *ir.ConstantDecl) ir.Constant { return s.Num }, &d.dups)
+	index(&d.regions, p.Regions, func(s *ir.RegionDecl) ir.AliasRegion { return s.Num }, &d.dups)
 }
 
 // Lookups; nil when the entity is not declared.
 
 func (v *verifier) sig(r ir.SigRef) *ir.Signature {
-	if k, ok := v.decls.sigs[r]; ok {
+	if k, ok := v.decls.sigs.find(r); ok {
 		return &v.f.Sigs[k].Sig
 	}
 	return nil
 }
 
 func (v *verifier) funcRef(r ir.FuncRef) *ir.FuncRefDecl {
-	if k, ok := v.decls.funcRefs[r]; ok {
+	if k, ok := v.decls.funcRefs.find(r); ok {
 		return &v.f.FuncRefs[k]
 	}
 	return nil
 }
 
 func (v *verifier) gv(r ir.GlobalValue) *ir.GlobalValueDecl {
-	if k, ok := v.decls.gvs[r]; ok {
+	if k, ok := v.decls.gvs.find(r); ok {
 		return &v.f.GlobalValues[k]
 	}
 	return nil
 }
 
 func (v *verifier) constant(r ir.Constant) *ir.ConstantDecl {
-	if k, ok := v.decls.consts[r]; ok {
+	if k, ok := v.decls.consts.find(r); ok {
 		return &v.f.Constants[k]
 	}
 	return nil
 }
 
-func (v *verifier) hasSlot(s ir.StackSlot) bool           { _, ok := v.decls.slots[s]; return ok }
-func (v *verifier) hasDynSlot(s ir.DynamicStackSlot) bool { _, ok := v.decls.dynSlots[s]; return ok }
-func (v *verifier) hasDynType(t ir.DynamicType) bool      { _, ok := v.decls.dynTypes[t]; return ok }
-func (v *verifier) hasRegion(r ir.AliasRegion) bool       { _, ok := v.decls.regions[r]; return ok }
+func (v *verifier) hasSlot(s ir.StackSlot) bool           { return v.decls.slots.has(s) }
+func (v *verifier) hasDynSlot(s ir.DynamicStackSlot) bool { return v.decls.dynSlots.has(s) }
+func (v *verifier) hasDynType(t ir.DynamicType) bool      { return v.decls.dynTypes.has(t) }
+func (v *verifier) hasRegion(r ir.AliasRegion) bool       { return v.decls.regions.has(r) }
 
 // checkDecls checks the preamble declarations other than global values.
 func (v *verifier) checkDecls() {
@@ -253,8 +288,7 @@ func joinGVs(gs []ir.GlobalValue) string {
 // name. Cranelift checks neither of the last two: its parser takes any
 // stack slot number there and its verifier does not look; a slot that is
 // not declared is a broken reference all the same.
-func (v *verifier) checkEntityRefs(inst ir.Inst) {
-	d := &v.f.Insts[inst]
+func (v *verifier) checkEntityRefs(inst ir.Inst, d *ir.InstData, r *opRules) {
 	for _, t := range d.DebugTags {
 		switch {
 		case t.Kind == ir.TagStackSlot && !v.hasSlot(t.Slot):
@@ -271,52 +305,71 @@ func (v *verifier) checkEntityRefs(inst ir.Inst) {
 			v.instErr(inst, "invalid stack map entry type %s", e.Type)
 		}
 	}
-	for _, k := range d.Op.Format().Imms {
-		switch k {
-		case ir.ImmFuncRef:
-			if v.funcRef(d.Func) == nil {
-				v.instErr(inst, "invalid function reference %s", d.Func)
-			}
-		case ir.ImmSigRef, ir.ImmExceptionTable:
-			if v.sig(d.Sig) == nil {
-				v.instErr(inst, "invalid signature reference %s", d.Sig)
-			}
-		case ir.ImmStackSlot:
-			if !v.hasSlot(d.Slot) {
-				v.instErr(inst, "invalid stack slot %s", d.Slot)
-			}
-		case ir.ImmDynStackSlot:
-			if !v.hasDynSlot(d.DynSlot) {
-				v.instErr(inst, "invalid dynamic stack slot %s", d.DynSlot)
-			}
-		case ir.ImmGlobalValue:
-			if v.gv(d.GV) == nil {
-				v.instErr(inst, "invalid global value %s", d.GV)
-			}
-		case ir.ImmConstant:
-			if d.Const != ir.NoConstant && v.constant(d.Const) == nil {
-				v.instErr(inst, "invalid constant %s", d.Const)
-			}
-		case ir.ImmMemFlags:
-			if d.Flags.HasRegion && !v.hasRegion(d.Flags.Region) {
-				v.instErr(inst, "undefined alias region %s", d.Flags.Region)
-			}
-		case ir.ImmIntCC:
-			if strings.HasPrefix(d.IntCC.String(), "<") {
-				v.instErr(inst, "invalid integer condition code %d", d.IntCC)
-			}
-		case ir.ImmFloatCC:
-			if strings.HasPrefix(d.FloatCC.String(), "<") {
-				v.instErr(inst, "invalid float condition code %d", d.FloatCC)
-			}
-		case ir.ImmAtomicRmwOp:
-			if strings.HasPrefix(d.RmwOp.String(), "<") {
-				v.instErr(inst, "invalid atomic_rmw operation %d", d.RmwOp)
-			}
-		case ir.ImmUint8:
-			if d.Imm < 0 || d.Imm > 255 {
-				v.instErr(inst, "immediate %d does not fit in uimm8", d.Imm)
-			}
+	for _, k := range r.entityImms {
+		immChecks[k](v, inst, d)
+	}
+}
+
+// immChecks check the immediates of an instruction by kind: the entities
+// they name are declared and the values are in range. Kinds without an
+// entry need no check.
+var immChecks = [...]instCheck{
+	ir.ImmFuncRef: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if v.funcRef(d.Func) == nil {
+			v.instErr(inst, "invalid function reference %s", d.Func)
 		}
+	},
+	ir.ImmSigRef:         checkSigRef,
+	ir.ImmExceptionTable: checkSigRef,
+	ir.ImmStackSlot: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if !v.hasSlot(d.Slot) {
+			v.instErr(inst, "invalid stack slot %s", d.Slot)
+		}
+	},
+	ir.ImmDynStackSlot: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if !v.hasDynSlot(d.DynSlot) {
+			v.instErr(inst, "invalid dynamic stack slot %s", d.DynSlot)
+		}
+	},
+	ir.ImmGlobalValue: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if v.gv(d.GV) == nil {
+			v.instErr(inst, "invalid global value %s", d.GV)
+		}
+	},
+	ir.ImmConstant: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if d.Const != ir.NoConstant && v.constant(d.Const) == nil {
+			v.instErr(inst, "invalid constant %s", d.Const)
+		}
+	},
+	ir.ImmMemFlags: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if d.Flags.HasRegion && !v.hasRegion(d.Flags.Region) {
+			v.instErr(inst, "undefined alias region %s", d.Flags.Region)
+		}
+	},
+	ir.ImmIntCC: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if strings.HasPrefix(d.IntCC.String(), "<") {
+			v.instErr(inst, "invalid integer condition code %d", d.IntCC)
+		}
+	},
+	ir.ImmFloatCC: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if strings.HasPrefix(d.FloatCC.String(), "<") {
+			v.instErr(inst, "invalid float condition code %d", d.FloatCC)
+		}
+	},
+	ir.ImmAtomicRmwOp: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if strings.HasPrefix(d.RmwOp.String(), "<") {
+			v.instErr(inst, "invalid atomic_rmw operation %d", d.RmwOp)
+		}
+	},
+	ir.ImmUint8: func(v *verifier, inst ir.Inst, d *ir.InstData) {
+		if d.Imm < 0 || d.Imm > 255 {
+			v.instErr(inst, "immediate %d does not fit in uimm8", d.Imm)
+		}
+	},
+}
+
+func checkSigRef(v *verifier, inst ir.Inst, d *ir.InstData) {
+	if v.sig(d.Sig) == nil {
+		v.instErr(inst, "invalid signature reference %s", d.Sig)
 	}
 }

@@ -45,8 +45,7 @@ func exceptionPayloadTypes(cc ir.CallConv, ptr ir.Type) []ir.Type {
 // reference's for call and return_call, the named one for indirect calls,
 // the exception table's for try_call. Nil for other instructions and for
 // undeclared references (reported by checkEntityRefs).
-func (v *verifier) calleeSig(inst ir.Inst) *ir.Signature {
-	d := &v.f.Insts[inst]
+func (v *verifier) calleeSig(d *ir.InstData) *ir.Signature {
 	switch d.Op.Info().Format {
 	case ir.FormatCall:
 		if fr := v.funcRef(d.Func); fr != nil {
@@ -56,6 +55,17 @@ func (v *verifier) calleeSig(inst ir.Inst) *ir.Signature {
 		return v.sig(d.Sig)
 	}
 	return nil
+}
+
+// hasSignature reports the instructions checkCallSignature checks: those
+// calleeSig finds a signature for, and return, which the function's own
+// signature types.
+func hasSignature(info *ir.OpcodeInfo) bool {
+	switch info.Format {
+	case ir.FormatCall, ir.FormatCallIndirect, ir.FormatTryCall, ir.FormatTryCallIndirect:
+		return true
+	}
+	return info.Format == ir.FormatMultiAry && info.Flags.Has(ir.FlagReturn)
 }
 
 // checkSignatures checks the function's own signature, then the signature
@@ -135,28 +145,26 @@ func extName(e ir.Extension) string {
 
 // checkCallSignature checks the varargs of calls and returns against their
 // signatures, and the rules of tail calls, patchable calls and exceptions.
-func (v *verifier) checkCallSignature(inst ir.Inst) {
-	d := &v.f.Insts[inst]
-	op := d.Op
-	format := op.Info().Format
-	fixed := op.Format().Values
-	if format == ir.FormatMultiAry && op.IsReturn() {
+func (v *verifier) checkCallSignature(inst ir.Inst, d *ir.InstData, r *opRules) {
+	format := r.info.Format
+	isReturn := r.flags.Has(ir.FlagReturn)
+	if format == ir.FormatMultiAry && isReturn {
 		v.checkReturnTypes(inst, v.argTypes(d.Args), "arguments of return must match function signature")
 		return
 	}
-	sig := v.calleeSig(inst)
+	sig := v.calleeSig(d)
 	if format == ir.FormatTryCall {
-		v.checkTryCallSig(inst)
+		v.checkTryCallSig(inst, d)
 	}
 	if sig == nil {
 		return
 	}
-	v.checkArgs(inst, d.Args[fixed:], sig.Params)
-	if op.IsReturn() {
+	v.checkArgs(inst, d.Args[r.format.Values:], sig.Params)
+	if isReturn {
 		v.checkTailCall(inst, sig)
 	}
 	if format == ir.FormatCall {
-		v.checkPatchable(inst, sig)
+		v.checkPatchable(inst, d, sig)
 	}
 	if format == ir.FormatTryCall || format == ir.FormatTryCallIndirect {
 		if cc := v.callConv(sig.CallConv); !supportsExceptions(cc) {
@@ -165,11 +173,14 @@ func (v *verifier) checkCallSignature(inst ir.Inst) {
 	}
 }
 
+// argTypes are the types of args, in the verifier's scratch memory (valid
+// until the next call): every return instruction asks.
 func (v *verifier) argTypes(args []ir.Value) []ir.Type {
-	ts := make([]ir.Type, len(args))
-	for k, a := range args {
-		ts[k] = v.valueType(a)
+	ts := v.typeList[:0]
+	for _, a := range args {
+		ts = append(ts, v.valueType(a))
 	}
+	v.typeList = ts
 	return ts
 }
 
@@ -213,20 +224,21 @@ func (v *verifier) checkTailCall(inst ir.Inst, sig *ir.Signature) {
 	if cc != v.callConv(v.f.Sig.CallConv) {
 		v.instErr(inst, "callee's calling convention must match caller")
 	}
-	ts := make([]ir.Type, len(sig.Returns))
-	for k, p := range sig.Returns {
-		ts[k] = p.Type
+	ts := v.typeList[:0]
+	for _, p := range sig.Returns {
+		ts = append(ts, p.Type)
 	}
+	v.typeList = ts
 	v.checkReturnTypes(inst, ts, "results of callee must match caller")
 }
 
 // checkPatchable checks a direct call to a patchable function reference.
-func (v *verifier) checkPatchable(inst ir.Inst, sig *ir.Signature) {
-	fr := v.funcRef(v.f.Insts[inst].Func)
+func (v *verifier) checkPatchable(inst ir.Inst, d *ir.InstData, sig *ir.Signature) {
+	fr := v.funcRef(d.Func)
 	if fr == nil || !fr.Patchable {
 		return
 	}
-	if v.f.Insts[inst].Op.IsReturn() {
+	if d.Op.IsReturn() {
 		v.instErr(inst, "patchable funcref cannot be used in a return_call")
 	}
 	if !fr.Colocated {
@@ -239,8 +251,7 @@ func (v *verifier) checkPatchable(inst ir.Inst, sig *ir.Signature) {
 
 // checkTryCallSig checks that a try_call's exception table signature is
 // the callee's (compared by value, as any equal signature will do).
-func (v *verifier) checkTryCallSig(inst ir.Inst) {
-	d := &v.f.Insts[inst]
+func (v *verifier) checkTryCallSig(inst ir.Inst, d *ir.InstData) {
 	fr := v.funcRef(d.Func)
 	sig := v.sig(d.Sig)
 	if fr == nil || sig == nil {

@@ -8,57 +8,99 @@ import "cliff/lib/ir"
 // tags; and one Cranelift leaves to its parser: which may carry a stack map.
 // These are the only places that name opcodes.
 
-// checkSpecial runs the opcode- and format-specific checks.
-func (v *verifier) checkSpecial(inst ir.Inst) {
-	d := &v.f.Insts[inst]
-	if len(d.DebugTags) > 0 && !d.Op.IsCall() && d.Op != ir.OpSequencePoint {
+// checkSpecial runs the checks the table cannot express: where debug tags
+// and stack maps may be, then those of inst's opcode and format.
+func (v *verifier) checkSpecial(inst ir.Inst, d *ir.InstData, r *opRules) {
+	isCall, isReturn := r.flags.Has(ir.FlagCall), r.flags.Has(ir.FlagReturn)
+	if len(d.DebugTags) > 0 && !isCall && d.Op != ir.OpSequencePoint {
 		v.instErr(inst, "debug tags present on non-call, non-sequence point instruction")
 	}
-	if len(d.StackMap) > 0 && (!d.Op.IsCall() || d.Op.IsReturn()) {
+	if len(d.StackMap) > 0 && (!isCall || isReturn) {
 		v.instErr(inst, "stack map can only be attached to a (non-tail) call")
 	}
-	switch d.Op {
-	case ir.OpExtractlane, ir.OpInsertlane:
-		if t := v.valueType(d.Args[0]); t != ir.Invalid && d.Imm >= int64(t.Lanes()) {
-			v.instErr(inst, "The lane %d does not index into the type %s", d.Imm, t)
-		}
-	case ir.OpBitcast:
-		v.checkBitcast(inst)
-	case ir.OpGetPinnedReg, ir.OpSetPinnedReg:
-		switch {
-		case v.opts.PointerType == ir.Invalid:
-			v.instErr(inst, "GetPinnedReg/SetPinnedReg need an ISA!")
-		case !v.opts.EnablePinnedReg:
-			v.instErr(inst, "GetPinnedReg/SetPinnedReg cannot be used without enable_pinned_reg")
-		}
-	case ir.OpGetFramePointer, ir.OpGetReturnAddress:
-		switch {
-		case v.opts.PointerType == ir.Invalid:
-			v.instErr(inst, "`get_frame_pointer`/`get_return_address` require an ISA!")
-		case !v.opts.PreserveFramePointers:
-			v.instErr(inst, "`get_frame_pointer`/`get_return_address` cannot be used without enabling `preserve_frame_pointers`")
-		}
+	for _, check := range r.special {
+		check(v, inst, d)
 	}
-	switch d.Op.Info().Format {
-	case ir.FormatStore:
-		if d.Flags.Readonly {
-			v.instErr(inst, "A store instruction cannot have the `readonly` MemFlag")
-		}
-	case ir.FormatShuffle:
-		v.checkShuffleMask(inst)
-	case ir.FormatUnaryImm:
-		v.checkIntImmBounds(inst)
-	case ir.FormatUnaryConst:
-		v.checkConstantSize(inst)
-	case ir.FormatUnaryGlobalValue:
-		v.checkGlobalValueType(inst)
+}
+
+// opcodeChecks and formatChecks are the special checks of the instructions
+// of an opcode or of a format. An instruction gets its opcode's, then its
+// format's, then, if it accesses memory, the address width check (the
+// order of their messages).
+var (
+	opcodeChecks = map[ir.Opcode]instCheck{
+		ir.OpExtractlane:      (*verifier).checkLane,
+		ir.OpInsertlane:       (*verifier).checkLane,
+		ir.OpBitcast:          (*verifier).checkBitcast,
+		ir.OpGetPinnedReg:     (*verifier).checkPinnedReg,
+		ir.OpSetPinnedReg:     (*verifier).checkPinnedReg,
+		ir.OpGetFramePointer:  (*verifier).checkFramePointer,
+		ir.OpGetReturnAddress: (*verifier).checkFramePointer,
 	}
-	v.checkAddressWidth(inst)
+	formatChecks = map[ir.Format]instCheck{
+		ir.FormatStore:            (*verifier).checkStoreFlags,
+		ir.FormatShuffle:          (*verifier).checkShuffleMask,
+		ir.FormatUnaryImm:         (*verifier).checkIntImmBounds,
+		ir.FormatUnaryConst:       (*verifier).checkConstantSize,
+		ir.FormatUnaryGlobalValue: (*verifier).checkGlobalValueType,
+	}
+)
+
+// specialChecksOf lists the special checks of op's instructions.
+func specialChecksOf(op ir.Opcode) []instCheck {
+	var checks []instCheck
+	if c := opcodeChecks[op]; c != nil {
+		checks = append(checks, c)
+	}
+	if c := formatChecks[op.Info().Format]; c != nil {
+		checks = append(checks, c)
+	}
+	if addressOperand(op.Info()) >= 0 {
+		checks = append(checks, (*verifier).checkAddressWidth)
+	}
+	return checks
+}
+
+// checkLane checks that extractlane and insertlane index a lane of their
+// vector.
+func (v *verifier) checkLane(inst ir.Inst, d *ir.InstData) {
+	if t := v.valueType(d.Args[0]); t != ir.Invalid && d.Imm >= int64(t.Lanes()) {
+		v.instErr(inst, "The lane %d does not index into the type %s", d.Imm, t)
+	}
+}
+
+// checkPinnedReg checks that get_pinned_reg and set_pinned_reg have a
+// target with a pinned register.
+func (v *verifier) checkPinnedReg(inst ir.Inst, d *ir.InstData) {
+	switch {
+	case v.opts.PointerType == ir.Invalid:
+		v.instErr(inst, "GetPinnedReg/SetPinnedReg need an ISA!")
+	case !v.opts.EnablePinnedReg:
+		v.instErr(inst, "GetPinnedReg/SetPinnedReg cannot be used without enable_pinned_reg")
+	}
+}
+
+// checkFramePointer checks that get_frame_pointer and get_return_address
+// have a target that keeps frame pointers.
+func (v *verifier) checkFramePointer(inst ir.Inst, d *ir.InstData) {
+	switch {
+	case v.opts.PointerType == ir.Invalid:
+		v.instErr(inst, "`get_frame_pointer`/`get_return_address` require an ISA!")
+	case !v.opts.PreserveFramePointers:
+		v.instErr(inst, "`get_frame_pointer`/`get_return_address` cannot be used without enabling `preserve_frame_pointers`")
+	}
+}
+
+// checkStoreFlags checks that a store is not marked readonly.
+func (v *verifier) checkStoreFlags(inst ir.Inst, d *ir.InstData) {
+	if d.Flags.Readonly {
+		v.instErr(inst, "A store instruction cannot have the `readonly` MemFlag")
+	}
 }
 
 // checkShuffleMask checks shuffle's 16 lane indexes into two i8x16.
-func (v *verifier) checkShuffleMask(inst ir.Inst) {
-	mask := v.f.Insts[inst].Bytes
+func (v *verifier) checkShuffleMask(inst ir.Inst, d *ir.InstData) {
+	mask := d.Bytes
 	if len(mask) != 16 {
 		v.instErr(inst, "the shuffle immediate wasn't 16-bytes long")
 		return
@@ -73,9 +115,8 @@ func (v *verifier) checkShuffleMask(inst ir.Inst) {
 
 // checkIntImmBounds checks that an integer constant fits its type without
 // sign bits above it (iconst.i8 0xff, not -1).
-func (v *verifier) checkIntImmBounds(inst ir.Inst) {
-	d := &v.f.Insts[inst]
-	t, ok := v.ctrlType(inst)
+func (v *verifier) checkIntImmBounds(inst ir.Inst, d *ir.InstData) {
+	t, ok := v.ctrlType(d, rulesOf(d.Op))
 	if !ok || !t.IsInt() || t.Bits() >= 64 {
 		return
 	}
@@ -85,8 +126,7 @@ func (v *verifier) checkIntImmBounds(inst ir.Inst) {
 }
 
 // checkConstantSize checks that a constant fills its result type exactly.
-func (v *verifier) checkConstantSize(inst ir.Inst) {
-	d := &v.f.Insts[inst]
+func (v *verifier) checkConstantSize(inst ir.Inst, d *ir.InstData) {
 	if len(d.Results) == 0 {
 		return
 	}
@@ -109,9 +149,8 @@ func (v *verifier) checkConstantSize(inst ir.Inst) {
 
 // checkBitcast checks that a bitcast keeps the width, takes no memory flag
 // but an explicit byte order, and has one when it changes the lane count.
-func (v *verifier) checkBitcast(inst ir.Inst) {
-	d := &v.f.Insts[inst]
-	to, ok := v.ctrlType(inst)
+func (v *verifier) checkBitcast(inst ir.Inst, d *ir.InstData) {
+	to, ok := v.ctrlType(d, rulesOf(d.Op))
 	from := v.valueType(d.Args[0])
 	if !ok || from == ir.Invalid {
 		return
@@ -130,8 +169,7 @@ func (v *verifier) checkBitcast(inst ir.Inst) {
 
 // checkGlobalValueType checks that symbol_value and tls_value produce the
 // type of their global value (known only with a target).
-func (v *verifier) checkGlobalValueType(inst ir.Inst) {
-	d := &v.f.Insts[inst]
+func (v *verifier) checkGlobalValueType(inst ir.Inst, d *ir.InstData) {
 	g := v.gv(d.GV)
 	if v.opts.PointerType == ir.Invalid || g == nil || len(d.Results) == 0 {
 		return
@@ -144,8 +182,7 @@ func (v *verifier) checkGlobalValueType(inst ir.Inst) {
 
 // addressOperand is the operand of a memory access that holds the address,
 // by format (-1: none); only opcodes that load or store have one.
-func addressOperand(op ir.Opcode) int {
-	info := op.Info()
+func addressOperand(info *ir.OpcodeInfo) int {
 	mem := info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0
 	if !mem {
 		return -1
@@ -161,16 +198,12 @@ func addressOperand(op ir.Opcode) int {
 
 // checkAddressWidth checks that a memory access's address has the target's
 // pointer width.
-func (v *verifier) checkAddressWidth(inst ir.Inst) {
+func (v *verifier) checkAddressWidth(inst ir.Inst, d *ir.InstData) {
 	ptr := v.opts.PointerType
 	if ptr == ir.Invalid {
 		return
 	}
-	k := addressOperand(v.f.Insts[inst].Op)
-	if k < 0 {
-		return
-	}
-	a := v.f.Insts[inst].Args[k]
+	a := d.Args[addressOperand(d.Op.Info())]
 	t := v.valueType(a)
 	if t != ir.Invalid && t.Bits() != ptr.Bits() {
 		v.instErr(inst, "invalid pointer width (got %d, expected %d) encountered %s", t.Bits(), ptr.Bits(), a)

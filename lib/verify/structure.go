@@ -1,6 +1,9 @@
 package verify
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/internal/reuse"
+	"cliff/lib/ir"
+)
 
 // Structure: the layout lists each declared block once, every block holds
 // instructions that exist, each in one place, and ends with its only
@@ -13,7 +16,8 @@ func (v *verifier) checkLayout() {
 		v.funcErr("function has no blocks")
 		return
 	}
-	seen := make([]bool, len(f.Blocks))
+	seen := reuse.Zeroed(v.seen, len(f.Blocks))
+	v.seen = seen
 	for _, b := range f.Layout {
 		switch {
 		case int(b) >= len(f.Blocks) || !f.Blocks[b].Used:
@@ -68,7 +72,7 @@ func (v *verifier) checkBlock(b ir.Block) {
 			v.blockErr(b, "%s lists %s, which already appears in %s", b, i, v.cfg.InstBlock(i))
 			continue
 		}
-		term := v.f.Insts[i].Op.IsTerminator()
+		term := rulesOf(v.f.Insts[i].Op).flags.Has(ir.FlagTerminator)
 		if term && k != last {
 			v.instErr(i, "a terminator instruction was encountered before the end of %s", b)
 		}
