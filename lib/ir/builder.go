@@ -26,18 +26,47 @@ type Builder struct {
 	cur      Block
 	inLayout []bool // by Block
 	srcLoc   SourceLoc
-	results  ValueArena // instructions' result lists
+	lists    ValueArena // instructions' result lists, and operand lists (see list)
 }
 
 // NewBuilder returns a Builder appending to f, which may already hold code.
 func NewBuilder(f *Function) *Builder {
-	b := &Builder{f: f, cur: NoBlock, inLayout: make([]bool, len(f.Blocks))}
+	b := new(Builder)
+	b.Reset(f)
+	return b
+}
+
+// Reset makes b append to f as NewBuilder(f) would, in b's memory: a pass
+// that builds into function after function need not allocate a Builder
+// for each. The value lists b made before stay with their functions.
+func (b *Builder) Reset(f *Function) {
+	inLayout := b.inLayout[:0]
+	if cap(inLayout) < len(f.Blocks) {
+		inLayout = make([]bool, 0, len(f.Blocks))
+	}
+	inLayout = inLayout[:len(f.Blocks)]
+	clear(inLayout)
 	for _, blk := range f.Layout {
-		if int(blk) < len(b.inLayout) {
-			b.inLayout[blk] = true
+		if int(blk) < len(inLayout) {
+			inLayout[blk] = true
 		}
 	}
-	return b
+	*b = Builder{f: f, cur: NoBlock, inLayout: inLayout, lists: b.lists}
+}
+
+// Recycle hands the memory of the value lists b made out again (see
+// ValueArena.Recycle), for a caller done with every function b built into.
+func (b *Builder) Recycle() { b.lists.Recycle() }
+
+// list copies vs into b's lists. The helpers that take operands one by
+// one (Ins, Icmp, Load, ...) make their operand list with it: a literal or
+// variadic list that became part of the function would be allocated on
+// the heap for every instruction, while vs stays on the caller's stack.
+func (b *Builder) list(vs ...Value) []Value {
+	if len(vs) == 0 {
+		return nil // as the parser leaves an instruction without operands
+	}
+	return append(b.lists.Take(len(vs)), vs...)
 }
 
 // Func returns the function being built.
@@ -99,7 +128,7 @@ func (b *Builder) newValue(vd ValueData) Value {
 // is the controlling type, or Invalid to take it from the operand the table
 // names. It returns the first result, or NoValue; Results gives them all.
 func (b *Builder) Ins(op Opcode, ctrl Type, args ...Value) Value {
-	return b.first(b.Append(InstData{Op: op, CtrlType: ctrl, Args: args}))
+	return b.first(b.Append(InstData{Op: op, CtrlType: ctrl, Args: b.list(args...)}))
 }
 
 // Append appends d to the current block and returns its ID. The caller
@@ -139,7 +168,7 @@ func (b *Builder) Append(d InstData) Inst {
 
 	i := Inst(len(b.f.Insts))
 	if n := len(info.Outs); n > 0 && d.Results == nil {
-		d.Results = b.results.Take(n)
+		d.Results = b.lists.Take(n)
 	}
 	for _, out := range info.Outs {
 		switch out.Kind {
@@ -339,22 +368,22 @@ func (b *Builder) VconstOf(t Type, c Constant) Value {
 
 // Icmp appends `icmp cc x, y`.
 func (b *Builder) Icmp(cc IntCC, x, y Value) Value {
-	return b.first(b.Append(InstData{Op: OpIcmp, IntCC: cc, Args: []Value{x, y}}))
+	return b.first(b.Append(InstData{Op: OpIcmp, IntCC: cc, Args: b.list(x, y)}))
 }
 
 // Fcmp appends `fcmp cc x, y`.
 func (b *Builder) Fcmp(cc FloatCC, x, y Value) Value {
-	return b.first(b.Append(InstData{Op: OpFcmp, FloatCC: cc, Args: []Value{x, y}}))
+	return b.first(b.Append(InstData{Op: OpFcmp, FloatCC: cc, Args: b.list(x, y)}))
 }
 
 // Load appends `load.t flags addr+offset`.
 func (b *Builder) Load(t Type, flags MemFlags, addr Value, offset int32) Value {
-	return b.first(b.Append(InstData{Op: OpLoad, CtrlType: t, Flags: flags, Args: []Value{addr}, Imm: int64(offset)}))
+	return b.first(b.Append(InstData{Op: OpLoad, CtrlType: t, Flags: flags, Args: b.list(addr), Imm: int64(offset)}))
 }
 
 // Store appends `store flags x, addr+offset`.
 func (b *Builder) Store(flags MemFlags, x, addr Value, offset int32) Inst {
-	return b.Append(InstData{Op: OpStore, Flags: flags, Args: []Value{x, addr}, Imm: int64(offset)})
+	return b.Append(InstData{Op: OpStore, Flags: flags, Args: b.list(x, addr), Imm: int64(offset)})
 }
 
 // StackAddr appends `stack_addr.addrType ss+offset`.
@@ -369,7 +398,7 @@ func (b *Builder) FuncAddr(addrType Type, fn FuncRef) Value {
 
 // Shuffle appends `shuffle x, y, mask` (16 lane indices).
 func (b *Builder) Shuffle(x, y Value, mask []byte) Value {
-	return b.first(b.Append(InstData{Op: OpShuffle, Args: []Value{x, y}, Bytes: mask}))
+	return b.first(b.Append(InstData{Op: OpShuffle, Args: b.list(x, y), Bytes: mask}))
 }
 
 // Trap appends `trap code`.

@@ -7,7 +7,8 @@ import "cliff/lib/ir"
 // per destination list and per argument list was a good part of parsing.
 // The zero value is ready to use.
 type arena[T any] struct {
-	free []T // the current block; len is what was handed out
+	free  []T // the current block; len is what was handed out
+	taken int // elements handed out since the last recycle
 }
 
 // The arena's blocks double in size, from a few lists' worth: a case
@@ -24,6 +25,7 @@ func (a *arena[T]) clone(list []T) []T {
 	if len(list) == 0 {
 		return nil
 	}
+	a.taken += len(list)
 	if cap(a.free)-len(a.free) < len(list) {
 		block := min(max(2*cap(a.free), firstArenaBlock), maxArenaBlock)
 		a.free = make([]T, 0, max(len(list), block))
@@ -31,6 +33,29 @@ func (a *arena[T]) clone(list []T) []T {
 	start := len(a.free)
 	a.free = append(a.free, list...)
 	return a.free[start:len(a.free):len(a.free)]
+}
+
+// recycle hands the arena's memory out again from the start, for a
+// Recycler whose last text is dead: the current block, made large enough
+// for all that text took, so that a text of that size takes every list
+// from it.
+func (a *arena[T]) recycle() {
+	if cap(a.free) < a.taken {
+		a.free = make([]T, 0, a.taken)
+	}
+	a.free, a.taken = a.free[:0], 0
+}
+
+// memory is what a parser allocates from, besides the tables of each
+// function (see funcParser): made per text, or kept by a Recycler.
+type memory struct {
+	// Branch destinations and their arguments, and signatures' parameters
+	// and returns, for all functions.
+	blockCalls arena[ir.BlockCall]
+	blockArgs  arena[ir.BlockArg]
+	abiParams  arena[ir.AbiParam]
+
+	scratch scratch
 }
 
 // scratch holds lists that the parser fills while reading one construct

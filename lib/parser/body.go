@@ -41,9 +41,9 @@ func (fp *funcParser) parseBlock() error {
 	if f.Blocks == nil {
 		// The first block: make room for the others (see reserve).
 		n := max(fp.blocksHint, int(b)+1)
-		f.Blocks = make([]ir.BlockData, 0, n)
-		f.Pos.Blocks = make([]ir.Pos, 0, n)
-		f.Layout = make([]ir.Block, 0, n)
+		f.Blocks = room(fp.spare.blocks, n)
+		f.Pos.Blocks = room(fp.spare.blockPos, n)
+		f.Layout = room(fp.spare.layout, n)
 	}
 	for len(f.Blocks) <= int(b) {
 		f.Blocks = append(f.Blocks, ir.BlockData{})
@@ -113,10 +113,10 @@ func (fp *funcParser) reserve() {
 	fp.blocksHint = strings.Count(body, ":")
 	f := fp.f
 	// Half as much again: cliff-refine appends a good many instructions.
-	f.Insts = make([]ir.InstData, 0, n+n/2)
-	f.Pos.Insts = make([]ir.Pos, 0, n)
-	f.Values = make([]ir.ValueData, 0, n+n/2)
-	fp.blockInsts = make([]ir.Inst, 0, n)
+	f.Insts = room(fp.spare.insts, n+n/2)
+	f.Pos.Insts = room(fp.spare.instPos, n)
+	f.Values = room(fp.spare.values, n+n/2)
+	fp.blockInsts = room(fp.spare.blockInsts, n)
 	fp.values.Reserve(3 * n)
 }
 

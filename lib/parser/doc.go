@@ -27,6 +27,9 @@
 // DebugTags and StackMap; as in Cranelift, the stack slots they name need not
 // be declared (the verifier checks them).
 //
+// A Recycler parses text after text in the memory of the ones before, for
+// a caller done with each result before it parses the next (cliff-refine).
+//
 // Errors are *Error values carrying file, line and column (1-based; the
 // column counts characters) of the offending token.
 package parser

@@ -19,14 +19,8 @@ type funcParser struct {
 	*parser
 	f *ir.Function
 
-	slots    map[ir.StackSlot]bool
-	dynSlots map[ir.DynamicStackSlot]bool
-	dynTypes map[ir.DynamicType]ir.Type // the dynamic vector type of each dtN
-	gvs      map[ir.GlobalValue]bool
-	sigs     map[ir.SigRef]int // index into f.Sigs
-	funcs    map[ir.FuncRef]int
-	consts   map[ir.Constant]bool
-	nextSig  ir.SigRef // the number an inline signature gets: one past the largest so far
+	declared
+	nextSig ir.SigRef // the number an inline signature gets: one past the largest so far
 
 	// deferred are instructions whose controlling type comes from an
 	// operand not typed when they were read; typeDeferred types them once
@@ -44,6 +38,55 @@ type funcParser struct {
 	blockInsts []ir.Inst
 	values     ir.ValueArena
 	blocksHint int // the capacity to give the block tables
+
+	// spare holds the tables of the function fp parsed before (with a
+	// Recycler; empty otherwise), which f's are made in when they have
+	// room (see room).
+	spare tables
+}
+
+// tables are the per-ID tables of a function, the arena of its blocks'
+// instruction lists and the map of its declarations' positions.
+type tables struct {
+	insts      []ir.InstData
+	values     []ir.ValueData
+	blocks     []ir.BlockData
+	layout     []ir.Block
+	instPos    []ir.Pos
+	blockPos   []ir.Pos
+	blockInsts []ir.Inst
+	declPos    map[string]ir.Pos // empty
+}
+
+// room returns an empty table with room for n elements: in spare's memory
+// when it has that much, else new.
+func room[T any](spare []T, n int) []T {
+	if cap(spare) >= n {
+		return spare[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// declared holds the entities of the preamble, made as they are declared.
+type declared struct {
+	slots    map[ir.StackSlot]bool
+	dynSlots map[ir.DynamicStackSlot]bool
+	dynTypes map[ir.DynamicType]ir.Type // the dynamic vector type of each dtN
+	gvs      map[ir.GlobalValue]bool
+	sigs     map[ir.SigRef]int // index into f.Sigs
+	funcs    map[ir.FuncRef]int
+	consts   map[ir.Constant]bool
+}
+
+// clear empties the maps, keeping their memory (see Recycler).
+func (d *declared) clear() {
+	clear(d.slots)
+	clear(d.dynSlots)
+	clear(d.dynTypes)
+	clear(d.gvs)
+	clear(d.sigs)
+	clear(d.funcs)
+	clear(d.consts)
 }
 
 type deferredInst struct {
@@ -64,12 +107,15 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 		return nil, p.expected("'function'")
 	}
 	p.funcIndex++
-	fp := &funcParser{
-		parser: p,
-		f: &ir.Function{
-			Preamble: ir.Preamble{StackLimit: ir.NoGlobalValue},
-			Pos:      ir.Positions{Func: p.tok.pos()},
-		},
+	var fp *funcParser
+	if p.recycler != nil {
+		fp = p.recycler.funcParser(p)
+	} else {
+		fp = &funcParser{parser: p, f: new(ir.Function)}
+	}
+	*fp.f = ir.Function{
+		Preamble: ir.Preamble{StackLimit: ir.NoGlobalValue},
+		Pos:      ir.Positions{Func: p.tok.pos()},
 	}
 	p.advance()
 	var err error

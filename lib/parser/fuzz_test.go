@@ -2,8 +2,11 @@ package parser
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -50,7 +53,25 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("bad error %v", err)
 			}
 		}
+		fuzzRecycler.Lock()
+		defer fuzzRecycler.Unlock()
+		recycled, rerr := fuzzRecycler.ParseFile("fuzz.clif", src)
+		if fmt.Sprint(rerr) != fmt.Sprint(err) || !reflect.DeepEqual(recycled, file) {
+			t.Fatalf("parsed in recycled memory: %v, want %v, or other IR", rerr, err)
+		}
+		if recycled != nil {
+			for _, fn := range recycled.Funcs {
+				scribble(fn)
+			}
+		}
 	})
+}
+
+// fuzzRecycler parses every input in the memory of the inputs before (see
+// TestRecyclerSameAsFresh).
+var fuzzRecycler struct {
+	sync.Mutex
+	Recycler
 }
 
 // annotatedSeed has a source location, debug tags and a stack map.

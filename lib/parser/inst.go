@@ -67,14 +67,18 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 // newInst adds an instruction to the function's table and returns it, all
 // zero, to be read in place: InstData is large and holds pointers, so
 // copying one in, or clearing it, costs a bulk write barrier while the
-// collector runs. A slot within the table's capacity is zero already (the
-// table is made by reserve and extended only here), so it is not cleared
-// again. An error discards the function, half-read instruction and all.
+// collector runs. A slot within the capacity of a new table is zero
+// already (the table is made by reserve and extended only here), so it is
+// not cleared again; that of a Recycler's table holds an old instruction.
+// An error discards the function, half-read instruction and all.
 func (fp *funcParser) newInst() (ir.Inst, *ir.InstData) {
 	f := fp.f
 	inst := ir.Inst(len(f.Insts))
 	if len(f.Insts) < cap(f.Insts) {
 		f.Insts = f.Insts[:inst+1]
+		if fp.recycler != nil {
+			f.Insts[inst] = ir.InstData{}
+		}
 	} else {
 		f.Insts = append(f.Insts, ir.InstData{})
 	}

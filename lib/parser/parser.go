@@ -11,8 +11,11 @@ import (
 // lines, then functions, and the `; run:` / `; print:` commands written in
 // comments (see wantsRunCommands for when). The error, if any, is an *Error.
 func ParseFile(name string, src []byte) (*ir.File, error) {
-	p := newParser(name, string(src))
-	f := &ir.File{Name: name}
+	return newParser(name, string(src)).parseFile()
+}
+
+func (p *parser) parseFile() (*ir.File, error) {
+	f := &ir.File{Name: p.file}
 	if err := p.parseHeader(f); err != nil {
 		return nil, err
 	}
@@ -54,7 +57,10 @@ func ParseModule(name string, src []byte) (*ir.Module, error) {
 // ParseModuleString is ParseModule of text held as a string (a case
 // record's CLIF), without copying it to bytes and back.
 func ParseModuleString(name, src string) (*ir.Module, error) {
-	p := newParser(name, src)
+	return newParser(name, src).parseModule()
+}
+
+func (p *parser) parseModule() (*ir.Module, error) {
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err
@@ -76,13 +82,10 @@ type parser struct {
 	comments     []ownedComment
 	funcIndex    int
 
-	// Branch destinations and their arguments, and signatures' parameters
-	// and returns, for all functions.
-	blockCalls arena[ir.BlockCall]
-	blockArgs  arena[ir.BlockArg]
-	abiParams  arena[ir.AbiParam]
-
-	scratch scratch
+	*memory
+	// recycler, when not nil, has each function parsed in the memory of
+	// the function at its index in the texts it parsed before.
+	recycler *Recycler
 }
 
 type ownedComment struct {
@@ -91,7 +94,13 @@ type ownedComment struct {
 }
 
 func newParser(name, src string) *parser {
-	p := &parser{file: name, src: src, lex: newLexer(src), funcIndex: -1}
+	return newParserIn(name, src, new(memory), nil)
+}
+
+// newParserIn returns a parser of src allocating from mem, with the
+// functions' memory from r when it is not nil.
+func newParserIn(name, src string, mem *memory, r *Recycler) *parser {
+	p := &parser{file: name, src: src, lex: newLexer(src), funcIndex: -1, memory: mem, recycler: r}
 	p.advance()
 	return p
 }

@@ -59,7 +59,10 @@ func define[K comparable, V any](fp *funcParser, m *map[K]V, k K, v V, name stri
 // under the entity's name ("ss0", "gv2", ...).
 func (fp *funcParser) declPos(name string, t token) {
 	if fp.f.Pos.Decls == nil {
-		fp.f.Pos.Decls = make(map[string]ir.Pos)
+		fp.f.Pos.Decls = fp.spare.declPos
+		if fp.f.Pos.Decls == nil {
+			fp.f.Pos.Decls = make(map[string]ir.Pos)
+		}
 	}
 	fp.f.Pos.Decls[name] = t.pos()
 }

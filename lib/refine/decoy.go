@@ -74,7 +74,7 @@ func decoy(f *ir.Function, r *rng, a *analyses) {
 	// dominance the plans rely on (see above), so they apply one by one.
 	f.Blocks = withRoom(f.Blocks, 2*len(sites)) // for the blocks apply creates
 	dc.copyOf = reuse.Zeroed(dc.copyOf, len(f.Values))
-	b := ir.NewBuilder(f)
+	b := a.scratch.builderFor(f)
 	for _, s := range sites {
 		dc.apply(b, s)
 	}
@@ -314,14 +314,11 @@ func (dc *decoyer) apply(b *ir.Builder, s *decoySite) {
 	rest, dec := b.CreateBlock(), b.CreateBlock()
 	b.SwitchToBlock(rest)
 	b.SwitchToBlock(dec)
-	// rest goes right after the split block, dec stays at the end.
-	old := f.Layout[:len(f.Layout)-2]
-	k := slices.Index(old, s.block) + 1
-	layout := make([]ir.Block, 0, len(f.Layout))
-	layout = append(layout, old[:k]...)
-	layout = append(layout, rest)
-	layout = append(layout, old[k:]...)
-	f.Layout = append(layout, dec)
+	// rest goes right after the split block, dec stays at the end (where
+	// SwitchToBlock put both).
+	layout := slices.Delete(f.Layout, len(f.Layout)-2, len(f.Layout)-1)
+	k := slices.Index(layout, s.block) + 1
+	f.Layout = slices.Insert(layout, k, rest)
 	if dc.r.chance(1, 2) {
 		b.SetCold(dec)
 	}

@@ -61,21 +61,41 @@ func (e *edits) passTo(f *ir.Function, term ir.Inst, dest ir.Block, vs ...ir.Val
 	return n
 }
 
+// recycle hands the arenas' memory out again, for a Case done with the
+// module that holds every list they handed out.
+func (e *edits) recycle() {
+	e.insts.recycle()
+	e.values.recycle()
+	e.args.recycle()
+}
+
 // arena hands out lists carved from shared blocks, as ir.ValueArena does.
 // A list's capacity is capped, so appending past it copies rather than
 // overwriting a neighbour.
 type arena[T any] struct {
-	free []T
+	free  []T
+	taken int // elements handed out since the last recycle
 }
 
 // take returns an empty list with room for n elements.
 func (a *arena[T]) take(n int) []T {
+	a.taken += n
 	if cap(a.free)-len(a.free) < n {
 		a.free = make([]T, 0, max(n, 256))
 	}
 	start := len(a.free)
 	a.free = a.free[:start+n]
 	return a.free[start : start : start+n]
+}
+
+// recycle hands the arena's memory out again from the start, as
+// ir.ValueArena.Recycle does: the current block, made large enough for all
+// that was taken since the last recycle.
+func (a *arena[T]) recycle() {
+	if cap(a.free) < a.taken {
+		a.free = make([]T, 0, a.taken)
+	}
+	a.free, a.taken = a.free[:0], 0
 }
 
 // terminator returns the last instruction of blk, or NoInst.

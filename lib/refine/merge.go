@@ -52,7 +52,7 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 	m.live.Recompute(f, cfg)
 	m.uses = a.Uses()
 	m.walk(cfg.Entry(), 0)
-	b := ir.NewBuilder(f)
+	b := a.scratch.builderFor(f)
 	for _, join := range cfg.RPO() {
 		if m.isJoin[join] {
 			m.join(b, join, r)

@@ -6,7 +6,6 @@ import (
 
 	"cliff/lib/ir"
 	"cliff/lib/metrics"
-	"cliff/lib/parser"
 	"cliff/lib/printer"
 	"cliff/lib/record"
 	"cliff/lib/verify"
@@ -109,28 +108,34 @@ type Options struct {
 // choices from streams derived from seed and index (a case's Seed and
 // Options.Index), and returns the names of the passes applied.
 func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) {
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	return refineModule(mod, seed, index, opts, s)
+}
+
+// refineModule is Module in the scratch memory s.
+func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) ([]string, error) {
 	if opts.VerifyEach {
 		if errs := verify.Module(mod); len(errs) > 0 {
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
-	if err := runPasses(mod, seed, index, opts.Passes, opts.VerifyEach); err != nil {
+	if err := runPasses(mod, seed, index, opts.Passes, opts.VerifyEach, s); err != nil {
 		return nil, err
 	}
 	return Names(opts.Passes), nil
 }
 
 // runPasses applies passes to every function of mod, one pass after the
-// other; with verifyEach, it verifies the module after each pass and stops
-// at the first problem.
-func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach bool) error {
-	s := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(s)
+// other, in the scratch memory s; with verifyEach, it verifies the module
+// after each pass and stops at the first problem.
+func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach bool, s *scratch) error {
 	cache := s.analysesOf(mod.Funcs)
 	for k := range passes {
 		p := &passes[k]
 		for i, f := range mod.Funcs {
-			p.run(f, newRNG(seed, index, p.Name, i), &cache[i])
+			s.rng.seed(seed, index, p.Name, i)
+			p.run(f, &s.rng, &cache[i])
 			cache[i].forget(p)
 		}
 		if verifyEach {
@@ -144,13 +149,22 @@ func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach boo
 
 // Case refines a case record in place: its CLIF, Refined (the passes are
 // appended: a case refined twice lists both runs) and Metrics (recomputed;
-// Survival is cleared, as it measured the old CLIF).
+// Survival is cleared, as it measured the old CLIF). The case's IR is
+// built in the memory of the cases before (see caseMemory).
 func Case(c *record.Case, opts Options) error {
-	mod, err := parser.ParseModuleString("clif", c.CLIF)
+	m := casePool.Get().(*caseMemory)
+	defer casePool.Put(m)
+	return m.refineCase(c, opts)
+}
+
+// refineCase is Case in m.
+func (m *caseMemory) refineCase(c *record.Case, opts Options) error {
+	mod, err := m.parser.ParseModuleString("clif", c.CLIF)
 	if err != nil {
 		return &InputError{err}
 	}
-	names, err := Module(mod, c.Seed, c.Options.Index, opts)
+	m.scratch.recycle()
+	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, &m.scratch)
 	if err != nil {
 		return err
 	}

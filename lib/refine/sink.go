@@ -71,7 +71,7 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 		return
 	}
 	s.reserve()
-	s.b = ir.NewBuilder(f)
+	s.b = a.scratch.builderFor(f)
 	for _, b := range cfg.RPO() {
 		if s.reaches[b] && b != entry {
 			s.edits.roomForParams(f, b, 1)
