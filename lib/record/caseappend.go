@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"slices"
@@ -35,7 +36,7 @@ func (c *Case) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	if len(c.Features) > 0 {
 		b = append(b, `,"features":`...)
-		b = appendSortedMap(b, c.Features, func(b []byte, v bool) []byte { return strconv.AppendBool(b, v) })
+		b = appendSortedMap(b, c.Features, &featureOrder, func(b []byte, v bool) []byte { return strconv.AppendBool(b, v) })
 	}
 	b = append(b, `,"clif":`...)
 	b = appendJSONString(b, c.CLIF)
@@ -132,7 +133,7 @@ func (m *Metrics) appendJSON(b []byte) []byte {
 	}
 	if len(m.Opcodes) > 0 {
 		b = append(b, `,"opcodes":`...)
-		b = appendSortedMap(b, m.Opcodes, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = appendSortedMap(b, m.Opcodes, nil, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	}
 	if m.Survival != nil {
 		b = append(b, `,"survival":`...)
@@ -171,25 +172,6 @@ func appendStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
-// appendSortedMap writes m with its keys in order, as encoding/json does.
-func appendSortedMap[V any](b []byte, m map[string]V, value func([]byte, V) []byte) []byte {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, k)
-		b = append(b, ':')
-		b = value(b, m[k])
-	}
-	return append(b, '}')
-}
-
 func finite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
 
 // appendJSONFloat spells a finite float64 as encoding/json does: like
@@ -215,50 +197,73 @@ const hexDigits = "0123456789abcdef"
 // byte of invalid UTF-8, and U+2028 and U+2029 escaped (JSONP).
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if i = plainRun(s, i); i == len(s) {
-			break
-		}
-		if c := s[i]; c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+	// The CLIF text, most of a record, has a line break to escape every
+	// few dozen bytes: it is copied a word at a time, each word stored
+	// whole past the end of b and as much of it kept as comes before its
+	// first byte to escape. b keeps room for the rest of s and a word.
+	b = slices.Grow(b, len(s)+8)
+	i := 0
+	for i+8 <= len(s) {
+		x := word(s, i)
+		n := len(b)
+		binary.LittleEndian.PutUint64(b[n:n+8], x)
+		if special := notPlain(x); special != 0 {
+			k := firstByte(special)
+			if i += k; s[i] == '\n' { // most of them, written here without a call
+				b = append(b[:n+k], '\\', 'n')
+				i++
+			} else {
+				b, i = appendEscaped(b[:n+k], s, i)
 			}
-			i++
-			start = i
+			b = slices.Grow(b, len(s)-i+8) // an escape is longer than its byte
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
+		b = b[:n+8]
+		i += 8
 	}
-	b = append(b, s[start:]...)
+	for i < len(s) {
+		if plainInJSON[s[i]] {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		b, i = appendEscaped(b, s, i)
+	}
 	return append(b, '"')
+}
+
+// appendEscaped writes the character at s[i], a byte that is not
+// plainInJSON, and returns the index after it.
+func appendEscaped(b []byte, s string, i int) ([]byte, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		return b, i + 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		b = append(b, `\ufffd`...)
+	case r == '\u2028' || r == '\u2029':
+		b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+	default:
+		b = append(b, s[i:i+size]...)
+	}
+	return b, i + size
 }
 
 // appendWithEncodingJSON appends v as encoding/json writes it without HTML

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ func unmarshalCase(line []byte, c *Case) error {
 // line needs the slow one.
 func decodeCaseFast(line []byte) (c Case, ok bool) {
 	d := caseDecoder{jsonScanner: jsonScanner{b: line}}
+	d.text.Grow(len(line)) // a string's text is shorter than its JSON
 	d.caseRecord(&c)
 	if d.space(); d.i != len(d.b) || d.fail {
 		return Case{}, false
@@ -43,11 +45,23 @@ type jsonScanner struct {
 	b    []byte
 	i    int
 	fail bool
+	// text holds the text of every string read, back to back: a case
+	// record has hundreds (input types and values, feature and opcode
+	// names, the CLIF), and one allocation for them all instead of one
+	// each saves most of the decoding. The strings share that one
+	// allocation, so any of them keeps all of the record's text alive; it
+	// is smaller than the line, and a case is used and dropped as a whole.
+	text strings.Builder
 }
 
 func (s *jsonScanner) giveUp() { s.fail, s.i = true, len(s.b) }
 
-func (s *jsonScanner) space() { s.i = skipSpace(s.b, s.i) }
+func (s *jsonScanner) space() {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return // cliff writes no spaces: do without a call
+	}
+	s.i = skipSpace(s.b, s.i)
+}
 
 // consume moves past c (after spaces) when it comes next.
 func (s *jsonScanner) consume(c byte) bool {
@@ -113,29 +127,42 @@ func (s *jsonScanner) key() []byte {
 		return nil
 	}
 	start := s.i + 1
-	for j := start; j < len(s.b); j++ {
-		switch c := s.b[j]; {
-		case c == '"':
-			s.i = j + 1
-			return s.b[start:j]
-		case c < ' ' || c == '\\' || c >= utf8.RuneSelf:
-			s.giveUp()
-			return nil
-		}
+	if end := plainRun(s.b, start); end < len(s.b) && s.b[end] == '"' {
+		s.i = end + 1
+		return s.b[start:end]
 	}
 	s.giveUp()
 	return nil
 }
 
+// literal moves past text when it comes next. It skips no spaces, and
+// inlined with a constant text it compares without a call: it reads
+// cliff's own spelling, and a caller takes other spellings another way.
+func (s *jsonScanner) literal(text string) bool {
+	if rest := s.b[s.i:]; len(rest) >= len(text) && string(rest[:len(text)]) == text {
+		s.i += len(text)
+		return true
+	}
+	return false
+}
+
 func (s *jsonScanner) string() string {
 	s.space()
-	v, end, ok := unquote(s.b, s.i)
+	start := s.text.Len()
+	end, ok := unquote(&s.text, s.b, s.i)
 	if !ok {
 		s.giveUp()
 		return ""
 	}
 	s.i = end
-	return v
+	return s.text.String()[start:]
+}
+
+// keep returns b as a string in text.
+func (s *jsonScanner) keep(b []byte) string {
+	start := s.text.Len()
+	s.text.Write(b)
+	return s.text.String()[start:]
 }
 
 func (s *jsonScanner) bool() bool {
@@ -154,7 +181,7 @@ func (s *jsonScanner) bool() bool {
 
 // number returns the JSON number that comes next, checked against JSON's
 // grammar (which strconv's is not).
-func (s *jsonScanner) number() string {
+func (s *jsonScanner) number() []byte {
 	s.space()
 	b, start := s.b, s.i
 	i := start
@@ -168,12 +195,12 @@ func (s *jsonScanner) number() string {
 		i = skipDigits(b, i)
 	default:
 		s.giveUp()
-		return ""
+		return nil
 	}
 	if i < len(b) && b[i] == '.' {
 		if i++; i >= len(b) || !isDigitByte(b[i]) {
 			s.giveUp()
-			return ""
+			return nil
 		}
 		i = skipDigits(b, i)
 	}
@@ -183,16 +210,16 @@ func (s *jsonScanner) number() string {
 		}
 		if i >= len(b) || !isDigitByte(b[i]) {
 			s.giveUp()
-			return ""
+			return nil
 		}
 		i = skipDigits(b, i)
 	}
 	s.i = i
-	return string(b[start:i])
+	return b[start:i]
 }
 
 func (s *jsonScanner) int() int {
-	n, err := strconv.ParseInt(s.number(), 10, 0)
+	n, err := strconv.ParseInt(string(s.number()), 10, 0)
 	if err != nil {
 		s.giveUp()
 	}
@@ -200,7 +227,7 @@ func (s *jsonScanner) int() int {
 }
 
 func (s *jsonScanner) uint64() uint64 {
-	n, err := strconv.ParseUint(s.number(), 10, 64)
+	n, err := strconv.ParseUint(string(s.number()), 10, 64)
 	if err != nil {
 		s.giveUp()
 	}
@@ -208,7 +235,7 @@ func (s *jsonScanner) uint64() uint64 {
 }
 
 func (s *jsonScanner) float64() float64 {
-	f, err := strconv.ParseFloat(s.number(), 64)
+	f, err := strconv.ParseFloat(string(s.number()), 64)
 	if err != nil {
 		s.giveUp()
 	}
@@ -227,6 +254,24 @@ func (s *jsonScanner) quotedUint64() uint64 {
 		s.giveUp()
 	}
 	return n
+}
+
+// objectMap reads an object into a map made at its final size: filling
+// a map from empty rehashes it at every doubling, which cost more than
+// reading the object.
+func objectMap[V any](s *jsonScanner, value func() V) map[string]V {
+	type entry struct {
+		key   string
+		value V
+	}
+	var buf [64]entry
+	entries := buf[:0]
+	s.object(func(key []byte) { entries = append(entries, entry{s.keep(key), value()}) })
+	m := make(map[string]V, len(entries))
+	for _, e := range entries {
+		m[e.key] = e.value // a repeated key's last value, as encoding/json
+	}
+	return m
 }
 
 func (s *jsonScanner) strings() []string {
@@ -272,8 +317,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 		case 4:
 			d.options(&c.Options)
 		case 5:
-			c.Features = map[string]bool{}
-			d.object(func(name []byte) { c.Features[string(name)] = d.bool() })
+			c.Features = objectMap(&d.jsonScanner, d.bool)
 		case 6:
 			c.CLIF = d.string()
 		case 7:
@@ -283,8 +327,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 		case 9:
 			c.Refined = d.strings()
 		case 10:
-			c.Inputs = []InputVector{}
-			d.array(func() { c.Inputs = append(c.Inputs, d.inputVector()) })
+			c.Inputs = d.inputs()
 		case 11:
 			d.metrics(&c.Metrics)
 		case 12:
@@ -337,22 +380,52 @@ func (d *caseDecoder) options(o *GenOptions) {
 
 var valueKeys = []string{"type", "value"}
 
-func (d *caseDecoder) inputVector() InputVector {
-	vec := InputVector{}
+// inputs reads the input vectors. A case's vectors have as many values
+// each (Validate checks), so the first one's length sizes the others.
+func (d *caseDecoder) inputs() []InputVector {
+	inputs := []InputVector{}
 	d.array(func() {
-		var v Value
-		var seen uint32
-		d.object(func(key []byte) {
-			switch d.once(&seen, valueKeys, key) {
-			case 0:
-				v.Type = d.string()
-			case 1:
-				v.Value = d.string()
-			}
-		})
-		vec = append(vec, v)
+		size := 0
+		if len(inputs) > 0 {
+			size = len(inputs[0])
+		}
+		inputs = append(inputs, d.inputVector(size))
 	})
+	return inputs
+}
+
+func (d *caseDecoder) inputVector(size int) InputVector {
+	vec := make(InputVector, 0, size)
+	d.array(func() { vec = append(vec, d.value()) })
 	return vec
+}
+
+// value reads an input value. cliff writes each as {"type":T,"value":V}:
+// read as that (a case has a hundred values), or else as any object.
+func (d *caseDecoder) value() Value {
+	d.space()
+	start := d.i
+	if d.literal(`{"type":`) {
+		typ := d.string()
+		if d.literal(`,"value":`) {
+			value := d.string()
+			if d.literal(`}`) {
+				return Value{Type: typ, Value: value}
+			}
+		}
+	}
+	d.i = start
+	var v Value
+	var seen uint32
+	d.object(func(key []byte) {
+		switch d.once(&seen, valueKeys, key) {
+		case 0:
+			v.Type = d.string()
+		case 1:
+			v.Value = d.string()
+		}
+	})
+	return v
 }
 
 var metricKeys = []string{"functions", "blocks", "insts", "cyclomatic", "dom_depth", "def_use_depth", "opcodes", "survival"}
@@ -374,8 +447,7 @@ func (d *caseDecoder) metrics(m *Metrics) {
 		case 5:
 			m.DefUseDepth = d.int()
 		case 6:
-			m.Opcodes = map[string]int{}
-			d.object(func(name []byte) { m.Opcodes[string(name)] = d.int() })
+			m.Opcodes = objectMap(&d.jsonScanner, d.int)
 		case 7:
 			v := d.float64()
 			m.Survival = &v
@@ -455,45 +527,68 @@ func skipValue(b []byte, i int) (int, bool) {
 // (\uXXXX is left to encoding/json).
 var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// unquote decodes the JSON string starting at b[i], returning it and the
-// index after it.
-func unquote(b []byte, i int) (string, int, bool) {
+// unquote appends the text of the JSON string starting at b[i] to out
+// and returns the index after it.
+func unquote(out *strings.Builder, b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return 0, false
 	}
 	i++
 	if j := plainRun(b, i); j < len(b) && b[j] == '"' {
-		return string(b[i:j]), j + 1, true // plain ASCII, the usual case
+		out.Write(b[i:j]) // no escapes: all strings but the CLIF
+		return j + 1, true
 	}
-	// The size is at most the rest of the quoted text up to the first '"'
-	// not escaped; a strings.Builder hands its buffer over as the string.
-	var out strings.Builder
-	out.Grow(bytes.IndexByte(b[i:], '"') + 1)
-	ascii := true
+	// The CLIF has a line break every few dozen bytes: the text is copied
+	// a word at a time into buf, each word stored whole past the text and
+	// as much of it kept as comes before its first byte that is not
+	// plain, and buf goes to out when full. Writing each stretch between
+	// escapes to out would cost more than copying its bytes.
+	var buf [1024]byte
+	n := 0 // bytes of text in buf
 	for i < len(b) {
-		j := i
-		for j = plainRun(b, j); j < len(b) && b[j] >= utf8.RuneSelf; j = plainRun(b, j+1) {
-			ascii = false
+		if n > len(buf)-16 { // room for a word, or seven bytes of one and a rune
+			out.Write(buf[:n])
+			n = 0
 		}
-		out.Write(b[i:j])
-		if i = j; i >= len(b) {
-			break
-		}
-		switch b[i] {
-		case '"':
-			if !ascii && !utf8.ValidString(out.String()) {
-				return "", 0, false // encoding/json substitutes U+FFFD
+		if i+8 <= len(b) {
+			x := word(b, i)
+			binary.LittleEndian.PutUint64(buf[n:n+8], x)
+			special := notPlain(x)
+			if special == 0 {
+				n += 8
+				i += 8
+				continue
 			}
-			return out.String(), i + 1, true
-		case '\\':
+			k := firstByte(special)
+			n += k
+			i += k
+		} else if plainInJSON[b[i]] { // the last bytes of the line
+			buf[n] = b[i]
+			n++
+			i++
+			continue
+		}
+		switch c := b[i]; {
+		case c == '"':
+			out.Write(buf[:n])
+			return i + 1, true
+		case c == '\\':
 			if i+1 >= len(b) || shortEscapes[b[i+1]] == 0 {
-				return "", 0, false
+				return 0, false
 			}
-			out.WriteByte(shortEscapes[b[i+1]])
+			buf[n] = shortEscapes[b[i+1]]
+			n++
 			i += 2
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, false // encoding/json substitutes U+FFFD
+			}
+			n += copy(buf[n:], b[i:i+size])
+			i += size
 		default: // a control character
-			return "", 0, false
+			return 0, false
 		}
 	}
-	return "", 0, false
+	return 0, false
 }

@@ -3,9 +3,12 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -30,6 +33,12 @@ var caseLines = []struct {
 	{"invalid utf-8", "{\"clif\":\"a\xffb\",\"id\":\"a\"}", false},
 	{"repeated clif", `{"clif":"one","clif":"two"}`, false},
 	{"no clif", `{"kind":"case","id":"a"}`, true},
+	{"input values spelt otherwise", `{"inputs":[[{ "type" : "i8" , "value" : "1" },{"value":"2","type":"i16"},{"type":"i32"},{},{"type":"i64","value":"3"}],[{"type":"i8","value":"4"}],[]]}`, true},
+	{"input value with escapes", `{"inputs":[[{"type":"i8","value":"\"1\"\n"}]]}`, true},
+	{"input value with a unicode escape", `{"inputs":[[{"type":"i\u0038","value":"1"}]]}`, false},
+	{"input value with a repeated key", `{"inputs":[[{"type":"i8","value":"1","type":"i16"}]]}`, false},
+	{"input value cut short", `{"inputs":[[{"type":"i8","value":"1"`, false},
+	{"repeated feature", `{"features":{"a":true,"b":true,"a":false},"metrics":{"opcodes":{"iadd":1,"iadd":2}}}`, true},
 	{"every member", `{"kind":"case","v":1,"id":"g1-2","seed":"18446744073709551615","options":{"mode":"enumerate","index":3,"profile":"compat","depth":5,"funcs":4,"mutation":0.5,"inputs":8,"corpus":"c.zst","corpus_hash":"ab","mask":"m","portable":true,"crash_only":false},"features":{"f16":true,"ops:arith":false},"clif":"x","entry":"%main","settings":["a=b"],"refined":["decoy","sink"],"inputs":[[{"type":"i8","value":"-1"},{"type":"f32","value":"NaN"}],[]],"metrics":{"functions":1,"blocks":-2,"insts":3,"cyclomatic":4,"dom_depth":5,"def_use_depth":6,"opcodes":{"iadd":2},"survival":0.25},"results":[{"target":"x86_64","opt":"none","outcome":"ok"}]}`, true},
 	{"empty containers", `{"features":{},"settings":[],"refined":[],"inputs":[],"metrics":{"opcodes":{}},"options":{}}`, true},
 	{"numbers in JSON's forms", `{"v":-0,"options":{"mutation":1e-7,"index":0},"metrics":{"survival":-0.0E+1}}`, true},
@@ -172,4 +181,108 @@ func FuzzAppendJSON(f *testing.F) {
 			checkAppendSameAsEncodingJSON(t, &c)
 		}
 	})
+}
+
+// stringsAround are texts that put every kind of byte a JSON string
+// escapes, and runes of every length, at the edges of the words and the
+// buffers that the scanner and the writer copy strings through.
+func stringsAround() []string {
+	specials := []string{"\n", "\"", "\\", "\t", "\x01", "\x1f", "\x7f", "<", "é", "✓", "😀", "\u2028", "\xff", "\xe2\x9c"}
+	var texts []string
+	for _, pattern := range []string{"\n", "x\n", "abcdefg\n", "✓", "a\"b\\", "\x00"} {
+		texts = append(texts, strings.Repeat(pattern, 2100/len(pattern)))
+	}
+	for _, n := range []int{0, 1, 2, 7, 8, 9, 15, 16, 17, 1015, 1016, 1017, 1023, 1024, 1025, 1032, 2047, 2048, 2049} {
+		plain := strings.Repeat("x", n)
+		texts = append(texts, plain)
+		for _, at := range []int{0, 1, 7, 8, n / 2, n - 9, n - 8, n - 2, n - 1, n} {
+			if at < 0 || at > n {
+				continue
+			}
+			for _, special := range specials {
+				texts = append(texts, plain[:at]+special+plain[at:])
+			}
+		}
+	}
+	return texts
+}
+
+// TestCaseJSONLongStrings decodes and encodes strings with every special
+// byte at the edges of words and buffers, as encoding/json does.
+func TestCaseJSONLongStrings(t *testing.T) {
+	for _, text := range stringsAround() {
+		quoted, err := appendWithEncodingJSON(nil, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := []byte(`{"id":"x","clif":` + string(quoted) + `,"inputs":[[{"type":"i8","value":` + string(quoted) + `}]]}`)
+		checkSameAsEncodingJSON(t, line)
+		if _, ok := decodeCaseFast(line); !ok && !bytes.Contains(quoted, []byte(`\u`)) {
+			t.Errorf("%q: slow path", text)
+		}
+		checkAppendSameAsEncodingJSON(t, &Case{ID: "x", CLIF: text, Inputs: []InputVector{{{Type: "i8", Value: text}}}})
+	}
+}
+
+// TestCaseJSONManyKeys decodes and encodes maps with more members than the
+// decoder gathers on the stack.
+func TestCaseJSONManyKeys(t *testing.T) {
+	c := Case{ID: "x", Features: map[string]bool{}, Metrics: Metrics{Opcodes: map[string]int{}}}
+	for i := range 200 {
+		c.Features[fmt.Sprintf("f%d", i)] = i%3 == 0
+		c.Metrics.Opcodes[fmt.Sprintf("op%d", i)] = i
+	}
+	checkAppendSameAsEncodingJSON(t, &c)
+	line, err := c.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameAsEncodingJSON(t, line)
+	if _, ok := decodeCaseFast(line); !ok {
+		t.Error("slow path")
+	}
+}
+
+// TestAppendJSONFeatureSets writes features whose keys change from case
+// to case in every way (the writer remembers the last keys, sorted).
+func TestAppendJSONFeatureSets(t *testing.T) {
+	for _, keys := range [][]string{
+		{"a", "b", "c"}, {"c", "b", "a"}, {"a", "b", "d"}, {"a", "b"}, {"a", "b", "c", "d"}, {},
+		{"b"}, {"a"}, {"a", "b", "c"}, {"d", "c", "b", "a"}, {"d", "c", "b", "e"},
+	} {
+		c := Case{Features: map[string]bool{}}
+		for i, k := range keys {
+			c.Features[k] = i%2 == 0
+		}
+		checkAppendSameAsEncodingJSON(t, &c)
+	}
+}
+
+// TestAppendJSONConcurrently writes cases with different features from
+// several goroutines at once (go test -race checks the remembered keys).
+func TestAppendJSONConcurrently(t *testing.T) {
+	cases := make([]Case, 4)
+	want := make([][]byte, len(cases))
+	for i := range cases {
+		cases[i].Features = map[string]bool{"shared": true}
+		for j := range i + 1 {
+			cases[i].Features[fmt.Sprintf("f%d", j*i)] = j%2 == 0
+		}
+		var err error
+		if want[i], err = appendWithEncodingJSON(nil, &cases[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range cases {
+		wg.Go(func() {
+			for range 200 {
+				if got, _ := cases[i].AppendJSON(nil); !bytes.Equal(got, want[i]) {
+					t.Errorf("appended\n%s\nencoding/json writes\n%s", got, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -80,3 +80,37 @@ func BenchmarkCaseJSON(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkCaseRecords decodes and encodes real records: a depth-5 case as
+// cliff-gen writes it and the same case as cliff-refine writes it
+// (testdata/cases.jsonl), with their input vectors, features and opcode
+// counts.
+func BenchmarkCaseRecords(b *testing.B) {
+	data, err := os.ReadFile("testdata/cases.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	for i, name := range []string{"gen", "refined"} {
+		line := lines[i]
+		c, ok := decodeCaseFast(line)
+		if !ok {
+			b.Fatalf("%s: slow path", name)
+		}
+		b.Run(name+"/decode", func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if _, ok := decodeCaseFast(line); !ok {
+					b.Fatal("slow path")
+				}
+			}
+		})
+		b.Run(name+"/encode", func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			var buf []byte
+			for b.Loop() {
+				buf, _ = c.AppendJSON(buf[:0])
+			}
+		})
+	}
+}
