@@ -16,13 +16,17 @@ import (
 // a local variable stays in registers, where storing it back into the
 // printer after every append would cost a GC write barrier each time.
 type funcPrinter struct {
-	opts Options
-	f    *ir.Function
+	f      *ir.Function
+	values []ir.ValueData // f.Values, one load nearer
 
-	// instBlock maps an Inst to the layout block holding it, or NoBlock;
-	// instPos to its position in that block.
-	instBlock []ir.Block
-	instPos   []int32
+	// constComments says whether to write the `  ; v1 = 42` comments
+	// (the options ask for them); isConst then tells the values they name
+	// (constSource is not nil), worked out once per value rather than for
+	// every operand.
+	constComments bool
+	isConst       []bool
+	// instAt tells where each Inst is in the layout.
+	instAt []instPlace
 	// hasAliases says whether the function has aliases; only then are
 	// the alias tables set. aliasDone marks the aliases already printed.
 	// The aliases of each destination form a list in flat tables, which a
@@ -39,6 +43,14 @@ type funcPrinter struct {
 	indent int
 }
 
+// instPlace is where an instruction is in the layout: its block and its
+// position there, when placed (the zero instPlace is in no block).
+type instPlace struct {
+	block  ir.Block
+	pos    int32
+	placed bool
+}
+
 func newFuncPrinter(o Options, f *ir.Function) *funcPrinter {
 	p := &funcPrinter{}
 	p.reset(o, f)
@@ -48,27 +60,50 @@ func newFuncPrinter(o Options, f *ir.Function) *funcPrinter {
 // reset prepares p to print f, reusing its tables: one printer prints
 // many functions (all of a module, and many modules from the pool).
 func (p *funcPrinter) reset(o Options, f *ir.Function) {
-	p.opts, p.f, p.indent = o, f, 4
-	p.instBlock = resize(p.instBlock, len(f.Insts))
-	p.instPos = resize(p.instPos, len(f.Insts))
-	for k := range p.instBlock {
-		p.instBlock[k] = ir.NoBlock
-	}
+	p.f, p.values, p.indent = f, f.Values, 4
+	p.constComments = !o.NoConstComments && !o.Compact
+	p.instAt = resize(p.instAt, len(f.Insts))
+	clear(p.instAt)
+	// Compact output keeps the indentation at 4 whatever the instructions
+	// carry, so there is nothing to look for.
+	wide := o.Compact
+	at := p.instAt
 	for _, b := range f.Layout {
 		if int(b) >= len(f.Blocks) {
 			continue
 		}
 		for pos, i := range f.Blocks[b].Insts {
-			if int(i) < len(f.Insts) {
-				p.instBlock[i] = b
-				p.instPos[i] = int32(pos)
-				if p.indent == 4 && !o.Compact && hasLinePrefix(&f.Insts[i]) {
-					p.indent = 36
-				}
+			if int(i) >= len(at) {
+				continue
+			}
+			at[i] = instPlace{block: b, pos: int32(pos), placed: true}
+			if !wide && hasLinePrefix(&f.Insts[i]) {
+				p.indent, wide = 36, true
 			}
 		}
 	}
 	p.resetAliases()
+	if p.constComments {
+		p.resetConstValues()
+	}
+}
+
+// resetConstValues sets isConst[v] to whether constSource(v) is not nil,
+// following aliases only for the values that are aliases.
+func (p *funcPrinter) resetConstValues() {
+	insts := p.f.Insts
+	p.isConst = resize(p.isConst, len(p.values))
+	for v := range p.values {
+		vd := &p.values[v]
+		switch vd.Kind {
+		case ir.DefResult:
+			p.isConst[v] = int(vd.Inst) < len(insts) && planOf(insts[vd.Inst].Op).constImm != ir.ImmNone
+		case ir.DefAlias:
+			p.isConst[v] = p.constSource(ir.Value(v)) != nil
+		default:
+			p.isConst[v] = false
+		}
+	}
 }
 
 // resize returns s with length n, reusing its array when large enough; the
@@ -113,18 +148,21 @@ func (p *funcPrinter) resetAliases() {
 func (p *funcPrinter) appendFunction(buf []byte, o Options, f *ir.Function) []byte {
 	p.reset(o, f)
 	buf = p.appendFunc(buf)
-	p.f = nil // not kept alive by a pooled printer
+	p.f, p.values = nil, nil // not kept alive by a pooled printer
 	return buf
 }
 
-// appendSpaces writes n spaces (none when n <= 0).
+// appendSpaces writes n spaces (none when n <= 0), in fixed 16-byte
+// appends (two stores each) cut back at the end, rather than a copy of
+// varying length: nearly every line starts with some.
 func appendSpaces(buf []byte, n int) []byte {
-	const blanks = "                                                                "
-	for ; n > len(blanks); n -= len(blanks) {
+	const blanks = "                "
+	for ; n >= len(blanks); n -= len(blanks) {
 		buf = append(buf, blanks...)
 	}
 	if n > 0 {
-		buf = append(buf, blanks[:n]...)
+		buf = append(buf, blanks...)
+		buf = buf[:len(buf)-len(blanks)+n]
 	}
 	return buf
 }
@@ -190,6 +228,9 @@ func (p *funcPrinter) appendAbiParams(buf []byte, ps []ir.AbiParam) []byte {
 // declared dynamic type (`dt0`) that stands for it, since CLIF has no other
 // spelling for it.
 func (p *funcPrinter) appendType(buf []byte, t ir.Type) []byte {
+	if int(t) < len(staticTypeNames) && staticTypeNames[t].n > 0 {
+		return staticTypeNames[t].appendTo(buf)
+	}
 	switch {
 	case t == ir.Invalid:
 		return append(buf, "<invalid type>"...)
@@ -210,6 +251,19 @@ var typeNames = func() (names [1 << 9]string) {
 	for t := range names {
 		if ir.Type(t).Valid() {
 			names[t] = ir.Type(t).String()
+		}
+	}
+	return names
+}()
+
+// staticTypeNames holds the names of typeNames except the dynamic types,
+// whose spelling depends on the function's declarations: every other type
+// prints straight from this table, which keeps them as shortTexts since
+// nearly every instruction prints a type or two.
+var staticTypeNames = func() (names [1 << 9]shortText) {
+	for t, name := range typeNames {
+		if !ir.Type(t).IsDynamic() {
+			names[t] = newShortText(name)
 		}
 	}
 	return names
@@ -435,13 +489,18 @@ func (p *funcPrinter) appendBlock(buf []byte, b ir.Block) []byte {
 			buf = append(buf, ">\n"...)
 			continue
 		}
+		d := &f.Insts[i]
 		// The aliases of the results take the instruction's indentation
 		// after its debug tags, as in write.rs.
-		var indent int
-		buf, indent = p.appendLinePrefix(buf, i, p.indent)
-		buf = p.appendInst(buf, i)
+		indent := p.indent
+		if hasLinePrefix(d) {
+			buf, indent = p.appendLinePrefix(buf, d, indent)
+		} else {
+			buf = appendSpaces(buf, indent)
+		}
+		buf = p.appendInst(buf, i, d)
 		if p.hasAliases {
-			for _, r := range f.Insts[i].Results {
+			for _, r := range d.Results {
 				buf = p.appendAliasesOf(buf, r, indent)
 			}
 		}
@@ -449,30 +508,15 @@ func (p *funcPrinter) appendBlock(buf []byte, b ir.Block) []byte {
 	return buf
 }
 
-// appendLinePrefix writes what precedes instruction i on its line as
+// appendLinePrefix writes what precedes instruction d on its line as
 // write.rs does: the debug tags `<1, ss0> `, which eat into the
 // indentation, then the source location `@0019 ` padded with spaces to
 // what is left of it (or in full when longer). It also returns the
 // indentation left after the tags.
-func (p *funcPrinter) appendLinePrefix(buf []byte, i ir.Inst, indent int) ([]byte, int) {
-	d := &p.f.Insts[i]
+func (p *funcPrinter) appendLinePrefix(buf []byte, d *ir.InstData, indent int) ([]byte, int) {
 	if len(d.DebugTags) > 0 {
 		start := len(buf)
-		buf = append(buf, '<')
-		for k, t := range d.DebugTags {
-			if k > 0 {
-				buf = append(buf, ", "...)
-			}
-			switch t.Kind {
-			case ir.TagUser:
-				buf = strconv.AppendUint(buf, uint64(t.User), 10)
-			case ir.TagStackSlot:
-				buf = appendEnt(buf, "ss", uint32(t.Slot))
-			default:
-				buf = append(buf, "<bad debug tag>"...)
-			}
-		}
-		buf = append(buf, "> "...)
+		buf = appendDebugTags(buf, d.DebugTags)
 		indent = max(0, indent-(len(buf)-start))
 	}
 	start := len(buf)
@@ -480,7 +524,29 @@ func (p *funcPrinter) appendLinePrefix(buf []byte, i ir.Inst, indent int) ([]byt
 		buf = appendSourceLoc(buf, d.SrcLoc)
 		buf = append(buf, ' ')
 	}
-	return appendSpaces(buf, indent-(len(buf)-start)), indent
+	if pad := indent - (len(buf) - start); pad > 0 {
+		buf = appendSpaces(buf, pad)
+	}
+	return buf, indent
+}
+
+// appendDebugTags writes `<1, ss0> `.
+func appendDebugTags(buf []byte, tags []ir.DebugTag) []byte {
+	buf = append(buf, '<')
+	for k, t := range tags {
+		if k > 0 {
+			buf = append(buf, ", "...)
+		}
+		switch t.Kind {
+		case ir.TagUser:
+			buf = strconv.AppendUint(buf, uint64(t.User), 10)
+		case ir.TagStackSlot:
+			buf = appendEnt(buf, "ss", uint32(t.Slot))
+		default:
+			buf = append(buf, "<bad debug tag>"...)
+		}
+	}
+	return append(buf, "> "...)
 }
 
 // appendAliasesOf writes the `vA -> target` lines of every alias whose
@@ -534,9 +600,22 @@ func (p *funcPrinter) appendStrayAliases(buf []byte) []byte {
 }
 
 // appendValue writes a value reference; undefined values get a marker.
+// Every operand and result goes through it, so the usual case (a defined
+// value numbered below smallNums) comes first and copies the name from a
+// table.
 func (p *funcPrinter) appendValue(buf []byte, v ir.Value) []byte {
+	if v < smallNums && int(v) < len(p.values) && p.values[v].Kind != ir.DefNone {
+		return valueNames[v].appendTo(buf)
+	}
+	return p.appendOtherValue(buf, v)
+}
+
+// appendOtherValue is appendValue's case for large numbers, the invalid
+// sentinel and undefined values, apart so that the usual case runs in a
+// smaller frame (1% of the printing time).
+func (p *funcPrinter) appendOtherValue(buf []byte, v ir.Value) []byte {
 	buf = appendEnt(buf, "v", uint32(v))
-	if v != ir.NoValue && (int(v) >= len(p.f.Values) || p.f.Values[v].Kind == ir.DefNone) {
+	if v != ir.NoValue && (int(v) >= len(p.values) || p.values[v].Kind == ir.DefNone) {
 		buf = append(buf, "<undefined>"...)
 	}
 	return buf

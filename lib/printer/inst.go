@@ -6,21 +6,22 @@ import (
 	"cliff/lib/ir"
 )
 
-// appendInst writes an instruction after its indentation: results, opcode
-// and `.type` suffix, operands, the constant comment, and a newline.
-func (p *funcPrinter) appendInst(buf []byte, i ir.Inst) []byte {
-	d := &p.f.Insts[i]
-	for k, r := range d.Results {
-		if k > 0 {
-			buf = append(buf, ", "...)
-		}
-		buf = p.appendValue(buf, r)
-	}
-	if len(d.Results) > 0 {
+// appendInst writes instruction d (numbered i) after its indentation:
+// results, opcode and `.type` suffix, operands, the constant comment, and
+// a newline.
+func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
+	switch len(d.Results) {
+	case 0:
+	case 1: // the usual case, without a loop
+		buf = p.appendValue(buf, d.Results[0])
+		buf = append(buf, " = "...)
+	default:
+		buf = p.appendValues(buf, d.Results)
 		buf = append(buf, " = "...)
 	}
-	buf = append(buf, d.Op.String()...)
-	if p.needsSuffix(i, d) {
+	plan := planOf(d.Op)
+	buf = plan.appendName(buf)
+	if plan.suffix == suffixAlways || plan.suffix == suffixUnlessOperand && p.needsSuffix(plan.ctrlOperand, i, d) {
 		buf = append(buf, '.')
 		if d.CtrlType == ir.Invalid {
 			buf = append(buf, "<missing type>"...)
@@ -28,50 +29,51 @@ func (p *funcPrinter) appendInst(buf []byte, i ir.Inst) []byte {
 			buf = p.appendType(buf, d.CtrlType)
 		}
 	}
-	buf = p.appendOperands(buf, d)
-	buf = p.appendStackMap(buf, d.StackMap)
-	if !p.opts.NoConstComments && !p.opts.Compact {
-		buf = p.appendConstComments(buf, d)
+	buf = p.appendOperands(buf, plan.operands, d)
+	if len(d.StackMap) > 0 {
+		buf = p.appendStackMap(buf, d.StackMap)
+	}
+	if p.constComments {
+		buf = p.appendConstComments(buf, plan.operands, d)
 	}
 	return append(buf, '\n')
 }
 
-// needsSuffix is write.rs's type_suffix rule: a polymorphic instruction
-// leaves out its controlling type only when the table names an operand
-// that carries it and that operand is defined in the instruction's own
-// block (so a reader has already seen its type). Two additions keep the
-// text faithful where Cranelift's printer is not: the operand must be
-// defined before the instruction (Cranelift also drops the suffix for a
-// later definition, which breaks dominance and leaves a reader unable to
-// type the instruction), and its type must be the controlling type
-// (Cranelift derives the type from the operand and forgets a conflicting
-// suffix such as `store.i32` of an i64).
-func (p *funcPrinter) needsSuffix(i ir.Inst, d *ir.InstData) bool {
-	info := d.Op.Info()
-	if !info.Polymorphic {
-		return false
-	}
-	k := info.CtrlOperand
-	if k < 0 || k >= len(d.Args) {
+// needsSuffix is write.rs's type_suffix rule for a polymorphic
+// instruction whose table row names operand k as the one that carries the
+// controlling type: the suffix is left out only when that operand is
+// defined in the instruction's own block (so a reader has already seen its
+// type). Two additions keep the text faithful where Cranelift's printer is
+// not: the operand must be defined before the instruction (Cranelift also
+// drops the suffix for a later definition, which breaks dominance and
+// leaves a reader unable to type the instruction), and its type must be
+// the controlling type (Cranelift derives the type from the operand and
+// forgets a conflicting suffix such as `store.i32` of an i64).
+func (p *funcPrinter) needsSuffix(k int, i ir.Inst, d *ir.InstData) bool {
+	if k >= len(d.Args) {
 		return true
 	}
 	v := p.resolve(d.Args[k])
-	return v == ir.NoValue || p.f.Values[v].Type != d.CtrlType || !p.definedBefore(v, i)
+	return v == ir.NoValue || p.values[v].Type != d.CtrlType || !p.definedBefore(v, i)
 }
 
 // definedBefore reports whether v (not an alias) is a param of i's block or
 // the result of an instruction earlier in that block.
 func (p *funcPrinter) definedBefore(v ir.Value, i ir.Inst) bool {
-	blk := p.instBlock[i]
-	if blk == ir.NoBlock {
+	at := p.instAt[i]
+	if !at.placed {
 		return false
 	}
 	vd := &p.f.Values[v]
 	switch vd.Kind {
 	case ir.DefParam:
-		return vd.Block == blk
+		return vd.Block == at.block
 	case ir.DefResult:
-		return int(vd.Inst) < len(p.instBlock) && p.instBlock[vd.Inst] == blk && p.instPos[vd.Inst] < p.instPos[i]
+		if int(vd.Inst) >= len(p.instAt) {
+			return false
+		}
+		def := p.instAt[vd.Inst]
+		return def.placed && def.block == at.block && def.pos < at.pos
 	}
 	return false
 }
@@ -79,11 +81,15 @@ func (p *funcPrinter) definedBefore(v ir.Value, i ir.Inst) bool {
 // resolve follows aliases to the value they stand for; it gives up (and
 // returns NoValue) on an undefined value or an alias cycle.
 func (p *funcPrinter) resolve(v ir.Value) ir.Value {
-	for range len(p.f.Values) + 1 {
-		if int(v) >= len(p.f.Values) {
+	values := p.f.Values
+	if int(v) < len(values) && values[v].Kind != ir.DefAlias {
+		return v // nearly every value is no alias
+	}
+	for range len(values) + 1 {
+		if int(v) >= len(values) {
 			return ir.NoValue
 		}
-		vd := &p.f.Values[v]
+		vd := &values[v]
 		if vd.Kind != ir.DefAlias {
 			return v
 		}
@@ -92,14 +98,11 @@ func (p *funcPrinter) resolve(v ir.Value) ir.Value {
 	return ir.NoValue
 }
 
-// appendStackMap writes `, stack_map=[i64 @ ss0+8, i32 @ ss1+0]`, or
-// nothing for an empty stack map. write.rs writes it only after a call's
-// operands; an instruction of another kind with a stack map (which
-// Cranelift's IR cannot hold) shows it all the same.
+// appendStackMap writes `, stack_map=[i64 @ ss0+8, i32 @ ss1+0]` for a
+// non-empty stack map. write.rs writes it only after a call's operands; an
+// instruction of another kind with a stack map (which Cranelift's IR
+// cannot hold) shows it all the same.
 func (p *funcPrinter) appendStackMap(buf []byte, entries []ir.StackMapEntry) []byte {
-	if len(entries) == 0 {
-		return buf
-	}
 	buf = append(buf, ", stack_map=["...)
 	for k, e := range entries {
 		if k > 0 {
@@ -112,6 +115,83 @@ func (p *funcPrinter) appendStackMap(buf []byte, entries []ir.StackMapEntry) []b
 		buf = strconv.AppendUint(buf, uint64(e.Offset), 10)
 	}
 	return append(buf, ']')
+}
+
+// appendOperands writes the operands of d as its format's plan says (see
+// operandPlan). Operands the format lacks room for, or needs but does not
+// find, come out as markers.
+func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstData) []byte {
+	if plan.unknown {
+		return p.appendUnknownOperands(buf, d)
+	}
+	for _, k := range plan.modifiers {
+		buf = appendModifier(buf, k, d)
+	}
+	if plan.bare && len(d.Args) == 0 && len(d.Dests) == 0 {
+		return append(buf, ' ')
+	}
+	nd := 0 // Dests used so far
+	for k := range plan.items {
+		it := &plan.items[k]
+		buf = it.sep.append(buf)
+		switch it.kind {
+		case itemValue:
+			if int(it.value) < len(d.Args) {
+				buf = p.appendValue(buf, d.Args[it.value])
+			} else {
+				buf = append(buf, "<missing operand>"...)
+			}
+		case itemBlockCall:
+			buf = p.takeDest(buf, d, &nd)
+		case itemImm:
+			buf = p.appendSingleImm(buf, it.imm, d, &nd)
+		case itemOffset:
+			buf = appendOffset32(buf, d.Imm)
+		case itemCallArgs:
+			buf = append(buf, '(')
+			buf = p.appendValues(buf, d.Args[min(plan.values, len(d.Args)):])
+			buf = append(buf, ')')
+		case itemJumpTable:
+			buf = p.appendJumpTable(buf, d, &nd)
+		case itemExceptionTable:
+			buf = p.appendExceptionTable(buf, d, &nd)
+		}
+	}
+	// Most instructions end here: see so without a call.
+	if len(d.Args) > plan.values && !plan.callArgs || nd < len(d.Dests) || len(d.Handlers) > 0 && !plan.exceptionTable {
+		buf = p.appendExtraOperands(buf, plan, d, nd)
+	}
+	return buf
+}
+
+// appendExtraOperands writes what follows the plan's items and depends on
+// the instruction: variable args, and anything the format has no room for
+// (the first nd Dests having been written).
+func (p *funcPrinter) appendExtraOperands(buf []byte, plan *operandPlan, d *ir.InstData, nd int) []byte {
+	l := operandList{n: plan.counted}
+	if !plan.callArgs {
+		for _, v := range d.Args[min(plan.values, len(d.Args)):] {
+			buf = l.next(buf)
+			if plan.varargs {
+				buf = p.appendValue(buf, v)
+			} else {
+				buf = append(buf, "<extra operand "...)
+				buf = p.appendValue(buf, v)
+				buf = append(buf, '>')
+			}
+		}
+	}
+	for ; nd < len(d.Dests); nd++ {
+		buf = l.next(buf)
+		buf = append(buf, "<extra block call "...)
+		buf = p.appendBlockCall(buf, &d.Dests[nd])
+		buf = append(buf, '>')
+	}
+	if len(d.Handlers) > 0 && !plan.exceptionTable {
+		buf = l.next(buf)
+		buf = append(buf, "<extra exception handlers>"...)
+	}
+	return buf
 }
 
 // operandList counts the comma-separated operand items written: a space
@@ -127,122 +207,20 @@ func (l *operandList) next(buf []byte) []byte {
 	return append(buf, ", "...)
 }
 
-func hasImm(fi *ir.FormatInfo, k ir.ImmKind) bool {
-	for _, x := range fi.Imms {
-		if x == k {
-			return true
-		}
-	}
-	return false
-}
-
-// isModifier tells the immediates written right after the opcode, before
-// the operands and without commas: `load.i32 notrap aligned v0`,
-// `icmp eq v0, v1`, `atomic_rmw.i32 add v0, v1`.
-func isModifier(k ir.ImmKind) bool {
+// appendModifier writes a modifier immediate with its leading space.
+func appendModifier(buf []byte, k ir.ImmKind, d *ir.InstData) []byte {
 	switch k {
-	case ir.ImmMemFlags, ir.ImmIntCC, ir.ImmFloatCC, ir.ImmAtomicRmwOp:
-		return true
-	}
-	return false
-}
-
-// appendOperands writes the operands of d as write.rs's write_operands
-// does, driven by the format's description instead of one case per format:
-//
-//   - modifiers (memory flags, condition codes, the atomic operation) first;
-//   - call-shaped formats (variable args with a func_ref or a callee value)
-//     write `sig0, v1(args)`, `fn0(args)`, then any exception table;
-//   - other formats write the fixed values, then the immediates in order
-//     (an offset32 sticks to the item before it: `v1+8`, `ss0+8`), then any
-//     variable args;
-//   - a format with no operands at all writes a lone space (`fence `).
-//
-// Operands the format lacks room for, or needs but does not find, come out
-// as markers.
-func (p *funcPrinter) appendOperands(buf []byte, d *ir.InstData) []byte {
-	info := d.Op.Info()
-	fi := info.Format.Info()
-	if info.Format == ir.FormatInvalid {
-		return p.appendUnknownOperands(buf, d)
-	}
-	for _, k := range fi.Imms {
-		switch k {
-		case ir.ImmMemFlags:
-			buf = appendMemFlags(buf, d.Flags)
-		case ir.ImmIntCC:
-			buf = append(buf, ' ')
-			buf = append(buf, d.IntCC.String()...)
-		case ir.ImmFloatCC:
-			buf = append(buf, ' ')
-			buf = append(buf, d.FloatCC.String()...)
-		case ir.ImmAtomicRmwOp:
-			buf = append(buf, ' ')
-			buf = append(buf, d.RmwOp.String()...)
-		}
-	}
-	if fi.Values == 0 && !fi.Varargs && len(fi.Imms) == 0 && len(d.Args) == 0 && len(d.Dests) == 0 {
-		return append(buf, ' ')
-	}
-
-	var l operandList
-	nd := 0 // Dests used so far
-	fixed := min(fi.Values, len(d.Args))
-	if fi.Varargs && (hasImm(fi, ir.ImmFuncRef) || fi.Values >= 1) {
-		for _, k := range fi.Imms {
-			if k == ir.ImmSigRef {
-				buf = l.next(buf)
-				buf = appendEnt(buf, "sig", uint32(d.Sig))
-			}
-		}
-		buf = l.next(buf)
-		if hasImm(fi, ir.ImmFuncRef) {
-			buf = appendEnt(buf, "fn", uint32(d.Func))
-		} else {
-			buf = p.operand(buf, d.Args, 0)
-			for j := 1; j < fi.Values; j++ { // no such format today
-				buf = append(buf, ", "...)
-				buf = p.operand(buf, d.Args, j)
-			}
-		}
-		buf = append(buf, '(')
-		buf = p.appendValues(buf, d.Args[fixed:])
-		buf = append(buf, ')')
-		for _, k := range fi.Imms {
-			if k != ir.ImmSigRef && k != ir.ImmFuncRef && !isModifier(k) {
-				buf = p.appendImm(buf, &l, k, d, &nd)
-			}
-		}
-	} else {
-		for j := 0; j < fi.Values; j++ {
-			buf = l.next(buf)
-			buf = p.operand(buf, d.Args, j)
-		}
-		for _, k := range fi.Imms {
-			if !isModifier(k) {
-				buf = p.appendImm(buf, &l, k, d, &nd)
-			}
-		}
-		for _, v := range d.Args[fixed:] {
-			buf = l.next(buf)
-			if fi.Varargs {
-				buf = p.appendValue(buf, v)
-			} else {
-				buf = append(buf, "<extra operand "...)
-				buf = p.appendValue(buf, v)
-				buf = append(buf, '>')
-			}
-		}
-	}
-	for ; nd < len(d.Dests); nd++ {
-		buf = l.next(buf)
-		buf = append(buf, "<extra block call "...)
-		buf = p.appendBlockCall(buf, &d.Dests[nd])
-		buf = append(buf, '>')
-	}
-	if len(d.Handlers) > 0 && !hasImm(fi, ir.ImmExceptionTable) {
-		buf = l.next(buf)
-		buf = append(buf, "<extra exception handlers>"...)
+	case ir.ImmMemFlags:
+		return appendMemFlags(buf, d.Flags)
+	case ir.ImmIntCC:
+		buf = append(buf, ' ')
+		return append(buf, d.IntCC.String()...)
+	case ir.ImmFloatCC:
+		buf = append(buf, ' ')
+		return append(buf, d.FloatCC.String()...)
+	case ir.ImmAtomicRmwOp:
+		buf = append(buf, ' ')
+		return append(buf, d.RmwOp.String()...)
 	}
 	return buf
 }
@@ -262,70 +240,50 @@ func (p *funcPrinter) appendUnknownOperands(buf []byte, d *ir.InstData) []byte {
 	return buf
 }
 
-// operand writes args[j] or a marker when it is missing.
-func (p *funcPrinter) operand(buf []byte, args []ir.Value, j int) []byte {
-	if j < len(args) {
-		return p.appendValue(buf, args[j])
-	}
-	return append(buf, "<missing operand>"...)
-}
-
 func (p *funcPrinter) appendValues(buf []byte, vs []ir.Value) []byte {
 	for k, v := range vs {
 		if k > 0 {
-			buf = append(buf, ", "...)
+			buf = append(buf, ',', ' ')
 		}
 		buf = p.appendValue(buf, v)
 	}
 	return buf
 }
 
-// appendImm writes one non-modifier immediate or entity reference of kind
-// k as operand items; nd counts the Dests consumed by block calls, jump
-// tables and exception tables.
-func (p *funcPrinter) appendImm(buf []byte, l *operandList, k ir.ImmKind, d *ir.InstData, nd *int) []byte {
-	switch k {
-	case ir.ImmOffset32:
-		buf = appendOffset32(buf, d.Imm)
-	case ir.ImmJumpTable:
-		// `default, [entry, entry]`
-		buf = l.next(buf)
-		buf = p.takeDest(buf, d, nd)
-		buf = l.next(buf)
-		buf = append(buf, '[')
-		for k := *nd; k < len(d.Dests); k++ {
-			if k > *nd {
-				buf = append(buf, ", "...)
-			}
-			buf = p.appendBlockCall(buf, &d.Dests[k])
+// appendJumpTable writes `default, [entry, entry]`: the next block call,
+// then all the rest; nd counts the Dests consumed.
+func (p *funcPrinter) appendJumpTable(buf []byte, d *ir.InstData, nd *int) []byte {
+	buf = p.takeDest(buf, d, nd)
+	buf = append(buf, ", ["...)
+	for k := *nd; k < len(d.Dests); k++ {
+		if k > *nd {
+			buf = append(buf, ", "...)
 		}
-		*nd = len(d.Dests)
-		buf = append(buf, ']')
-	case ir.ImmExceptionTable:
-		// `sig0, block1(ret0), [ tag1: block2(exn0), default: block3, context v4 ]`
-		buf = l.next(buf)
-		buf = appendEnt(buf, "sig", uint32(d.Sig))
-		buf = l.next(buf)
-		buf = p.takeDest(buf, d, nd)
-		buf = l.next(buf)
-		buf = append(buf, '[')
-		for k := range d.Handlers {
-			if k == 0 {
-				buf = append(buf, ' ')
-			} else {
-				buf = append(buf, ", "...)
-			}
-			buf = p.appendHandler(buf, &d.Handlers[k])
-		}
-		if len(d.Handlers) > 0 {
-			buf = append(buf, ' ')
-		}
-		buf = append(buf, ']')
-	default:
-		buf = l.next(buf)
-		buf = p.appendSingleImm(buf, k, d, nd)
+		buf = p.appendBlockCall(buf, &d.Dests[k])
 	}
-	return buf
+	*nd = len(d.Dests)
+	return append(buf, ']')
+}
+
+// appendExceptionTable writes
+// `sig0, block1(ret0), [ tag1: block2(exn0), default: block3, context v4 ]`.
+func (p *funcPrinter) appendExceptionTable(buf []byte, d *ir.InstData, nd *int) []byte {
+	buf = appendEnt(buf, "sig", uint32(d.Sig))
+	buf = append(buf, ", "...)
+	buf = p.takeDest(buf, d, nd)
+	buf = append(buf, ", ["...)
+	for k := range d.Handlers {
+		if k == 0 {
+			buf = append(buf, ' ')
+		} else {
+			buf = append(buf, ", "...)
+		}
+		buf = p.appendHandler(buf, &d.Handlers[k])
+	}
+	if len(d.Handlers) > 0 {
+		buf = append(buf, ' ')
+	}
+	return append(buf, ']')
 }
 
 // appendSingleImm writes an immediate that is one operand item.
@@ -375,16 +333,26 @@ func (p *funcPrinter) appendSingleImm(buf []byte, k ir.ImmKind, d *ir.InstData, 
 // width, as write.rs does before printing iconst's immediate (the IR keeps
 // it zero-extended: iconst.i8 -1 holds 255).
 func signExtend(x int64, t ir.Type) int64 {
-	if !t.Valid() {
+	if int(t) >= len(signShifts) {
 		return x
 	}
-	bits := t.Bits()
-	if bits == 0 || bits >= 64 {
-		return x
-	}
-	shift := uint(64 - bits)
+	shift := signShifts[t]
 	return x << shift >> shift
 }
+
+// signShifts holds, for each type narrower than 64 bits, the shift that
+// sign-extends a number of its width; 0 for the others (and for invalid
+// types, whose immediates print as stored).
+var signShifts = func() (shifts [1 << 9]uint8) {
+	for t := range shifts {
+		if ir.Type(t).Valid() {
+			if bits := ir.Type(t).Bits(); bits > 0 && bits < 64 {
+				shifts[t] = uint8(64 - bits)
+			}
+		}
+	}
+	return shifts
+}()
 
 // appendConstantOperand writes a constant reference or inline data: hex
 // bytes, or a float for an opcode whose result is f128.
@@ -394,17 +362,12 @@ func (p *funcPrinter) appendConstantOperand(buf []byte, d *ir.InstData) []byte {
 		buf = appendEnt(buf, "const", uint32(d.Const))
 	case len(d.Bytes) == 0:
 		buf = append(buf, "<missing constant>"...)
-	case len(d.Bytes) == 16 && hasF128Result(d.Op):
+	case len(d.Bytes) == 16 && planOf(d.Op).f128Result:
 		buf = appendF128(buf, d.Bytes)
 	default:
 		buf = appendLEHex(buf, d.Bytes)
 	}
 	return buf
-}
-
-func hasF128Result(op ir.Opcode) bool {
-	outs := op.Info().Outs
-	return len(outs) > 0 && outs[0].Kind == ir.OperandFixed && outs[0].Type == ir.F128
 }
 
 // takeDest writes the next block call of d, or a marker when d has too few.
@@ -467,97 +430,93 @@ func (p *funcPrinter) appendHandler(buf []byte, h *ir.ExceptionHandler) []byte {
 // defined by a constant instruction, in write.rs's order (duplicates
 // included): value operands, then block-call args (for an exception table
 // the handlers' before the normal return's), then exception contexts.
-func (p *funcPrinter) appendConstComments(buf []byte, d *ir.InstData) []byte {
-	start := len(buf)
-	visit := func(buf []byte, v ir.Value) []byte {
-		src := p.constSource(v)
-		if src == nil {
-			return buf
-		}
-		if len(buf) == start {
-			buf = append(buf, "  ; "...)
-		} else {
-			buf = append(buf, ", "...)
-		}
-		buf = p.appendValue(buf, v)
-		buf = append(buf, " = "...)
-		return p.appendConstText(buf, src)
-	}
-	visitCall := func(buf []byte, c *ir.BlockCall) []byte {
-		for _, a := range c.Args {
-			if a.Kind == ir.ArgValue {
-				buf = visit(buf, a.Value)
-			}
-		}
-		return buf
-	}
+func (p *funcPrinter) appendConstComments(buf []byte, plan *operandPlan, d *ir.InstData) []byte {
+	c := constComment{p: p, start: len(buf)}
 	for _, v := range d.Args {
-		buf = visit(buf, v)
+		buf = c.visit(buf, v)
 	}
-	if !hasImm(d.Op.Format(), ir.ImmExceptionTable) {
+	if !plan.exceptionTable {
 		for k := range d.Dests {
-			buf = visitCall(buf, &d.Dests[k])
+			buf = c.visitCall(buf, &d.Dests[k])
 		}
 		return buf
 	}
 	for k := range d.Handlers {
 		if h := &d.Handlers[k]; h.Kind == ir.HandlerTag || h.Kind == ir.HandlerDefault {
-			buf = visitCall(buf, &h.Dest)
+			buf = c.visitCall(buf, &h.Dest)
 		}
 	}
 	for k := range d.Dests {
-		buf = visitCall(buf, &d.Dests[k])
+		buf = c.visitCall(buf, &d.Dests[k])
 	}
 	for k := range d.Handlers {
 		if h := &d.Handlers[k]; h.Kind == ir.HandlerContext {
-			buf = visit(buf, h.Context)
+			buf = c.visit(buf, h.Context)
+		}
+	}
+	return buf
+}
+
+// constComment writes one instruction's constant comment; start is where
+// the line's text ended before it, so the first entry opens the comment.
+type constComment struct {
+	p     *funcPrinter
+	start int
+}
+
+// visit adds `v1 = 42` when v is defined by a constant instruction.
+func (c *constComment) visit(buf []byte, v ir.Value) []byte {
+	if int(v) >= len(c.p.isConst) || !c.p.isConst[v] {
+		return buf
+	}
+	return c.add(buf, v)
+}
+
+func (c *constComment) add(buf []byte, v ir.Value) []byte {
+	src := c.p.constSource(v)
+	if len(buf) == c.start {
+		buf = append(buf, "  ; "...)
+	} else {
+		buf = append(buf, ", "...)
+	}
+	buf = c.p.appendValue(buf, v)
+	buf = append(buf, " = "...)
+	return c.p.appendConstText(buf, src)
+}
+
+func (c *constComment) visitCall(buf []byte, bc *ir.BlockCall) []byte {
+	for _, a := range bc.Args {
+		if a.Kind == ir.ArgValue {
+			buf = c.visit(buf, a.Value)
 		}
 	}
 	return buf
 }
 
 // constSource returns the instruction defining v (after aliases) when it is
-// a constant (see constantOps).
+// a constant (see constantImm).
 func (p *funcPrinter) constSource(v ir.Value) *ir.InstData {
 	v = p.resolve(v)
 	if v == ir.NoValue {
 		return nil
 	}
-	vd := &p.f.Values[v]
+	vd := &p.values[v]
 	if vd.Kind != ir.DefResult || int(vd.Inst) >= len(p.f.Insts) {
 		return nil
 	}
-	if src := &p.f.Insts[vd.Inst]; int(src.Op) < len(constantOps) && constantOps[src.Op] {
+	if src := &p.f.Insts[vd.Inst]; planOf(src.Op).constImm != ir.ImmNone {
 		return src
 	}
 	return nil
 }
 
-// constantOps marks the opcodes whose results the constant comments name:
-// those of a format with no value operands and one immediate that is an
-// imm64, a float or a constant (iconst, f32const, vconst, ...).
-var constantOps = func() []bool {
-	ops := ir.Opcodes()
-	out := make([]bool, len(ops)+1)
-	for _, op := range ops {
-		fi := op.Format()
-		if fi.Values != 0 || fi.Varargs || len(fi.Imms) != 1 {
-			continue
-		}
-		switch fi.Imms[0] {
-		case ir.ImmInt64, ir.ImmIeee16, ir.ImmIeee32, ir.ImmIeee64, ir.ImmConstant:
-			out[op] = true
-		}
-	}
-	return out
-}()
-
 // appendConstText writes the constant of src as the comment shows it: like
 // the operand, except that an f128const naming a pool constant shows the
 // float.
 func (p *funcPrinter) appendConstText(buf []byte, src *ir.InstData) []byte {
-	k := src.Op.Format().Imms[0]
-	if k == ir.ImmConstant && src.Const != ir.NoConstant && hasF128Result(src.Op) {
+	plan := planOf(src.Op)
+	k := plan.constImm
+	if k == ir.ImmConstant && src.Const != ir.NoConstant && plan.f128Result {
 		for _, c := range p.f.Constants {
 			if c.Num == src.Const && len(c.Bytes) == 16 {
 				return appendF128(buf, c.Bytes)

@@ -28,8 +28,9 @@ func (l *Lines) Inst(i ir.Inst) string {
 	if int(i) >= len(p.f.Insts) {
 		return "<bad inst " + i.String() + ">"
 	}
-	buf, _ := p.appendLinePrefix(l.buf[:0], i, 0)
-	l.buf = p.appendInst(buf, i)
+	d := &p.f.Insts[i]
+	buf, _ := p.appendLinePrefix(l.buf[:0], d, 0)
+	l.buf = p.appendInst(buf, i, d)
 	return strings.TrimSuffix(string(l.buf), "\n")
 }
 

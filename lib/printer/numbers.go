@@ -15,6 +15,9 @@ import (
 // appendImm64 writes an Imm64: decimal below 10000 (so every negative number
 // is decimal), otherwise hexadecimal in groups of four digits.
 func appendImm64(buf []byte, x int64) []byte {
+	if 0 <= x && x < smallNums { // most constants: from the table
+		return appendEntityNum(buf, uint32(x))
+	}
 	if x < 10_000 {
 		return strconv.AppendInt(buf, x, 10)
 	}

@@ -164,7 +164,7 @@ func getScratch() *scratch {
 // pool should not keep megabytes alive for the sake of a rare input.
 func (s *scratch) release() {
 	const maxText, maxInsts, maxValues = 1 << 20, 1 << 16, 1 << 16
-	if cap(s.text) > maxText || cap(s.p.instBlock) > maxInsts || cap(s.p.firstAlias) > maxValues {
+	if cap(s.text) > maxText || cap(s.p.instAt) > maxInsts || cap(s.p.firstAlias) > maxValues || cap(s.p.isConst) > maxValues {
 		return
 	}
 	scratchPool.Put(s)

@@ -19,6 +19,9 @@ func appendSourceLoc(buf []byte, s ir.SourceLoc) []byte {
 	}
 	const digits = "0123456789abcdef"
 	x := s.Bits()
+	if x <= 0xffff { // the usual four digits, in one append
+		return append(buf, '@', digits[x>>12&0xf], digits[x>>8&0xf], digits[x>>4&0xf], digits[x&0xf])
+	}
 	buf = append(buf, '@')
 	for shift := 4 * (max(4, (bits.Len32(x)+3)/4) - 1); shift >= 0; shift -= 4 {
 		buf = append(buf, digits[x>>shift&0xf])
@@ -69,19 +72,75 @@ func appendTrapCode(buf []byte, t ir.TrapCode) []byte {
 }
 
 // appendEntityNum writes the number of an entity reference, or `?` for the
-// invalid sentinel, as the ir String methods do (`v12`, `v?`). Numbers
-// below 1000, nearly all of them in a function, take a path that is
-// quicker than strconv's.
+// invalid sentinel, as the ir String methods do (`v12`, `v?`).
 func appendEntityNum(buf []byte, n uint32) []byte {
-	switch {
-	case n < 10:
-		return append(buf, byte('0'+n))
-	case n < 100:
-		return append(buf, byte('0'+n/10), byte('0'+n%10))
-	case n < 1000:
-		return append(buf, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
-	case n == ^uint32(0):
+	if n < smallNums {
+		d := &smallDigits[n]
+		buf = append(buf, d[0], d[1], d[2])
+		return buf[:len(buf)-3+int(d[3])]
+	}
+	if n == ^uint32(0) {
 		return append(buf, '?')
 	}
 	return strconv.AppendUint(buf, uint64(n), 10)
+}
+
+// smallDigits spells the numbers below smallNums, which are nearly all the
+// entity numbers of a function: the digits, padded to three bytes, then
+// their count. Appending all three bytes and cutting the padding off again
+// is cheaper than dividing digit by digit or copying a varying length.
+const smallNums = 1000
+
+var smallDigits = func() (t [smallNums][4]byte) {
+	for n := range t {
+		s := strconv.Itoa(n)
+		copy(t[n][:3], s)
+		t[n][3] = byte(len(s))
+	}
+	return t
+}()
+
+// valueNames spells the values numbered below smallNums.
+var valueNames = func() (t [smallNums]valueName) {
+	for n := range t {
+		s := "v" + strconv.Itoa(n)
+		t[n].n = uint8(copy(t[n].b[:], s))
+	}
+	return t
+}()
+
+// valueName is a shortText of 4 bytes, enough for the value names below
+// smallNums (`v999`): appending one is a single 4-byte copy.
+type valueName struct {
+	b [4]byte
+	n uint8
+}
+
+func (t *valueName) appendTo(buf []byte) []byte {
+	buf = append(buf, t.b[:]...)
+	return buf[:len(buf)-len(t.b)+int(t.n)]
+}
+
+// shortText holds a spelling of up to 15 bytes so that appending it copies
+// a fixed 16 bytes, which the compiler does with two moves, and then cuts
+// the padding off: cheaper than copying a string of varying length, which
+// calls memmove.
+type shortText struct {
+	b [15]byte
+	n uint8 // length; 0 for no text
+}
+
+// newShortText returns s as a shortText, or the empty one when s is too
+// long.
+func newShortText(s string) shortText {
+	var t shortText
+	if len(s) <= len(t.b) {
+		t.n = uint8(copy(t.b[:], s))
+	}
+	return t
+}
+
+func (t *shortText) appendTo(buf []byte) []byte {
+	buf = append(buf, t.b[:]...)
+	return buf[:len(buf)-len(t.b)+int(t.n)]
 }

@@ -1,6 +1,7 @@
 package printer
 
 import (
+	"strings"
 	"testing"
 
 	"cliff/lib/ir"
@@ -45,9 +46,80 @@ func TestAppendTrapCodeMatchesString(t *testing.T) {
 }
 
 func TestAppendEntityNumMatchesString(t *testing.T) {
-	for _, n := range []uint32{0, 1, 9, 10, 99, 100, 999, 1000, 12345, 1<<32 - 2, 1<<32 - 1} {
+	nums := []uint32{12345, 1<<32 - 2, 1<<32 - 1}
+	for n := range uint32(2 * smallNums) {
+		nums = append(nums, n)
+	}
+	for _, n := range nums {
 		if got, want := "v"+string(appendEntityNum(nil, n)), ir.Value(n).String(); got != want {
 			t.Errorf("appendEntityNum(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// The fixed-size tables append a padded copy and cut it back: what they
+// write must be exact wherever the buffer ends and whatever its spare
+// capacity holds.
+func TestFixedSizeAppendsAreExact(t *testing.T) {
+	dirty := func(prefix string) []byte {
+		buf := make([]byte, len(prefix), len(prefix)+64)
+		copy(buf, prefix)
+		for k := len(prefix); k < cap(buf); k++ {
+			buf[:cap(buf)][k] = '#'
+		}
+		return buf
+	}
+	var p funcPrinter
+	p.reset(Options{}, &ir.Function{Values: make([]ir.ValueData, smallNums+1)})
+	for k := range p.values {
+		p.values[k].Kind = ir.DefParam
+	}
+	for v := range ir.Value(smallNums + 1) {
+		if got, want := string(p.appendValue(dirty("x "), v)), "x "+v.String(); got != want {
+			t.Errorf("appendValue(%d) = %q, want %q", v, got, want)
+		}
+	}
+	for t0 := range ir.Type(1 << 9) {
+		if !t0.Valid() || t0.IsDynamic() {
+			continue
+		}
+		if got, want := string(p.appendType(dirty("x."), t0)), "x."+t0.String(); got != want {
+			t.Errorf("appendType(%#x) = %q, want %q", uint16(t0), got, want)
+		}
+	}
+	for n := -1; n <= 70; n++ {
+		if got, want := string(appendSpaces(dirty("x"), n)), "x"+strings.Repeat(" ", max(0, n)); got != want {
+			t.Errorf("appendSpaces(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for n := range 20 {
+		s := strings.Repeat("abcdefghij", 2)[:n]
+		want := "x" + s
+		if n > 15 {
+			want = "x" // too long for a shortText: empty
+		}
+		st := newShortText(s)
+		if got := string(st.appendTo(dirty("x"))); got != want {
+			t.Errorf("shortText(%q) appends %q, want %q", s, got, want)
+		}
+	}
+}
+
+// signShifts must sign-extend as the type's width says: iconst.i8 255
+// prints -1; an immediate of 64 bits or more (or of an invalid type) prints
+// as stored.
+func TestSignExtend(t *testing.T) {
+	for _, tc := range []struct {
+		x    int64
+		t    ir.Type
+		want int64
+	}{
+		{255, ir.I8, -1}, {127, ir.I8, 127}, {0x8000, ir.I16, -0x8000}, {0xffff_ffff, ir.I32, -1},
+		{0x7fff_ffff, ir.I32, 0x7fff_ffff}, {-1, ir.I64, -1}, {255, ir.I128, 255}, {255, ir.Invalid, 255},
+		{255, ir.Type(0xfff), 255}, {0x80, ir.I8X16, 0x80},
+	} {
+		if got := signExtend(tc.x, tc.t); got != tc.want {
+			t.Errorf("signExtend(%#x, %s) = %d, want %d", tc.x, tc.t, got, tc.want)
 		}
 	}
 }
