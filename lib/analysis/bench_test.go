@@ -3,6 +3,9 @@ package analysis
 import (
 	"math/rand/v2"
 	"testing"
+
+	"cliff/lib/gen"
+	"cliff/lib/ir"
 )
 
 const benchBlocks = 10_000
@@ -76,4 +79,53 @@ func BenchmarkCompute(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sampleFuncs are the functions of the cases the other packages' benchmarks
+// measure (gen.Sample: 64 modules, 156 functions of about 25 blocks and
+// 120 instructions): the sizes cliff-gen and cliff-refine analyse, for
+// which the fixed cost of each Recompute matters as much as its loops.
+func sampleFuncs(b *testing.B) []*ir.Function {
+	_, mods, err := gen.Sample(64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fs []*ir.Function
+	for _, m := range mods {
+		fs = append(fs, m.Funcs...)
+	}
+	return fs
+}
+
+// BenchmarkRecomputeGenerated recomputes each analysis for one sample
+// function per iteration, in the memory of the one before, as the
+// verifier and the refinement passes do. On the 2-core test machine with
+// -cpu 1 (November 2026), per function: the CFG about 1.0 µs and 9.4k
+// instructions, the dominator tree 0.35 µs and 4.1k, liveness 3.9 µs and
+// 29k (callgrind, the difference of two -test.benchtime counts under
+// GOGC=off).
+func BenchmarkRecomputeGenerated(b *testing.B) {
+	fs := sampleFuncs(b)
+	cfgs := make([]*CFG, len(fs))
+	for i, f := range fs {
+		cfgs[i] = NewCFG(f)
+	}
+	b.Run("cfg", func(b *testing.B) {
+		var c CFG
+		for i := 0; b.Loop(); i++ {
+			c.Recompute(fs[i%len(fs)])
+		}
+	})
+	b.Run("domtree", func(b *testing.B) {
+		var d DomTree
+		for i := 0; b.Loop(); i++ {
+			d.Recompute(cfgs[i%len(fs)])
+		}
+	})
+	b.Run("liveness", func(b *testing.B) {
+		var l Liveness
+		for i := 0; b.Loop(); i++ {
+			l.Recompute(fs[i%len(fs)], cfgs[i%len(fs)])
+		}
+	})
 }

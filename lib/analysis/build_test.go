@@ -263,7 +263,7 @@ func randomSSA(r *rand.Rand, succs [][]int, idom []int, rpo []int) *ir.Function 
 // domInfo returns idom and rpo as randomSSA wants them, from a DomTree.
 func domInfo(d *DomTree) (idom []int, rpo []int) {
 	c := d.CFG()
-	idom = make([]int, len(c.inLayout))
+	idom = make([]int, len(c.nodes))
 	for i := range idom {
 		idom[i] = -1
 		if p := d.Idom(ir.Block(i)); p != ir.NoBlock {

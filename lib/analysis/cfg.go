@@ -9,33 +9,58 @@ import (
 // CFG is the control-flow graph of a function: the successors and
 // predecessors of each block in the layout, reachability from the entry, a
 // reverse post-order, and where each instruction sits.
+//
+// The verifier builds one for every function cliff-gen writes, and
+// cliff-refine for every pass, so Recompute is written to touch each block
+// and instruction as few times as it can: one record per block, one per
+// instruction, edges in two flat arrays.
 type CFG struct {
 	entry  ir.Block
 	layout []ir.Block // f.Layout without out-of-range or repeated blocks
 
-	// By block ID.
-	inLayout []bool
-	succs    [][]ir.Block // subslices of succAll, capped
-	preds    [][]ir.Block // subslices of predAll
-	rpoNum   []int32      // position in rpo, -1 when unreachable
+	nodes  []blockNode // by block ID
+	places []instPlace // by instruction ID
 
 	edges          int
 	reachableEdges int
 	rpo            []ir.Block
 
-	// By instruction ID: the block holding the instruction and its index
-	// there (NoBlock, -1 for instructions outside the layout).
-	instBlock []ir.Block
-	instIndex []int32
-
-	// Backing arrays and working memory, kept for Recompute.
+	// Backing arrays of the spans in nodes, and working memory, kept for
+	// Recompute.
 	succAll, predAll []ir.Block
-	stamp            []ir.Block
-	starts           []int
-	predCount        []int32
+	rpoBuf           []ir.Block
 	dfs              []dfsFrame
-	post             []ir.Block
 }
+
+// blockNode is what the CFG knows of one block ID.
+type blockNode struct {
+	pos  int32 // index in the layout, -1 outside it
+	rpo  int32 // index in rpo, -1 when unreachable (-2 while the search runs)
+	succ span  // of succAll
+	pred span  // of predAll
+	// lastPred is the layout index of the last block that added this one
+	// as a successor, to drop repeated destinations of one branch.
+	lastPred int32
+	// To 32 bytes, which the compiler indexes with a shift rather than a
+	// multiplication: a few more instructions to clear, but measurably
+	// less time on the chains of loads the graph walks make.
+	_ int32
+}
+
+// span is the subslice [lo, hi) of a flat array.
+type span struct{ lo, hi int32 }
+
+// instPlace is where the layout puts an instruction: its block and index
+// there. Both are stored plus one, so that cleared memory means "nowhere"
+// (NoBlock, -1, as NoBlock is ^0): the table is cleared, rather than
+// filled, for every function.
+type instPlace struct {
+	block1 ir.Block
+	index1 int32
+}
+
+func (p instPlace) block() ir.Block { return p.block1 - 1 }
+func (p instPlace) index() int32    { return p.index1 - 1 }
 
 // NewCFG computes the control-flow graph of f. A block listed twice in the
 // layout counts once, at its first place; layout entries past f.Blocks are
@@ -51,136 +76,177 @@ func NewCFG(f *ir.Function) *CFG {
 // function allocates once. Slices c returned before, and dominator trees
 // and liveness computed from c, are stale afterwards.
 func (c *CFG) Recompute(f *ir.Function) {
-	nb := len(f.Blocks)
-	c.entry = ir.NoBlock
-	c.inLayout = reuse.Zeroed(c.inLayout, nb)
-	c.succs = reuse.Zeroed(c.succs, nb)
-	c.preds = reuse.Zeroed(c.preds, nb)
-	c.rpoNum = reuse.Filled(c.rpoNum, nb, -1)
-	c.instBlock = reuse.Filled(c.instBlock, len(f.Insts), ir.NoBlock)
-	c.instIndex = reuse.Filled(c.instIndex, len(f.Insts), -1)
-	c.layout = c.layout[:0]
-	for _, b := range f.Layout {
-		if int(b) < nb && !c.inLayout[b] {
-			c.inLayout[b] = true
-			c.layout = append(c.layout, b)
-		}
-	}
-	if len(c.layout) > 0 {
-		c.entry = c.layout[0]
-	}
-
-	// Successors, deduplicated with a per-destination stamp of the source
-	// block that last added it.
-	stamp := reuse.Filled(c.stamp, nb, ir.NoBlock)
+	// Most steps are functions of their own: the compiler keeps the loops
+	// of a small function in registers, which it does not in a long one.
+	c.readLayout(f)
+	// Blocks go last to first, and so do their instructions, so that an
+	// instruction listed twice has its first place written last: the
+	// places need no test of what an earlier block wrote.
+	places := reuse.Zeroed(c.places, len(f.Insts))
+	c.places = places
 	all := c.succAll[:0]
-	starts := reuse.Zeroed(c.starts, len(c.layout)+1)
-	predCount := reuse.Zeroed(c.predCount, nb)
-	c.stamp, c.starts, c.predCount = stamp, starts, predCount
-	for k, b := range c.layout {
-		starts[k] = len(all)
+	layout, nodes, instData := c.layout, c.nodes, f.Insts
+	for k := len(layout) - 1; k >= 0; k-- {
+		b := layout[k]
 		insts := f.Blocks[b].Insts
-		for idx, inst := range insts {
-			if int(inst) < len(c.instBlock) && c.instBlock[inst] == ir.NoBlock {
-				c.instBlock[inst] = b
-				c.instIndex[inst] = int32(idx)
-			}
+		placeInsts(places, insts, b)
+		lo := len(all)
+		if n := len(insts); n > 0 && int(insts[n-1]) < len(instData) {
+			all = c.appendSuccs(all, int32(k), &instData[insts[n-1]])
 		}
-		if len(insts) == 0 || int(insts[len(insts)-1]) >= len(f.Insts) {
-			continue
-		}
-		forEachDest(&f.Insts[insts[len(insts)-1]], func(d ir.Block) {
-			if int(d) < nb && c.inLayout[d] && stamp[d] != b {
-				stamp[d] = b
-				all = append(all, d)
-				predCount[d]++
-			}
-		})
+		nodes[b].succ = span{int32(lo), int32(len(all))}
 	}
-	starts[len(c.layout)] = len(all)
 	c.succAll = all
 	c.edges = len(all)
-	for k, b := range c.layout {
-		c.succs[b] = all[starts[k]:starts[k+1]:starts[k+1]]
-	}
+	c.fillPreds()
+	c.computeRPO()
+}
 
-	// Predecessors, in layout order of the predecessor.
-	predAll := reuse.Zeroed(c.predAll, len(all))
+// readLayout sets every node afresh and numbers the blocks of the layout.
+func (c *CFG) readLayout(f *ir.Function) {
+	nodes := resized(c.nodes, len(f.Blocks))
+	for i := range nodes {
+		nodes[i] = blockNode{pos: -1, rpo: -1, lastPred: -1}
+	}
+	layout := c.layout[:0]
+	for _, b := range f.Layout {
+		if int(b) < len(nodes) && nodes[b].pos < 0 {
+			nodes[b].pos = int32(len(layout))
+			layout = append(layout, b)
+		}
+	}
+	c.nodes, c.layout = nodes, layout
+	c.entry = ir.NoBlock
+	if len(layout) > 0 {
+		c.entry = layout[0]
+	}
+}
+
+// placeInsts notes that the instructions of block b are there, last to
+// first. Not inlined: on its own, its loop runs in registers (inlined, it
+// spilled and reloaded on every instruction).
+//
+//go:noinline
+func placeInsts(places []instPlace, insts []ir.Inst, b ir.Block) {
+	for idx := len(insts) - 1; idx >= 0; idx-- {
+		if inst := insts[idx]; int(inst) < len(places) {
+			places[inst] = instPlace{b + 1, int32(idx) + 1}
+		}
+	}
+}
+
+// appendSuccs appends to all the successors that term, the last
+// instruction of the block at layout index k, branches to, in Cranelift's
+// order: Dests (jump; brif then, else; br_table default, entries;
+// try_call normal return), then the exception handlers that name a block.
+// pred.hi counts each successor's predecessors.
+func (c *CFG) appendSuccs(all []ir.Block, k int32, term *ir.InstData) []ir.Block {
+	for i := range term.Dests {
+		all = c.addSucc(all, k, term.Dests[i].Block)
+	}
+	for i := range term.Handlers {
+		if h := &term.Handlers[i]; h.Kind != ir.HandlerContext {
+			all = c.addSucc(all, k, h.Dest.Block)
+		}
+	}
+	return all
+}
+
+// fillPreds lists the predecessors of each block, in layout order of the
+// predecessor: each block's range starts where the previous block's ends
+// (pred.hi holds the count until then) and fills up from there.
+func (c *CFG) fillPreds() {
+	nodes, layout, succAll := c.nodes, c.layout, c.succAll
+	predAll := resized(c.predAll, len(succAll))
 	c.predAll = predAll
-	off := 0
-	for _, b := range c.layout {
-		n := int(predCount[b])
-		c.preds[b] = predAll[off : off : off+n]
+	var off int32
+	for _, b := range layout {
+		n := nodes[b].pred.hi
+		nodes[b].pred = span{off, off}
 		off += n
 	}
-	for _, b := range c.layout {
-		for _, s := range c.succs[b] {
-			c.preds[s] = append(c.preds[s], b)
-		}
-	}
-
-	c.computeRPO()
-	c.reachableEdges = 0
-	for _, b := range c.rpo {
-		c.reachableEdges += len(c.succs[b])
-	}
-}
-
-// forEachDest calls fn with every block the instruction names as a branch
-// destination, in Cranelift's order: Dests (jump; brif then, else; br_table
-// default, entries; try_call normal return), then the exception handlers
-// that name a block.
-func forEachDest(inst *ir.InstData, fn func(ir.Block)) {
-	for _, d := range inst.Dests {
-		fn(d.Block)
-	}
-	for _, h := range inst.Handlers {
-		if h.Kind != ir.HandlerContext {
-			fn(h.Dest.Block)
+	for _, b := range layout {
+		// Indexing, not slicing: slicing costs more than the one or two
+		// edges a block has.
+		for e := nodes[b].succ.lo; e < nodes[b].succ.hi; e++ {
+			p := &nodes[succAll[e]].pred
+			predAll[p.hi] = b
+			p.hi++
 		}
 	}
 }
 
-// dfsFrame is a block on the stack of a depth-first search, with the
-// index of the next successor (or child) to visit.
+// addSucc appends d to all as a successor of the block at layout index k,
+// unless it is outside the layout or k named it already.
+func (c *CFG) addSucc(all []ir.Block, k int32, d ir.Block) []ir.Block {
+	if int(d) < len(c.nodes) {
+		if n := &c.nodes[d]; n.pos >= 0 && n.lastPred != k {
+			n.lastPred = k
+			n.pred.hi++
+			all = append(all, d)
+		}
+	}
+	return all
+}
+
+// dfsFrame is a block on the stack of a depth-first search, with the range
+// of its successors (in succAll) still to visit.
 type dfsFrame struct {
-	b    ir.Block
-	next int
+	b        ir.Block
+	next, hi int32
 }
 
 // computeRPO numbers the blocks reachable from the entry in reverse
-// post-order of a depth-first search that visits successors in order;
-// rpoNum holds -1 for every block on entry.
+// post-order of a depth-first search that visits successors in order, and
+// counts the edges leaving them; every node's rpo is -1 on entry.
 func (c *CFG) computeRPO() {
 	c.rpo = c.rpo[:0]
+	c.reachableEdges = 0
 	if c.entry == ir.NoBlock {
 		return
 	}
-	// rpoNum doubles as the visited mark during the search (-2 = visited).
-	post := c.post[:0]
-	stack := append(c.dfs[:0], dfsFrame{c.entry, 0})
-	c.rpoNum[c.entry] = -2
+	nodes, succAll := c.nodes, c.succAll
+	// The post-order goes into the back of rpo, which has room for every
+	// block of the layout, and c.rpo is then the filled tail.
+	rpo := resized(c.rpoBuf, len(c.layout))
+	c.rpoBuf = rpo
+	end := len(rpo)
+	first := &nodes[c.entry]
+	first.rpo = -2 // visited
+	stack := append(c.dfs[:0], dfsFrame{c.entry, first.succ.lo, first.succ.hi})
+	edges := first.succ.hi - first.succ.lo
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if succs := c.succs[top.b]; top.next < len(succs) {
-			s := succs[top.next]
+		if top.next < top.hi {
+			s := succAll[top.next]
 			top.next++
-			if c.rpoNum[s] == -1 {
-				c.rpoNum[s] = -2
-				stack = append(stack, dfsFrame{s, 0})
+			if n := &nodes[s]; n.rpo == -1 {
+				n.rpo = -2
+				edges += n.succ.hi - n.succ.lo
+				stack = append(stack, dfsFrame{s, n.succ.lo, n.succ.hi})
 			}
 			continue
 		}
-		post = append(post, top.b)
+		end--
+		rpo[end] = top.b
 		stack = stack[:len(stack)-1]
 	}
-	c.post, c.dfs = post, stack
-	c.rpo = reuse.Zeroed(c.rpo, len(post))
-	for i, b := range post {
-		k := len(post) - 1 - i
-		c.rpo[k] = b
-		c.rpoNum[b] = int32(k)
+	c.dfs = stack
+	c.rpo = rpo[end:]
+	for k, b := range c.rpo {
+		nodes[b].rpo = int32(k)
 	}
+	c.reachableEdges = int(edges)
+}
+
+// resized returns s with length n, reusing its memory when it has room,
+// and its contents undefined: for tables whose every entry is written
+// before it is read, which need no clearing.
+func resized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // Entry returns the entry block, or NoBlock when the layout is empty.
@@ -190,13 +256,13 @@ func (c *CFG) Entry() ir.Block { return c.entry }
 func (c *CFG) Layout() []ir.Block { return c.layout }
 
 // InLayout reports whether b is in the layout.
-func (c *CFG) InLayout(b ir.Block) bool { return int(b) < len(c.inLayout) && c.inLayout[b] }
+func (c *CFG) InLayout(b ir.Block) bool { return int(b) < len(c.nodes) && c.nodes[b].pos >= 0 }
 
 // Succs returns the successors of b, deduplicated, in the order the last
 // instruction names them. The slice belongs to the CFG.
 func (c *CFG) Succs(b ir.Block) []ir.Block {
-	if int(b) < len(c.succs) {
-		return c.succs[b]
+	if int(b) < len(c.nodes) {
+		return spanOf(c.succAll, c.nodes[b].succ)
 	}
 	return nil
 }
@@ -204,10 +270,19 @@ func (c *CFG) Succs(b ir.Block) []ir.Block {
 // Preds returns the predecessors of b, deduplicated, in layout order. The
 // slice belongs to the CFG.
 func (c *CFG) Preds(b ir.Block) []ir.Block {
-	if int(b) < len(c.preds) {
-		return c.preds[b]
+	if int(b) < len(c.nodes) {
+		return spanOf(c.predAll, c.nodes[b].pred)
 	}
 	return nil
+}
+
+// spanOf returns s of all, capped so that appending to it cannot clobber
+// the next span; nil when empty.
+func spanOf(all []ir.Block, s span) []ir.Block {
+	if s.lo == s.hi {
+		return nil
+	}
+	return all[s.lo:s.hi:s.hi]
 }
 
 // Edges returns the number of distinct edges between blocks of the layout,
@@ -219,7 +294,7 @@ func (c *CFG) Edges() int { return c.edges }
 func (c *CFG) ReachableEdges() int { return c.reachableEdges }
 
 // Reachable reports whether b can be reached from the entry.
-func (c *CFG) Reachable(b ir.Block) bool { return int(b) < len(c.rpoNum) && c.rpoNum[b] >= 0 }
+func (c *CFG) Reachable(b ir.Block) bool { return int(b) < len(c.nodes) && c.nodes[b].rpo >= 0 }
 
 // RPO returns the reachable blocks in reverse post-order: the entry first,
 // and every block before its successors except along retreating edges. The
@@ -228,8 +303,8 @@ func (c *CFG) RPO() []ir.Block { return c.rpo }
 
 // RPONumber returns b's index in RPO, or -1 when b is unreachable.
 func (c *CFG) RPONumber(b ir.Block) int {
-	if int(b) < len(c.rpoNum) {
-		return int(c.rpoNum[b])
+	if int(b) < len(c.nodes) {
+		return int(c.nodes[b].rpo)
 	}
 	return -1
 }
@@ -237,8 +312,8 @@ func (c *CFG) RPONumber(b ir.Block) int {
 // InstBlock returns the layout block holding inst, or NoBlock. An
 // instruction listed in two blocks belongs to the first in layout order.
 func (c *CFG) InstBlock(inst ir.Inst) ir.Block {
-	if int(inst) < len(c.instBlock) {
-		return c.instBlock[inst]
+	if int(inst) < len(c.places) {
+		return c.places[inst].block()
 	}
 	return ir.NoBlock
 }
@@ -246,13 +321,13 @@ func (c *CFG) InstBlock(inst ir.Inst) ir.Block {
 // placedAt reports whether the layout puts inst at index idx of block b:
 // false for a second listing of an instruction and for IDs out of range.
 func (c *CFG) placedAt(inst ir.Inst, b ir.Block, idx int) bool {
-	return int(inst) < len(c.instBlock) && c.instBlock[inst] == b && c.instIndex[inst] == int32(idx)
+	return int(inst) < len(c.places) && c.places[inst] == instPlace{b + 1, int32(idx) + 1}
 }
 
 // InstIndex returns inst's index within InstBlock(inst), or -1.
 func (c *CFG) InstIndex(inst ir.Inst) int {
-	if int(inst) < len(c.instIndex) {
-		return int(c.instIndex[inst])
+	if int(inst) < len(c.places) {
+		return int(c.places[inst].index())
 	}
 	return -1
 }

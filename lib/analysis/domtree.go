@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"cliff/lib/ir"
 
 	"cliff/lib/internal/reuse"
@@ -11,26 +13,45 @@ import (
 //
 // It is computed with the Cooper-Harvey-Kennedy iterative algorithm ("A
 // Simple, Fast Dominance Algorithm") over reverse post-order. Dominates
-// answers in O(1) from pre- and post-order numbers of a walk of the tree,
-// as golang.org/x/tools/go/ssa does.
+// answers in O(1) from pre-order intervals of the tree, as
+// golang.org/x/tools/go/ssa does.
+//
+// The tables are kept by RPO number rather than block ID, but for
+// Dominates': the tree is rebuilt for every function the verifier checks
+// and every refinement pass, and RPO numbers make each step a pass over
+// short dense arrays, in an order where a block's immediate dominator
+// always comes before it.
 type DomTree struct {
 	cfg *CFG
 
-	// By block ID.
-	idom     []ir.Block
-	children [][]ir.Block // subslices of childAll
-	depth    []int32      // -1 when unreachable
-	pre      []int32
-	post     []int32
+	// By RPO number.
+	idom       []int32 // RPO number of the immediate dominator; idom[0] = 0
+	depth      []int32 // in the tree, the entry 0
+	childStart []int32 // children of rpo[k]: childAll[childStart[k]:childStart[k+1]]
 
+	childAll []ir.Block // by parent, each parent's children in RPO order
 	maxDepth int
 
-	// Backing array and working memory, kept for Recompute.
-	childAll []ir.Block
-	rpoIdom  []int32
-	nchild   []int32
-	dfs      []dfsFrame
+	// By block ID, not RPO number: Dominates, which the verifier asks for
+	// every use of a value, then reads two entries and compares, and is
+	// small enough to inline.
+	interval []interval
+
+	// Working memory, kept for Recompute.
+	retreating []retreatingEdge
+	size, next []int32
 }
+
+// interval is a block's pre-order number in a walk of the dominator tree
+// and the end of its subtree's numbers: A dominates B exactly when B's pre
+// lies in [A's pre, A's end). The numbers start at 1, so that the zero
+// interval of an unreachable block contains no number and its pre lies in
+// no interval.
+type interval struct{ pre, end int32 }
+
+// retreatingEdge is an edge from the block numbered from to the block
+// numbered to, no later in RPO.
+type retreatingEdge struct{ from, to int32 }
 
 // NewDomTree computes the dominator tree of c.
 func NewDomTree(c *CFG) *DomTree {
@@ -42,36 +63,133 @@ func NewDomTree(c *CFG) *DomTree {
 // Recompute makes d the dominator tree of c, as NewDomTree does, in the
 // memory d already has. Slices d returned before are stale afterwards.
 func (d *DomTree) Recompute(c *CFG) {
-	nb := len(c.rpoNum)
 	d.cfg = c
-	d.idom = reuse.Filled(d.idom, nb, ir.NoBlock)
-	d.children = reuse.Zeroed(d.children, nb)
-	d.depth = reuse.Filled(d.depth, nb, -1)
-	d.pre = reuse.Zeroed(d.pre, nb)
-	d.post = reuse.Zeroed(d.post, nb)
 	d.maxDepth = 0
 	rpo := c.rpo
-	if len(rpo) == 0 {
+	n := len(rpo)
+	// The loops work on local copies of the slices: the compiler keeps
+	// those in registers, fields it reloads after every store.
+	idom := resized(d.idom, n)
+	depth := resized(d.depth, n)
+	start := reuse.Zeroed(d.childStart, n+1)
+	children := resized(d.childAll, max(n-1, 0))
+	size := reuse.Zeroed(d.size, n)
+	next := resized(d.next, n)
+	iv := reuse.Zeroed(d.interval, len(c.nodes))
+	d.idom, d.depth, d.childStart, d.childAll = idom, depth, start, children
+	d.size, d.next, d.interval = size, next, iv
+	if n == 0 {
 		return
 	}
+	d.computeIdoms(c)
 
-	// The iteration runs on RPO numbers: idom[k] is the RPO number of the
-	// immediate dominator of rpo[k], -1 while unknown.
-	idom := reuse.Filled(d.rpoIdom, len(rpo), -1)
-	d.rpoIdom = idom
+	// Depths, as a parent comes before its children in RPO, and the
+	// number of children of each block.
+	depth[0] = 0
+	maxDepth := int32(0)
+	for k := 1; k < n; k++ {
+		depth[k] = depth[idom[k]] + 1
+		maxDepth = max(maxDepth, depth[k])
+		start[idom[k]]++
+	}
+	d.maxDepth = int(maxDepth)
+
+	// Children grouped by parent: each group's end, then the children
+	// placed from the last down, each one moving its parent's mark back,
+	// so that the marks end at the groups' starts and every group is in
+	// RPO order. On the way, subtree sizes from the leaves up.
+	for k := 1; k <= n; k++ {
+		start[k] += start[k-1]
+	}
+	for k := n - 1; k > 0; k-- {
+		p := idom[k]
+		start[p]--
+		children[start[p]] = rpo[k]
+		size[k]++
+		size[p] += size[k]
+	}
+
+	// Pre-order intervals of a walk that visits children in RPO order:
+	// each child takes the next stretch of its parent's interval; next is
+	// the next free number in each interval.
+	iv[rpo[0]] = interval{1, int32(n) + 1}
+	next[0] = 2
+	for k := 1; k < n; k++ {
+		p := idom[k]
+		pre := next[p]
+		iv[rpo[k]] = interval{pre, pre + size[k]}
+		next[p] = pre + size[k]
+		next[k] = pre + 1
+	}
+}
+
+// computeIdoms fills d.idom by RPO number, as the Cooper-Harvey-Kennedy
+// iteration does: sweeps in RPO until nothing changes.
+//
+// The first sweep can only use the predecessors earlier in RPO (the others
+// have no idom yet); it gives the dominators of the graph without its
+// retreating edges. A retreating edge P->B changes nothing when B
+// dominates P in that tree (a loop's back edge), so when all of them are
+// such, a second sweep would change nothing and is not run: that is the
+// common case, as generated code is structured. Otherwise the sweeps go on
+// as the algorithm says.
+func (d *DomTree) computeIdoms(c *CFG) {
+	rpo, nodes, predAll, idom := c.rpo, c.nodes, c.predAll, d.idom
+	// Room for every edge, so that the loop does not grow the slice (a
+	// call in a loop makes the compiler keep its variables in memory).
+	retreating := slices.Grow(d.retreating[:0], len(predAll))
+	retreating = retreating[:cap(retreating)]
+	nr := 0
 	idom[0] = 0
+	for k := 1; k < len(rpo); k++ {
+		newIdom := int32(-1)
+		pred := nodes[rpo[k]].pred
+		for e := pred.lo; e < pred.hi; e++ {
+			pn := nodes[predAll[e]].rpo
+			switch {
+			case pn < 0:
+				continue // unreachable
+			case pn >= int32(k):
+				retreating[nr] = retreatingEdge{pn, int32(k)}
+				nr++
+			case newIdom < 0:
+				newIdom = pn
+			default:
+				newIdom = intersect(idom, pn, newIdom)
+			}
+		}
+		// The DFS parent of a block precedes it in RPO, so newIdom >= 0.
+		idom[k] = newIdom
+	}
+	d.retreating = retreating
+
+	backEdgesOnly := true
+	for _, e := range retreating[:nr] {
+		a := e.from
+		for a > e.to {
+			a = idom[a]
+		}
+		if a != e.to {
+			backEdgesOnly = false
+			break
+		}
+	}
+	if backEdgesOnly {
+		return
+	}
 	for changed := true; changed; {
 		changed = false
 		for k := 1; k < len(rpo); k++ {
 			newIdom := int32(-1)
-			for _, p := range c.preds[rpo[k]] {
-				pn := c.rpoNum[p]
-				if pn < 0 || idom[pn] < 0 {
-					continue // unreachable, or not processed yet
-				}
-				if newIdom < 0 {
+			pred := nodes[rpo[k]].pred
+			for e := pred.lo; e < pred.hi; e++ {
+				pn := nodes[predAll[e]].rpo
+				switch {
+				case pn < 0:
+					continue // unreachable
+				case newIdom < 0:
 					newIdom = pn
-				} else {
+				default:
 					newIdom = intersect(idom, pn, newIdom)
 				}
 			}
@@ -81,51 +199,6 @@ func (d *DomTree) Recompute(c *CFG) {
 			}
 		}
 	}
-
-	// Tree shape: children in RPO order, depth from the parent, which comes
-	// earlier in RPO.
-	d.depth[rpo[0]] = 0
-	nchild := reuse.Zeroed(d.nchild, len(rpo))
-	d.nchild = nchild
-	for k := 1; k < len(rpo); k++ {
-		nchild[idom[k]]++
-	}
-	backing := reuse.Zeroed(d.childAll, len(rpo)-1)
-	d.childAll = backing
-	off := int32(0)
-	for k, b := range rpo {
-		d.children[b] = backing[off : off : off+nchild[k]]
-		off += nchild[k]
-	}
-	for k := 1; k < len(rpo); k++ {
-		b, parent := rpo[k], rpo[idom[k]]
-		d.idom[b] = parent
-		d.children[parent] = append(d.children[parent], b)
-		d.depth[b] = d.depth[parent] + 1
-		d.maxDepth = max(d.maxDepth, int(d.depth[b]))
-	}
-
-	// Pre- and post-order numbers: A dominates B exactly when B's interval
-	// lies within A's.
-	var n int32
-	stack := append(d.dfs[:0], dfsFrame{rpo[0], 0})
-	d.pre[rpo[0]] = n
-	n++
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if kids := d.children[top.b]; top.next < len(kids) {
-			kid := kids[top.next]
-			top.next++
-			d.pre[kid] = n
-			n++
-			stack = append(stack, dfsFrame{kid, 0})
-			continue
-		}
-		d.post[top.b] = n
-		n++
-		stack = stack[:len(stack)-1]
-	}
-	d.dfs = stack
 }
 
 // intersect walks two fingers up the partial tree to their nearest common
@@ -148,8 +221,8 @@ func (d *DomTree) CFG() *CFG { return d.cfg }
 // Idom returns the immediate dominator of b: NoBlock for the entry and for
 // unreachable blocks.
 func (d *DomTree) Idom(b ir.Block) ir.Block {
-	if int(b) < len(d.idom) {
-		return d.idom[b]
+	if k := d.cfg.RPONumber(b); k > 0 {
+		return d.cfg.rpo[d.idom[k]]
 	}
 	return ir.NoBlock
 }
@@ -157,17 +230,18 @@ func (d *DomTree) Idom(b ir.Block) ir.Block {
 // Dominates reports whether a dominates b. Every reachable block dominates
 // itself; the answer is false when either block is unreachable.
 func (d *DomTree) Dominates(a, b ir.Block) bool {
-	if !d.cfg.Reachable(a) || !d.cfg.Reachable(b) {
+	if int(a) >= len(d.interval) || int(b) >= len(d.interval) {
 		return false
 	}
-	return d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
+	ia, pre := d.interval[a], d.interval[b].pre
+	return ia.pre <= pre && pre < ia.end
 }
 
 // Children returns the blocks b immediately dominates, in RPO order. The
 // slice belongs to the tree.
 func (d *DomTree) Children(b ir.Block) []ir.Block {
-	if int(b) < len(d.children) {
-		return d.children[b]
+	if k := d.cfg.RPONumber(b); k >= 0 {
+		return spanOf(d.childAll, span{d.childStart[k], d.childStart[k+1]})
 	}
 	return nil
 }
@@ -175,8 +249,8 @@ func (d *DomTree) Children(b ir.Block) []ir.Block {
 // Depth returns b's depth in the tree (entry = 0), or -1 when b is
 // unreachable.
 func (d *DomTree) Depth(b ir.Block) int {
-	if int(b) < len(d.depth) {
-		return int(d.depth[b])
+	if k := d.cfg.RPONumber(b); k >= 0 {
+		return int(d.depth[k])
 	}
 	return -1
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math/bits"
+	"slices"
 
 	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
@@ -29,16 +30,24 @@ type Liveness struct {
 	global []int32    // by value ID: dense index, -1 for block-local values
 	values []ir.Value // by dense index
 	words  int        // uint64 words per set
-	pos    []int32    // by block ID: position in layout, -1 outside it
-	in     []uint64   // by layout position: words each
+	in     []uint64   // by block ID: words each, empty outside the layout
 	out    []uint64
 
 	// Working memory, kept for Recompute.
-	definedIn, exposedIn []ir.Block
-	ueStart, defStart    []int32
-	ue, defs, queue      []int32
-	queued               []bool
-	gen, kill            []uint64
+	scan        []valueScan
+	ue, ueStart []int32
+	gen, kill   []uint64
+	queue       []ir.Block
+	queued      []bool
+}
+
+// valueScan is what the scan of the blocks notes about one value ID.
+type valueScan struct {
+	to ir.Value // the value it stands for (aliases resolved), NoValue if none
+	// defined and exposed mark the block (its ID plus one, so that zero
+	// marks none) that defined the value most recently in the scan and the
+	// one that last recorded it as upward-exposed.
+	defined, exposed ir.Block
 }
 
 // NewLiveness computes the liveness of f's values over c, the CFG of f.
@@ -52,146 +61,321 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 // does, in the memory l already has. Slices l returned before are stale
 // afterwards.
 func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
+	// The loops work on local copies of the slices: the compiler keeps
+	// those in registers, fields it reloads after every store.
 	l.f = f
-	l.global = reuse.Filled(l.global, len(f.Values), -1)
-	l.values = l.values[:0]
-	l.pos = reuse.Filled(l.pos, len(c.inLayout), -1)
-	for k, b := range c.layout {
-		l.pos[b] = int32(k)
-	}
-
-	// Upward-exposed uses and definitions per block (CSR by layout
-	// position), the uses deduplicated; definedIn[v] marks the block that
-	// defined v most recently in the scan, exposedIn[v] the block that last
-	// recorded v as exposed.
-	nv := len(f.Values)
-	definedIn := reuse.Filled(l.definedIn, nv, ir.NoBlock)
-	exposedIn := reuse.Filled(l.exposedIn, nv, ir.NoBlock)
-	ueStart := reuse.Zeroed(l.ueStart, len(c.layout)+1)
-	defStart := reuse.Zeroed(l.defStart, len(c.layout)+1)
-	ue := l.ue[:0]     // value IDs, renumbered densely below
-	defs := l.defs[:0] // value IDs, kept below only when not local
-	for k, b := range c.layout {
-		ueStart[k], defStart[k] = int32(len(ue)), int32(len(defs))
-		define := func(v ir.Value) {
-			if int(v) < nv {
-				definedIn[v] = b
-				defs = append(defs, int32(v))
-			}
-		}
-		use := func(v ir.Value) {
-			if v = resolveAlias(f, v); v != ir.NoValue && definedIn[v] != b && exposedIn[v] != b {
-				exposedIn[v] = b
-				ue = append(ue, int32(v))
-			}
-		}
-		for _, p := range f.Blocks[b].Params {
-			define(p)
-		}
-		for idx, inst := range f.Blocks[b].Insts {
-			if !c.placedAt(inst, b, idx) {
-				continue
-			}
-			f.Insts[inst].ForEachUse(use)
-			for _, r := range f.Insts[inst].Results {
-				define(r)
-			}
-		}
-	}
-	ueStart[len(c.layout)], defStart[len(c.layout)] = int32(len(ue)), int32(len(defs))
-	l.definedIn, l.exposedIn, l.ueStart, l.ue = definedIn, exposedIn, ueStart, ue
+	nb := len(c.nodes)
+	redefined := l.scanBlocks(f, c)
 
 	// Dense numbering of the values exposed somewhere, in value order so
 	// that walking a bitset yields sorted values.
-	for _, v := range ue {
-		l.global[v] = 0
-	}
-	for v, g := range l.global {
-		if g == 0 {
-			l.global[v] = int32(len(l.values))
-			l.values = append(l.values, ir.Value(v))
+	scan := l.scan
+	global, values := resized(l.global, len(scan)), l.values[:0]
+	for v := range scan {
+		global[v] = -1
+		if scan[v].exposed != 0 {
+			global[v] = int32(len(values))
+			values = append(values, ir.Value(v))
 		}
 	}
-	for i, v := range ue {
-		ue[i] = l.global[v]
-	}
+	l.global, l.values = global, values
 
-	// Only the definitions of non-local values matter: keep those,
-	// renumbered, moving each block's down in place.
-	kept := 0
-	for k := range c.layout {
-		start, end := defStart[k], defStart[k+1]
-		defStart[k] = int32(kept)
-		for _, v := range defs[start:end] {
-			if g := l.global[v]; g >= 0 {
-				defs[kept] = g
-				kept++
+	// gen holds the upward-exposed uses, kill the definitions of the
+	// values that are not block-local, so that LiveIn = gen ∪ (LiveOut −
+	// kill).
+	w := (len(values) + 63) / 64
+	l.words = w
+	gen, kill := reuse.Zeroed(l.gen, nb*w), reuse.Zeroed(l.kill, nb*w)
+	l.gen, l.kill = gen, kill
+	ue, ueStart := l.ue, l.ueStart
+	for k, b := range c.layout {
+		for e := ueStart[k]; e < ueStart[k+1]; e++ {
+			g := global[ue[e]]
+			gen[int(b)*w+int(g>>6)] |= 1 << (g & 63)
+		}
+	}
+	if redefined {
+		l.killAll(f, c)
+	} else {
+		for g, v := range values {
+			if mark := scan[v].defined; mark != 0 {
+				kill[int(mark-1)*w+g/64] |= 1 << (g % 64)
 			}
 		}
 	}
-	defStart[len(c.layout)] = int32(kept)
-	defs = defs[:kept]
-	l.defStart, l.defs = defStart, defs
 
-	// The sets as bitsets, by layout position: gen holds the upward-exposed
-	// uses, kill the definitions, so that LiveIn = gen ∪ (LiveOut − kill).
-	w := (len(l.values) + 63) / 64
-	l.words = w
-	nl := len(c.layout)
-	gen, kill := reuse.Zeroed(l.gen, nl*w), reuse.Zeroed(l.kill, nl*w)
-	l.gen, l.kill = gen, kill
-	for k := range nl {
-		for _, g := range ue[ueStart[k]:ueStart[k+1]] {
-			gen[k*w+int(g>>6)] |= 1 << (g & 63)
-		}
-		for _, g := range defs[defStart[k]:defStart[k+1]] {
-			kill[k*w+int(g>>6)] |= 1 << (g & 63)
-		}
+	l.in = reuse.Zeroed(l.in, nb*w)
+	l.out = reuse.Zeroed(l.out, nb*w)
+	switch {
+	case w == 1:
+		l.solveWord(c)
+	case w > 1:
+		l.solveWords(c)
 	}
+}
 
-	// A worklist of blocks, first all of them in post-order (successors
-	// first, so that most information flows in one sweep; unreachable
-	// blocks last); a block whose LiveIn grows puts its predecessors back.
-	queue := l.queue[:0]
-	for i := len(c.rpo) - 1; i >= 0; i-- {
-		queue = append(queue, l.pos[c.rpo[i]])
-	}
-	for k, b := range c.layout {
-		if !c.Reachable(b) {
-			queue = append(queue, int32(k))
+// The solvers run a worklist of blocks (a blockQueue); a block whose
+// LiveIn grows puts its predecessors back. Sets only grow, so a changed
+// set is a bigger one.
+//
+// Their edge loops index the CFG's flat arrays rather than slicing them:
+// slicing costs more than the one or two edges a block has.
+
+// solveWord solves sets of one word: most functions cliff generates have
+// at most 64 values that are not block-local, and with one word the sets
+// are plain integers.
+func (l *Liveness) solveWord(c *CFG) {
+	in, out, gen, kill := l.in, l.out, l.gen, l.kill
+	q := l.startQueue(c)
+	succAll, predAll, nodes := c.succAll, c.predAll, c.nodes
+	for q.n > 0 {
+		b := q.pop()
+		node := &nodes[b]
+		var o uint64
+		for e := node.succ.lo; e < node.succ.hi; e++ {
+			o |= in[succAll[e]]
+		}
+		out[b] = o
+		if i := gen[b] | o&^kill[b]; i != in[b] {
+			in[b] = i
+			for e := node.pred.lo; e < node.pred.hi; e++ {
+				q.push(predAll[e])
+			}
 		}
 	}
-	queued := reuse.Filled(l.queued, nl, true)
-	l.queue, l.queued = queue, queued
-	l.in = reuse.Zeroed(l.in, nl*w)
-	l.out = reuse.Zeroed(l.out, nl*w)
-	for head := 0; head < len(queue); head++ {
-		k := int(queue[head])
-		queued[k] = false
-		out := l.out[k*w : (k+1)*w]
-		for _, s := range c.succs[c.layout[k]] {
-			for i, word := range l.in[int(l.pos[s])*w : int(l.pos[s]+1)*w] {
+}
+
+// solveWords solves sets of l.words words.
+func (l *Liveness) solveWords(c *CFG) {
+	w := l.words
+	q := l.startQueue(c)
+	succAll, predAll, nodes := c.succAll, c.predAll, c.nodes
+	for q.n > 0 {
+		b := q.pop()
+		node := &nodes[b]
+		at := int(b) * w
+		out := l.out[at : at+w]
+		clear(out)
+		for e := node.succ.lo; e < node.succ.hi; e++ {
+			s := int(succAll[e]) * w
+			for i, word := range l.in[s : s+w] {
 				out[i] |= word
 			}
 		}
-		in, changed := l.in[k*w:(k+1)*w], false
-		for i, word := range out {
-			if word = gen[k*w+i] | word&^kill[k*w+i]; in[i] != word {
-				// Sets only grow, so a changed word is a bigger one.
+		in, gen, kill := l.in[at:at+w], l.gen[at:at+w], l.kill[at:at+w]
+		changed := false
+		for i, o := range out {
+			if word := gen[i] | o&^kill[i]; word != in[i] {
 				in[i] = word
 				changed = true
 			}
 		}
 		if changed {
-			for _, p := range c.preds[c.layout[k]] {
-				if pk := l.pos[p]; !queued[pk] {
-					queued[pk] = true
-					queue = append(queue, pk)
+			for e := node.pred.lo; e < node.pred.hi; e++ {
+				q.push(predAll[e])
+			}
+		}
+	}
+}
+
+// blockQueue is a FIFO of blocks, each on it at most once: a ring with
+// room for every block of the layout, so that pushing never grows it (a
+// call in the solvers' loop would make the compiler keep its variables in
+// memory).
+type blockQueue struct {
+	ring   []ir.Block
+	queued []bool // by block ID
+	head   int
+	n      int
+}
+
+func (q *blockQueue) pop() ir.Block {
+	b := q.ring[q.head]
+	q.queued[b] = false
+	if q.head++; q.head == len(q.ring) {
+		q.head = 0
+	}
+	q.n--
+	return b
+}
+
+func (q *blockQueue) push(b ir.Block) {
+	if q.queued[b] {
+		return
+	}
+	q.queued[b] = true
+	tail := q.head + q.n
+	if tail >= len(q.ring) {
+		tail -= len(q.ring)
+	}
+	q.ring[tail] = b
+	q.n++
+}
+
+// startQueue returns the worklist holding all the blocks in post-order
+// (successors first, so that most information flows in one sweep) and
+// then the unreachable blocks.
+func (l *Liveness) startQueue(c *CFG) blockQueue {
+	q := blockQueue{ring: resized(l.queue, len(c.layout)), queued: reuse.Zeroed(l.queued, len(c.nodes))}
+	l.queue, l.queued = q.ring, q.queued
+	for i := len(c.rpo) - 1; i >= 0; i-- {
+		q.push(c.rpo[i])
+	}
+	for _, b := range c.layout {
+		if c.nodes[b].rpo < 0 {
+			q.push(b)
+		}
+	}
+	return q
+}
+
+// scanBlocks lists the upward-exposed uses of each block (in ue, CSR by
+// layout position, value IDs resolved and deduplicated) and marks where
+// each value is defined. It reports whether a value was defined in two
+// blocks (only in a malformed function), when defined does not say all
+// the blocks that define it.
+//
+// The loops over instructions and their uses (scanInsts) make no calls,
+// not even to grow ue: Go's calling convention saves no registers, so a
+// call in a loop, however rare, makes the compiler keep the loop's
+// variables in memory.
+func (l *Liveness) scanBlocks(f *ir.Function, c *CFG) (redefined bool) {
+	// Resolving every value once costs less than resolving every use.
+	// Aliases and unused IDs are rare: they are resolved in a second loop,
+	// so that the first makes no call.
+	values := f.Values
+	scan := resized(l.scan, len(values))
+	others := false
+	for v := range values {
+		if k := values[v].Kind; k != ir.DefParam && k != ir.DefResult {
+			others = true
+		}
+		scan[v] = valueScan{to: ir.Value(v)}
+	}
+	if others {
+		for v := range values {
+			if k := values[v].Kind; k != ir.DefParam && k != ir.DefResult {
+				scan[v].to = resolveAlias(f, ir.Value(v))
+			}
+		}
+	}
+	l.scan = scan
+	layout := c.layout
+	ueStart := resized(l.ueStart, len(layout)+1)
+	ue := l.ue[:0]
+	for k, b := range layout {
+		n := len(ue)
+		ueStart[k] = int32(n)
+		// A block exposes each value at most once: with room for all of
+		// them, ue need not grow within the block.
+		ue = slices.Grow(ue, len(scan))
+		ue = ue[:cap(ue)]
+		mark := b + 1
+		for _, p := range f.Blocks[b].Params {
+			redefined = define(scan, p, mark) || redefined
+		}
+		var r bool
+		n, r = scanInsts(scan, c.places, f.Insts, f.Blocks[b].Insts, mark, ue, n)
+		redefined = redefined || r
+		ue = ue[:n]
+	}
+	ueStart[len(layout)] = int32(len(ue))
+	l.ue, l.ueStart = ue, ueStart
+	return redefined
+}
+
+// scanInsts records the uses and definitions of the instructions the
+// layout places in the block marked mark, whose instructions are insts:
+// the uses InstData.ForEachUse lists. The exposed uses go into ue from
+// index n on; it returns the new end, and whether a value was defined in
+// another block before.
+func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, insts []ir.Inst, mark ir.Block, ue []int32, n int) (int, bool) {
+	redefined := false
+	for idx, inst := range insts {
+		if int(inst) >= len(places) || places[inst] != (instPlace{mark, int32(idx) + 1}) {
+			continue // placed elsewhere (CFG.placedAt)
+		}
+		d := &instData[inst]
+		for _, v := range d.Args {
+			n = expose(scan, v, mark, ue, n)
+		}
+		for i := range d.Dests {
+			for _, a := range d.Dests[i].Args {
+				if a.Kind == ir.ArgValue {
+					n = expose(scan, a.Value, mark, ue, n)
+				}
+			}
+		}
+		for i := range d.Handlers {
+			h := &d.Handlers[i]
+			if h.Kind == ir.HandlerContext {
+				n = expose(scan, h.Context, mark, ue, n)
+				continue
+			}
+			for _, a := range h.Dest.Args {
+				if a.Kind == ir.ArgValue {
+					n = expose(scan, a.Value, mark, ue, n)
+				}
+			}
+		}
+		for _, r := range d.Results {
+			redefined = define(scan, r, mark) || redefined
+		}
+	}
+	return n, redefined
+}
+
+// expose records a use of v in the block marked mark, at ue[n] when it is
+// upward-exposed: when the block neither defined v before nor recorded it
+// already. It returns the new end of ue.
+func expose(scan []valueScan, v ir.Value, mark ir.Block, ue []int32, n int) int {
+	if int(v) < len(scan) {
+		if to := scan[v].to; to != ir.NoValue {
+			if s := &scan[to]; s.defined != mark && s.exposed != mark {
+				s.exposed = mark
+				ue[n] = int32(to)
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// define records a definition of v in the block marked mark, and reports
+// whether another block defined it before.
+func define(scan []valueScan, v ir.Value, mark ir.Block) (redefined bool) {
+	if int(v) < len(scan) {
+		s := &scan[v]
+		redefined = s.defined != 0 && s.defined != mark
+		s.defined = mark
+	}
+	return redefined
+}
+
+// killAll sets the kill bits of every definition of a value that is not
+// block-local, from the blocks' params and placed instructions' results:
+// for a function that defines a value in two blocks.
+func (l *Liveness) killAll(f *ir.Function, c *CFG) {
+	w := l.words
+	kill1 := func(v ir.Value, b ir.Block) {
+		if int(v) < len(l.global) {
+			if g := l.global[v]; g >= 0 {
+				l.kill[int(b)*w+int(g>>6)] |= 1 << (g & 63)
+			}
+		}
+	}
+	for _, b := range c.layout {
+		for _, p := range f.Blocks[b].Params {
+			kill1(p, b)
+		}
+		for idx, inst := range f.Blocks[b].Insts {
+			if c.placedAt(inst, b, idx) {
+				for _, r := range f.Insts[inst].Results {
+					kill1(r, b)
 				}
 			}
 		}
 	}
-	l.queue = queue
 }
 
 // LiveIn returns the values live on entry to b, sorted; nil outside the
@@ -209,21 +393,20 @@ func (l *Liveness) IsLiveIn(v ir.Value, b ir.Block) bool { return l.has(l.in, v,
 // b.
 func (l *Liveness) IsLiveOut(v ir.Value, b ir.Block) bool { return l.has(l.out, v, b) }
 
-// set returns the words of b's set in sets, or nil outside the layout.
+// set returns the words of b's set in sets (empty outside the layout), or
+// nil for an ID out of range.
 func (l *Liveness) set(sets []uint64, b ir.Block) []uint64 {
-	if int(b) >= len(l.pos) || l.pos[b] < 0 {
-		return nil
+	if at := int(b) * l.words; at < len(sets) {
+		return sets[at : at+l.words]
 	}
-	k := int(l.pos[b])
-	return sets[k*l.words : (k+1)*l.words]
+	return nil
 }
 
 func (l *Liveness) list(sets []uint64, b ir.Block) []ir.Value {
 	var vs []ir.Value
 	for i, word := range l.set(sets, b) {
-		for word != 0 {
+		for ; word != 0; word &= word - 1 {
 			vs = append(vs, l.values[i*64+bits.TrailingZeros64(word)])
-			word &= word - 1
 		}
 	}
 	return vs

@@ -118,8 +118,7 @@ type metricsScratch struct {
 	cfg CFG
 	// opcodes[op] counts the module's instructions of opcode op so far.
 	opcodes []int32
-	// idom and domDepths are domDepth's tables, by RPO number.
-	idom, domDepths []int32
+	dom     DomTree
 	// level and pending are walk's tables, by value.
 	level, pending []int32
 	// depth computes the chain depth of the functions walk cannot.
@@ -153,67 +152,20 @@ func (s *metricsScratch) compute(f *ir.Function) Metrics {
 	c := &s.cfg
 	c.Recompute(f)
 	m := Metrics{
-		Blocks:   len(c.rpo),
-		Edges:    c.reachableEdges,
-		DomDepth: s.domDepth(),
+		Blocks: len(c.rpo),
+		Edges:  c.reachableEdges,
 	}
 	if m.Blocks > 0 {
 		m.Cyclomatic = m.Edges - m.Blocks + 1
 	}
+	s.dom.Recompute(c)
+	m.DomDepth = s.dom.MaxDepth()
 	insts, depth, tidy := s.walk(f)
 	m.Insts, m.DefUseDepth = insts, depth
 	if !tidy {
 		m.DefUseDepth = s.depth.chainDepth(f, c)
 	}
 	return m
-}
-
-// domDepth returns the dominator tree depth of the CFG's reachable blocks,
-// as DomTree.MaxDepth does and by the same Cooper-Harvey-Kennedy
-// iteration, but without building the tree: its children and pre- and
-// post-order numbers, which metrics do not need, cost as much as the
-// iteration.
-func (s *metricsScratch) domDepth() int {
-	c := &s.cfg
-	rpo := c.rpo
-	if len(rpo) == 0 {
-		return 0
-	}
-	// idom[k] is the RPO number of the immediate dominator of rpo[k], -1
-	// while unknown.
-	idom := reuse.Filled(s.idom, len(rpo), -1)
-	s.idom = idom
-	idom[0] = 0
-	for changed := true; changed; {
-		changed = false
-		for k := 1; k < len(rpo); k++ {
-			newIdom := int32(-1)
-			for _, p := range c.preds[rpo[k]] {
-				pn := c.rpoNum[p]
-				if pn < 0 || idom[pn] < 0 {
-					continue // unreachable, or not processed yet
-				}
-				if newIdom < 0 {
-					newIdom = pn
-				} else {
-					newIdom = intersect(idom, pn, newIdom)
-				}
-			}
-			if idom[k] != newIdom {
-				idom[k] = newIdom
-				changed = true
-			}
-		}
-	}
-	// A block's immediate dominator comes before it in RPO.
-	depth := reuse.Zeroed(s.domDepths, len(rpo))
-	s.domDepths = depth
-	best := int32(0)
-	for k := 1; k < len(rpo); k++ {
-		depth[k] = depth[idom[k]] + 1
-		best = max(best, depth[k])
-	}
-	return int(best)
 }
 
 // walk visits the instructions the metrics count, those of reachable
@@ -259,7 +211,7 @@ func (s *metricsScratch) walk(f *ir.Function) (insts, depth int, tidy bool) {
 	}
 	// Local copies: the compiler keeps them in registers, not fields it
 	// must reload after every store.
-	instData, instBlock, instIndex, opcodes := f.Insts, c.instBlock, c.instIndex, s.opcodes
+	instData, places, opcodes := f.Insts, c.places, s.opcodes
 	best := int32(0)
 	for k, b := range c.rpo {
 		for _, p := range f.Blocks[b].Params {
@@ -272,7 +224,7 @@ func (s *metricsScratch) walk(f *ir.Function) (insts, depth int, tidy bool) {
 		}
 		for idx, inst := range f.Blocks[b].Insts {
 			// c.placedAt(inst, b, idx)
-			if int(inst) >= len(instBlock) || instBlock[inst] != b || instIndex[inst] != int32(idx) {
+			if int(inst) >= len(places) || places[inst] != (instPlace{b + 1, int32(idx) + 1}) {
 				continue
 			}
 			insts++
