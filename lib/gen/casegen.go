@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"cliff/lib/ir"
+	"cliff/lib/profile"
 )
 
 // Limits that keep cases small enough to compile and run quickly.
@@ -26,6 +27,9 @@ type caseGen struct {
 	tab  *tables
 	seed uint64
 	sw   swarm
+	// kindOn says whether each region kind's feature is on: asked for
+	// every region, cheaper than the feature map.
+	kindOn [numKinds]bool
 	// types are the value types this case uses, and abiTypes those of
 	// them that may be params and returns.
 	types, abiTypes []ir.Type
@@ -35,9 +39,18 @@ type caseGen struct {
 }
 
 func newCaseGen(g *Generator, seed uint64) *caseGen {
-	c := &caseGen{g: g, tab: g.tab, seed: seed, sw: drawSwarm(seed, g.opts.Features)}
+	c := &caseGen{g: g, tab: g.tab, seed: seed}
+	c.setSwarm(drawSwarm(seed, g.opts.Features))
 	c.chooseTypes()
 	return c
+}
+
+// setSwarm makes sw the case's feature choice.
+func (c *caseGen) setSwarm(sw swarm) {
+	c.sw = sw
+	for kind, f := range kindFeature {
+		c.kindOn[kind] = f == "" || sw.on[f]
+	}
 }
 
 // typeFeatures says which features a type needs (beyond the integers up
@@ -96,11 +109,14 @@ func (c *caseGen) chooseTypes() {
 	c.types = make([]ir.Type, 0, len(candidateTypes))
 	c.abiTypes = make([]ir.Type, 0, len(candidateTypes))
 	for i, t := range candidateTypes {
+		if c.tab.usable&(1<<i) == 0 {
+			continue
+		}
 		ok := true
 		for _, f := range candidateFeatures[i] {
 			ok = ok && c.sw.on[f]
 		}
-		if !ok || !c.usable(t) {
+		if !ok {
 			continue
 		}
 		c.types = append(c.types, t)
@@ -111,10 +127,9 @@ func (c *caseGen) chooseTypes() {
 	}
 }
 
-// usable reports whether the profile lets cliff-gen make values of t
-// at all: a constant or a conversion from an integer.
-func (c *caseGen) usable(t ir.Type) bool {
-	p := c.tab.prof
+// usable reports whether profile p lets cliff-gen make values of t at
+// all: a constant or a conversion from an integer.
+func usable(p *profile.Profile, t ir.Type) bool {
 	switch {
 	case t.IsVector():
 		return p.Allows(ir.OpSplat, t) || p.Allows(ir.OpVconst, t)

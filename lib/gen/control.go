@@ -48,7 +48,7 @@ func (fg *funcGen) region(depth int, path uint64) {
 		kind = r.pick(w[:])
 	}
 	child := func(k int) uint64 { return derive(path, uint64(k)) }
-	if f := kindFeature[kind]; f != "" && !fg.c.sw.on[f] {
+	if !fg.c.kindOn[kind] {
 		n := 2
 		if kind == whileLoop {
 			n = 1
@@ -94,7 +94,7 @@ func (fg *funcGen) jumpTo(r *rng, merge ir.Block, types []ir.Type) {
 	for k, t := range types {
 		args[k] = fg.operand(r, t)
 	}
-	fg.b.Jump(merge, args...)
+	fg.jump(merge, args...)
 }
 
 func (fg *funcGen) enterMerge(merge ir.Block, types []ir.Type) {
@@ -131,7 +131,7 @@ func (fg *funcGen) condition(r *rng) ir.Value {
 func (fg *funcGen) ifElse(r, or *rng, depth int, child func(int) uint64) {
 	cond := fg.condition(or)
 	then, els, merge := fg.newBlock(), fg.newBlock(), fg.newBlock()
-	fg.b.Brif(cond, then, nil, els, nil)
+	fg.brif(cond, then, nil, els, nil)
 	fg.arms(r, or, depth, child, []ir.Block{then, els}, merge)
 }
 
@@ -164,14 +164,17 @@ func (fg *funcGen) switchTable(r, or *rng, depth int, child func(int) uint64) {
 		cases[k] = fg.newBlock()
 	}
 	merge := fg.newBlock()
-	table := make([]ir.BlockCall, r.between(n, 2*n), 2*maxCases)
+	// br_table's destinations: the default, then the table.
+	dests := fg.dests(1 + r.between(n, 2*n))
+	table := dests[1:]
 	for k := range table {
-		table[k] = ir.NewBlockCall(cases[r.intn(n)])
+		table[k] = ir.BlockCall{Block: cases[r.intn(n)]}
 	}
 	for k := range min(n, len(table)) {
-		table[k] = ir.NewBlockCall(cases[k]) // every case reachable
+		table[k] = ir.BlockCall{Block: cases[k]} // every case reachable
 	}
-	fg.b.BrTable(idx, ir.NewBlockCall(cases[r.intn(n)]), table)
+	dests[0] = ir.BlockCall{Block: cases[r.intn(n)]}
+	fg.b.Append(ir.InstData{Op: ir.OpBrTable, Args: fg.list(idx), Dests: dests})
 	fg.arms(r, or, depth, child, cases, merge)
 }
 
@@ -199,7 +202,7 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 		inits[k] = fg.operand(or, t)
 	}
 	header, body, exit := fg.newBlock(), fg.newBlock(), fg.newBlock()
-	ub.Scaffold(fg.b, func() ir.Inst { return fg.b.Jump(header, append([]ir.Value{zero}, inits...)...) })
+	ub.Scaffold(fg.b, func() ir.Inst { return fg.jump(header, append([]ir.Value{zero}, inits...)...) })
 
 	fg.b.SwitchToBlock(header)
 	fg.reserveParams(header, 1+len(carried))
@@ -210,7 +213,7 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 	}
 	ub.Scaffold(fg.b, func() ir.Inst {
 		more := fg.b.Icmp(ir.IntUlt, counter, bound)
-		return fg.b.Brif(more, body, nil, exit, params)
+		return fg.brif(more, body, nil, exit, params)
 	})
 	// The header dominates the body and the exit.
 	fg.sc.push(counter, ct)
@@ -229,7 +232,7 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 	}
 	ub.Scaffold(fg.b, func() ir.Inst {
 		inc := fg.b.Ins(ir.OpIadd, ir.Invalid, counter, fg.b.Iconst(ct, 1))
-		return fg.b.Jump(header, append([]ir.Value{inc}, next...)...)
+		return fg.jump(header, append([]ir.Value{inc}, next...)...)
 	})
 	fg.trip = outer
 	fg.sc.pop(m)

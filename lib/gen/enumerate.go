@@ -29,10 +29,11 @@ func (g *Generator) Enumerate(emit func(*record.Case, *ir.Module) error) (skippe
 		for _, ctrl := range types {
 			g.arena.reset()
 			c := &caseGen{g: g, tab: g.tab, seed: derive(g.opts.Seed, tag(op.String()+"."+ctrl.String()))}
-			c.sw = swarm{on: all, weights: make([]int, len(families))}
-			for i := range c.sw.weights {
-				c.sw.weights[i] = 1
+			weights := make([]int, len(families))
+			for i := range weights {
+				weights[i] = 1
 			}
+			c.setSwarm(newSwarm(all, weights))
 			c.chooseTypes()
 			mod, ok := c.minimal(opType{op, ctrl})
 			if !ok {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"cliff/lib/internal/splitmix"
 	"cliff/lib/ir"
 )
 
@@ -111,6 +112,14 @@ func FeatureNames() []string {
 type swarm struct {
 	on      map[string]bool
 	weights []int // per family; 0 when off
+	// total is the sum of weights: each computation draws a family, and
+	// summing them each time cost more than the draw.
+	total int
+}
+
+// newSwarm returns a swarm with the given features and family weights.
+func newSwarm(on map[string]bool, weights []int) swarm {
+	return swarm{on: on, weights: weights, total: splitmix.Sum(weights)}
 }
 
 // Stream keys of the features and families, and the names families have
@@ -169,7 +178,7 @@ func drawSwarm(caseSeed uint64, overrides map[string]bool) swarm {
 			}
 		}
 	}
-	return s
+	return newSwarm(s.on, s.weights)
 }
 
 // ParseFeatures reads "name=on,name2=off" (also 1/0, true/false) into

@@ -76,7 +76,7 @@ func (fg *funcGen) define(inst ir.Inst) []ir.Value {
 // compute appends one computation: a family by the case's weights, then
 // an opcode and type of it that the case's types allow.
 func (fg *funcGen) compute(r *rng) {
-	fam := r.pick(fg.c.sw.weights)
+	fam := r.pickOf(fg.c.sw.weights, fg.c.sw.total)
 	if fam < 0 {
 		return
 	}

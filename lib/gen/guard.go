@@ -104,7 +104,7 @@ func (fg *funcGen) atLeastMinus(x ir.Value, ft ir.Type, k int) ir.Value {
 
 // finite reports whether 2^k is a finite value of ft.
 func finite(ft ir.Type, k int) bool {
-	f := floatFormats[ft.Bits()]
+	f := floatFormatOf(ft.Bits())
 	bias := 1<<(f.exp-1) - 1
 	return bias+k < 1<<f.exp-1
 }
@@ -112,7 +112,7 @@ func finite(ft ir.Type, k int) bool {
 // pow2 returns the little-endian bytes of ±2^k in ft, or ±inf when 2^k
 // is not finite.
 func pow2(ft ir.Type, neg bool, k int) []byte {
-	f := floatFormats[ft.Bits()]
+	f := floatFormatOf(ft.Bits())
 	bias := 1<<(f.exp-1) - 1
 	e := uint64(bias + k)
 	if !finite(ft, k) {

@@ -14,10 +14,6 @@ import (
 func (c *caseGen) inputs(entry *ir.Function) []record.InputVector {
 	r := newRng(derive(c.seed, tag("inputs")))
 	params := entry.Sig.Params
-	typeNames := make([]string, len(params))
-	for k, p := range params {
-		typeNames[k] = p.Type.String()
-	}
 	out := make([]record.InputVector, c.g.opts.Inputs)
 	values := make([]record.Value, len(out)*len(params)) // every vector's
 	var scratch [16]byte                                 // the widest value's bytes
@@ -29,36 +25,65 @@ func (c *caseGen) inputs(entry *ir.Function) []record.InputVector {
 		values = values[len(params):]
 		for k, p := range params {
 			dv := ir.DataValue{Type: p.Type, Bytes: inputBytes(&r, p.Type, edge, scratch[:])}
-			vec[k] = record.Value{Type: typeNames[k], Value: printer.DataValue(dv)}
+			vec[k] = record.Value{Type: typeName(p.Type), Value: printer.DataValue(dv)}
 		}
 		out[i] = vec
 	}
 	return out
 }
 
+// typeNames holds the names of the candidate types by type code: every
+// case names the type of each of its input values, and ir.Type.String
+// builds the name each time.
+var typeNames = func() (out [fixedTypeCodes]string) {
+	for _, t := range candidateTypes {
+		out[t] = t.String()
+	}
+	return out
+}()
+
+func typeName(t ir.Type) string {
+	if int(t) < len(typeNames) && typeNames[t] != "" {
+		return typeNames[t]
+	}
+	return t.String()
+}
+
 // inputBytes draws the little-endian bytes of one value of t into dst,
-// each lane an edge value with probability edge, and returns them.
+// each lane an edge value with probability edge, and returns them. Every
+// way of drawing a lane writes all its bytes, so dst needs no clearing.
 func inputBytes(r *rng, t ir.Type, edge float64, dst []byte) []byte {
 	lane := t.LaneType()
 	lb := lane.Bytes()
 	out := dst[:t.Bytes()]
-	clear(out)
 	for off := 0; off < len(out); off += lb {
-		laneBytes(r, lane, r.chance(edge), out[off:off+lb])
+		if r.chance(edge) {
+			edgeLane(r, lane, out[off:off+lb])
+		} else {
+			randomLane(r, lane, out[off:off+lb])
+		}
 	}
 	return out
 }
 
-func laneBytes(r *rng, lane ir.Type, edge bool, dst []byte) {
-	if !edge {
-		for i := range dst {
-			dst[i] = byte(r.next())
-		}
-		if lane.IsFloat() && r.chance(0.8) {
-			plainFloat(r, lane, dst) // mostly ordinary numbers, not raw bits
-		}
-		return
+// randomLane draws a lane of random bytes, one draw per byte (which is
+// what fixes every case's inputs: drawing a word per 8 bytes would change
+// them all).
+func randomLane(r *rng, lane ir.Type, dst []byte) {
+	// In a local, the stream's state stays in a register across the
+	// loop rather than going through memory at every byte.
+	s := r.Stream
+	for i := range dst {
+		dst[i] = byte(s.Next())
 	}
+	r.Stream = s
+	if lane.IsFloat() && r.chance(0.8) {
+		plainFloat(r, lane, dst) // mostly ordinary numbers, not raw bits
+	}
+}
+
+// edgeLane writes an edge value of lane.
+func edgeLane(r *rng, lane ir.Type, dst []byte) {
 	if lane.IsInt() {
 		bits := lane.Bits()
 		if bits == 128 {
@@ -85,10 +110,8 @@ func laneBytes(r *rng, lane ir.Type, edge bool, dst []byte) {
 		return
 	}
 	if lane == ir.F128 {
-		f := floatFormats[128]
-		for i := range dst {
-			dst[i] = 0
-		}
+		f := floatFormatOf(128)
+		clear(dst)
 		hi := uint64(r.intn(2)) << 63
 		expMask := uint64(1)<<f.exp - 1
 		switch r.intn(5) {
@@ -114,7 +137,7 @@ func laneBytes(r *rng, lane ir.Type, edge bool, dst []byte) {
 // plainFloat writes a float of moderate magnitude: exponent near the
 // bias, random fraction and sign.
 func plainFloat(r *rng, lane ir.Type, dst []byte) {
-	f := floatFormats[lane.Bits()]
+	f := floatFormatOf(lane.Bits())
 	bias := uint64(1)<<(f.exp-1) - 1
 	e := bias - 8 + uint64(r.intn(24))
 	if lane.Bits() == 128 {

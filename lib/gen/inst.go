@@ -311,7 +311,7 @@ func intEdge(r *rng, bits int) int64 {
 // floatEdge draws float bits of the given width: zeros, ones, infinities,
 // subnormals, NaN, extremes or random bits.
 func floatEdge(r *rng, bits int) uint64 {
-	f := floatFormats[bits]
+	f := floatFormatOf(bits)
 	exp, frac := f.exp, f.frac
 	sign := uint64(r.intn(2)) << (exp + frac)
 	expMask := uint64(1)<<exp - 1
@@ -336,4 +336,19 @@ func floatEdge(r *rng, bits int) uint64 {
 // floatFormat is an IEEE binary format: exponent and fraction widths.
 type floatFormat struct{ exp, frac uint }
 
-var floatFormats = map[int]floatFormat{16: {5, 10}, 32: {8, 23}, 64: {11, 52}, 128: {15, 112}}
+// floatFormatOf returns the format of floats of the given width (the zero
+// format for other widths). A switch, not a map: it is asked for every
+// float input lane and float immediate.
+func floatFormatOf(bits int) floatFormat {
+	switch bits {
+	case 16:
+		return floatFormat{5, 10}
+	case 32:
+		return floatFormat{8, 23}
+	case 64:
+		return floatFormat{11, 52}
+	case 128:
+		return floatFormat{15, 112}
+	}
+	return floatFormat{}
+}

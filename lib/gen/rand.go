@@ -55,8 +55,10 @@ func geometric(x uint64) int { return min(bits.LeadingZeros64(^x), 53) }
 
 // pick returns an index drawn with the given non-negative weights, or -1
 // when they are all zero.
-func (r *rng) pick(weights []int) int {
-	total := splitmix.Sum(weights)
+func (r *rng) pick(weights []int) int { return r.pickOf(weights, splitmix.Sum(weights)) }
+
+// pickOf is pick for weights whose total is known.
+func (r *rng) pickOf(weights []int, total int) int {
 	if total == 0 {
 		return -1
 	}

@@ -26,6 +26,9 @@ type tables struct {
 	// profile does not allow (they mutate to one it does).
 	byShape map[string][]opType
 	abi     map[ir.Type]bool
+	// usable are the candidate types the profile lets cliff-gen make
+	// values of (usable), which every case asks.
+	usable candidateSet
 	// freeTyped says by opcode whether the profile lists the types its
 	// free operand may have: what restrictsFree asks of profile.FreeTypes,
 	// which makes the list each time.
@@ -83,6 +86,11 @@ func newTables(p *profile.Profile, crashOnly bool) *tables {
 		freeOperands: map[operandKey]candidateSet{}}
 	for _, ty := range p.ABITypes {
 		t.abi[ty] = true
+	}
+	for i, ty := range candidateTypes {
+		if usable(p, ty) {
+			t.usable |= 1 << i
+		}
 	}
 	for _, cc := range p.CallConvs {
 		if !noReturns[cc] {
