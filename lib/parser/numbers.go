@@ -26,11 +26,40 @@ func digitVal(c byte) (uint64, bool) {
 	return 0, false
 }
 
+// digitValues is digitVal as a table, 0xff for non-digits.
+var digitValues = func() (t [256]uint8) {
+	for c := range t {
+		d, ok := digitVal(byte(c))
+		t[c] = 0xff
+		if ok {
+			t[c] = uint8(d)
+		}
+	}
+	return t
+}()
+
 // parseUnsigned reads digits of the given base (no sign, no prefix, no
 // separators) into a value of at most width bits.
 func parseUnsigned(s string, base uint64, width uint) (uint128.Uint128, bool) {
 	if s == "" {
 		return uint128.Uint128{}, false
+	}
+	if len(s) <= 15 && width <= 64 {
+		// Fifteen digits of base 16 or less fit in 64 bits, so most
+		// numbers (source locations, entity numbers) need no 128-bit
+		// arithmetic.
+		var v uint64
+		for i := 0; i < len(s); i++ {
+			d := digitValues[s[i]]
+			if uint64(d) >= base {
+				return uint128.Uint128{}, false
+			}
+			v = v*base + uint64(d)
+		}
+		if bits.Len64(v) > int(width) {
+			return uint128.Uint128{}, false
+		}
+		return uint128.From64(v), true
 	}
 	var v uint128.Uint128
 	for i := 0; i < len(s); i++ {

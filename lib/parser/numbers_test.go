@@ -248,3 +248,35 @@ func TestParseFloatRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestParseUnsignedWidths covers both ways parseUnsigned reads: in 64
+// bits (up to 15 digits, width at most 64) and in 128.
+func TestParseUnsignedWidths(t *testing.T) {
+	tests := []struct {
+		s     string
+		base  uint64
+		width uint
+		hi    uint64
+		lo    uint64
+		ok    bool
+	}{
+		{"ffffffff", 16, 32, 0, 0xffffffff, true},
+		{"100000000", 16, 32, 0, 0, false},
+		{"fffffffffffffff", 16, 60, 0, 0xfffffffffffffff, true},
+		{"fffffffffffffff", 16, 56, 0, 0, false},
+		{"ffffffffffffffff", 16, 64, 0, 0xffffffffffffffff, true},
+		{"10000000000000000", 16, 64, 0, 0, false},
+		{"10000000000000000", 16, 128, 1, 0, true},
+		{"999999999999999", 10, 64, 0, 999999999999999, true},
+		{"18446744073709551616", 10, 64, 0, 0, false},
+		{"0g", 16, 32, 0, 0, false},
+		{"1a", 10, 32, 0, 0, false},
+		{"", 10, 32, 0, 0, false},
+	}
+	for _, tc := range tests {
+		v, ok := parseUnsigned(tc.s, tc.base, tc.width)
+		if ok != tc.ok || ok && (v.Hi != tc.hi || v.Lo != tc.lo) {
+			t.Errorf("parseUnsigned(%q, %d, %d) = %#x:%#x, %v; want %#x:%#x, %v", tc.s, tc.base, tc.width, v.Hi, v.Lo, ok, tc.hi, tc.lo, tc.ok)
+		}
+	}
+}
