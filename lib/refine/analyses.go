@@ -25,19 +25,13 @@ type analyses struct {
 	uses            []int32
 	haveCFG, haveDT bool
 	haveUses        bool
-	// candidates remembers candidate by value: whether a value is a
-	// candidate is fixed by its definition, which no pass changes.
-	candidates []candidacy
+	// candidates holds candidate by value, for the values there were when
+	// it was last extended: whether a value is a candidate is fixed by its
+	// definition, which no pass changes, and the passes ask about nearly
+	// every value, some many times.
+	candidates []bool
 	scratch    *scratch
 }
-
-type candidacy uint8
-
-const (
-	candidacyUnknown candidacy = iota
-	isCandidate
-	notCandidate
-)
 
 // reset readies a for f, keeping its memory.
 func (a *analyses) reset(f *ir.Function, s *scratch) {
@@ -100,13 +94,9 @@ func (a *analyses) newValues() {
 // candidate reports whether v is a candidate (candidate(f, v)).
 func (a *analyses) candidate(v ir.Value) bool {
 	if int(v) >= len(a.candidates) {
-		a.candidates = reuse.Extended(a.candidates, len(a.f.Values))
-	}
-	if a.candidates[v] == candidacyUnknown {
-		a.candidates[v] = notCandidate
-		if candidate(a.f, v) {
-			a.candidates[v] = isCandidate
+		for w := len(a.candidates); w < len(a.f.Values); w++ {
+			a.candidates = append(a.candidates, candidate(a.f, ir.Value(w)))
 		}
 	}
-	return a.candidates[v] == isCandidate
+	return a.candidates[v]
 }

@@ -29,12 +29,24 @@ func foldable(t ir.Type) bool {
 }
 
 func bitcast(b *ir.Builder, t ir.Type, v ir.Value) ir.Value {
-	return b.Results(b.Append(ir.InstData{Op: ir.OpBitcast, CtrlType: t, Args: []ir.Value{v},
-		Flags: ir.MemFlags{Endian: ir.EndianLittle}}))[0]
+	d := ins(b, ir.OpBitcast, t, v)
+	d.Flags = ir.MemFlags{Endian: ir.EndianLittle}
+	return d.Results[0]
 }
 
 func extractlane(b *ir.Builder, v ir.Value, lane int) ir.Value {
-	return b.Results(b.Append(ir.InstData{Op: ir.OpExtractlane, Args: []ir.Value{v}, Imm: int64(lane)}))[0]
+	d := ins(b, ir.OpExtractlane, ir.Invalid, v)
+	d.Imm = int64(lane)
+	return d.Results[0]
+}
+
+// ins appends op applied to args with b.Ins and returns the instruction,
+// for the caller to set its immediates (the Builder reads none of them).
+// Ins makes the operand list in the Builder's memory, where a list literal
+// in an InstData for Append would be allocated for every instruction.
+func ins(b *ir.Builder, op ir.Opcode, ctrl ir.Type, args ...ir.Value) *ir.InstData {
+	f := b.Func()
+	return &f.Insts[f.Values[b.Ins(op, ctrl, args...)].Inst]
 }
 
 // resize converts an integer scalar v to the integer type to, by
@@ -65,7 +77,7 @@ func toAcc(b *ir.Builder, v ir.Value) ir.Value {
 	case t.IsFloat():
 		v = bitcast(b, ir.IntOfWidth(t.Bits()), v) // f32 -> i32, f64 -> i64
 	case t == ir.I128:
-		halves := b.Results(b.Append(ir.InstData{Op: ir.OpIsplit, Args: []ir.Value{v}}))
+		halves := ins(b, ir.OpIsplit, ir.Invalid, v).Results
 		return b.Ins(ir.OpBxor, ir.Invalid, halves[0], halves[1])
 	}
 	return resize(b, v, accType)

@@ -5,6 +5,7 @@ import (
 
 	"cliff/lib/analysis"
 	"cliff/lib/internal/reuse"
+	"cliff/lib/internal/splitmix"
 	"cliff/lib/ir"
 	"cliff/lib/ub"
 )
@@ -52,6 +53,7 @@ func operands(f *ir.Function, r *rng, a *analyses) {
 	for i := range s.weights {
 		s.weights[i] = 1 + r.intn(8)
 	}
+	s.total = splitmix.Sum(s.weights[:])
 	s.walk(cfg.Entry())
 }
 
@@ -62,6 +64,7 @@ type operandSelector struct {
 	dt      *analysis.DomTree
 	r       *rng
 	weights [numPools]int
+	total   int // of weights
 	pools   [numPools]scope
 	uses    []int32 // kept up to date: operands keeps the use counts
 	// level is the length of the longest def-use chain ending at each
@@ -213,7 +216,7 @@ func (s *operandSelector) rebindable(o ir.Value) bool {
 // block call), which the value must not be.
 func (s *operandSelector) choose(old, o ir.Value) ir.Value {
 	t := s.f.Values[o].Type
-	first := s.r.weighted(s.weights[:])
+	first := splitmix.Index(s.weights[:], s.r.intn(s.total)) // r.weighted, with the total kept
 	for i := range numPools {
 		pool := (first + i) % numPools
 		c := s.recent(pool, t, o)

@@ -12,17 +12,41 @@ import (
 // room.
 func useCounts(f *ir.Function, buf []int32) []int32 {
 	uses := reuse.Zeroed(buf, len(f.Values))
-	count := func(v ir.Value) {
-		if v = f.Resolve(v); int(v) < len(uses) {
-			uses[v]++
+	// The loops are ir.InstData.ForEachUse's, written out: a call of a
+	// closure for every operand was most of their work.
+	count := func(args []ir.BlockArg) {
+		for _, a := range args {
+			if a.Kind == ir.ArgValue {
+				countUse(f, uses, a.Value)
+			}
 		}
 	}
 	for _, b := range f.Layout {
 		for _, inst := range f.Blocks[b].Insts {
-			f.Insts[inst].ForEachUse(count)
+			d := &f.Insts[inst]
+			for _, v := range d.Args {
+				countUse(f, uses, v)
+			}
+			for k := range d.Dests {
+				count(d.Dests[k].Args)
+			}
+			for k := range d.Handlers {
+				if h := &d.Handlers[k]; h.Kind == ir.HandlerContext {
+					countUse(f, uses, h.Context)
+				} else {
+					count(h.Dest.Args)
+				}
+			}
 		}
 	}
 	return uses
+}
+
+// countUse counts a use of v (aliases resolved) in uses.
+func countUse(f *ir.Function, uses []int32, v ir.Value) {
+	if v = f.Resolve(v); int(v) < len(uses) {
+		uses[v]++
+	}
 }
 
 // choosable reports whether v may flow anywhere a pass wants it: any
@@ -49,15 +73,12 @@ func choosable(f *ir.Function, v ir.Value) bool {
 // sometimes a constant the optimiser cannot see, such as OpaqueTrue's
 // band, which is always 1).
 func candidate(f *ir.Function, v ir.Value) bool {
-	if !choosable(f, v) {
-		return false
+	if vd := &f.Values[v]; vd.Kind == ir.DefResult {
+		// choosable's test for results last: it looks v up again.
+		d := &f.Insts[vd.Inst]
+		return !ub.IsScaffold(d) && !isConstant(d) && !ub.IsAddress(f, v)
 	}
-	vd := &f.Values[v]
-	if vd.Kind != ir.DefResult {
-		return true
-	}
-	d := &f.Insts[vd.Inst]
-	return !ub.IsScaffold(d) && !isConstant(d)
+	return choosable(f, v)
 }
 
 // isConstant reports whether d computes a constant: a result from no

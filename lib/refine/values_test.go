@@ -1,0 +1,72 @@
+package refine
+
+import (
+	"slices"
+	"testing"
+
+	"cliff/lib/ir"
+)
+
+// TestUseCountsCountEveryUse checks useCounts, which writes out the loops
+// of ir.InstData.ForEachUse, against ForEachUse itself, on generated
+// modules before and after the passes (which add block args and
+// accumulators) and on a try_call with handler args and contexts.
+func TestUseCountsCountEveryUse(t *testing.T) {
+	var mods []*ir.Module
+	for _, m := range testModules(t, 20) {
+		mods = append(mods, parse(t, m.clif), refined(t, m.clif, Names(Passes())...))
+	}
+	mods = append(mods, parse(t, tryCallCLIF))
+	for _, mod := range mods {
+		for _, f := range mod.Funcs {
+			want := make([]int32, len(f.Values))
+			for _, b := range f.Layout {
+				for _, inst := range f.Blocks[b].Insts {
+					f.Insts[inst].ForEachUse(func(v ir.Value) {
+						if v = f.Resolve(v); int(v) < len(want) {
+							want[v]++
+						}
+					})
+				}
+			}
+			if got := useCounts(f, nil); !slices.Equal(got, want) {
+				t.Errorf("%s: useCounts = %v, ForEachUse counts %v", f.Name, got, want)
+			}
+		}
+	}
+}
+
+const tryCallCLIF = `function %f(i64, i32) -> i32 tail {
+    sig0 = (i32) -> i32 tail
+    fn0 = %g sig0
+
+block0(v0: i64, v1: i32):
+    try_call fn0(v1), sig0, block1(ret0, v1), [ context v0, tag1: block2(exn0, v1), default: block2(exn0, v1) ]
+
+block1(v2: i32, v3: i32):
+    return v2
+
+block2(v4: i64, v5: i32):
+    return v5
+}
+`
+
+// TestCandidatesTableIsCandidate checks the analyses' table of candidates
+// against candidate, value by value, when passes have added values since
+// the table was first filled.
+func TestCandidatesTableIsCandidate(t *testing.T) {
+	for _, m := range testModules(t, 20) {
+		mod := parse(t, m.clif)
+		for _, f := range mod.Funcs {
+			var a analyses
+			a.reset(f, new(scratch))
+			a.candidate(0)
+			decoy(f, newRNG(1, 2, "decoy", 0), &a)
+			for v := range f.Values {
+				if got, want := a.candidate(ir.Value(v)), candidate(f, ir.Value(v)); got != want {
+					t.Errorf("%s: %s v%d: table says candidate %v, candidate %v", m.name, f.Name, v, got, want)
+				}
+			}
+		}
+	}
+}
