@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"slices"
-
 	"cliff/lib/ir"
 
 	"cliff/lib/internal/reuse"
@@ -38,7 +36,6 @@ type DomTree struct {
 	interval []interval
 
 	// Working memory, kept for Recompute.
-	retreating []retreatingEdge
 	size, next []int32
 }
 
@@ -48,10 +45,6 @@ type DomTree struct {
 // interval of an unreachable block contains no number and its pre lies in
 // no interval.
 type interval struct{ pre, end int32 }
-
-// retreatingEdge is an edge from the block numbered from to the block
-// numbered to, no later in RPO.
-type retreatingEdge struct{ from, to int32 }
 
 // NewDomTree computes the dominator tree of c.
 func NewDomTree(c *CFG) *DomTree {
@@ -134,71 +127,68 @@ func (d *DomTree) Recompute(c *CFG) {
 // common case, as generated code is structured. Otherwise the sweeps go on
 // as the algorithm says.
 func (d *DomTree) computeIdoms(c *CFG) {
-	rpo, nodes, predAll, idom := c.rpo, c.nodes, c.predAll, d.idom
-	// Room for every edge, so that the loop does not grow the slice (a
-	// call in a loop makes the compiler keep its variables in memory).
-	retreating := slices.Grow(d.retreating[:0], len(predAll))
-	retreating = retreating[:cap(retreating)]
-	nr := 0
-	idom[0] = 0
-	for k := 1; k < len(rpo); k++ {
-		newIdom := int32(-1)
-		pred := nodes[rpo[k]].pred
-		for e := pred.lo; e < pred.hi; e++ {
-			pn := nodes[predAll[e]].rpo
-			switch {
-			case pn < 0:
-				continue // unreachable
-			case pn >= int32(k):
-				retreating[nr] = retreatingEdge{pn, int32(k)}
-				nr++
-			case newIdom < 0:
-				newIdom = pn
-			default:
-				newIdom = intersect(idom, pn, newIdom)
-			}
-		}
-		// The DFS parent of a block precedes it in RPO, so newIdom >= 0.
-		idom[k] = newIdom
+	n := int32(len(c.rpo))
+	d.idom[0] = 0
+	for k := int32(1); k < n; k++ {
+		// The DFS parent of a block precedes it in RPO, so this is >= 0.
+		d.idom[k] = d.meet(c, k, k)
 	}
-	d.retreating = retreating
-
-	backEdgesOnly := true
-	for _, e := range retreating[:nr] {
-		a := e.from
-		for a > e.to {
-			a = idom[a]
-		}
-		if a != e.to {
-			backEdgesOnly = false
-			break
-		}
-	}
-	if backEdgesOnly {
+	if d.backEdgesOnly(c) {
 		return
 	}
 	for changed := true; changed; {
 		changed = false
-		for k := 1; k < len(rpo); k++ {
-			newIdom := int32(-1)
-			pred := nodes[rpo[k]].pred
-			for e := pred.lo; e < pred.hi; e++ {
-				pn := nodes[predAll[e]].rpo
-				switch {
-				case pn < 0:
-					continue // unreachable
-				case newIdom < 0:
-					newIdom = pn
-				default:
-					newIdom = intersect(idom, pn, newIdom)
-				}
-			}
-			if idom[k] != newIdom {
-				idom[k] = newIdom
+		for k := int32(1); k < n; k++ {
+			if newIdom := d.meet(c, k, n); d.idom[k] != newIdom {
+				d.idom[k] = newIdom
 				changed = true
 			}
 		}
 	}
+}
+
+// meet returns the nearest common ancestor, in the tree so far, of the
+// reachable predecessors of the block numbered k whose numbers are below
+// limit, or -1 if there are none.
+func (d *DomTree) meet(c *CFG, k, limit int32) int32 {
+	nodes, predAll, idom := c.nodes, c.predAll, d.idom
+	newIdom := int32(-1)
+	pred := nodes[c.rpo[k]].pred
+	for e := pred.lo; e < pred.hi; e++ {
+		pn := nodes[predAll[e]].rpo
+		switch {
+		case pn < 0 || pn >= limit:
+			continue // unreachable, or left out
+		case newIdom < 0:
+			newIdom = pn
+		default:
+			newIdom = intersect(idom, pn, newIdom)
+		}
+	}
+	return newIdom
+}
+
+// backEdgesOnly reports whether every retreating edge (from a block
+// numbered no earlier in RPO than its target) goes to a dominator of its
+// source in the tree so far.
+func (d *DomTree) backEdgesOnly(c *CFG) bool {
+	nodes, predAll, idom := c.nodes, c.predAll, d.idom
+	for k := int32(1); k < int32(len(c.rpo)); k++ {
+		pred := nodes[c.rpo[k]].pred
+		for e := pred.lo; e < pred.hi; e++ {
+			a := nodes[predAll[e]].rpo
+			if a < k {
+				continue // a forward edge, or unreachable (-1)
+			}
+			for a > k {
+				a = idom[a]
+			}
+			if a != k {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // intersect walks two fingers up the partial tree to their nearest common
