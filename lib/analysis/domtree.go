@@ -1,9 +1,8 @@
 package analysis
 
 import (
-	"cliff/lib/ir"
-
 	"cliff/lib/internal/reuse"
+	"cliff/lib/ir"
 )
 
 // DomTree is the dominator tree of the reachable blocks of a CFG. Block A
