@@ -81,14 +81,15 @@ func BenchmarkCompute(b *testing.B) {
 	}
 }
 
-// sampleFuncs are the functions of the cases the other packages' benchmarks
-// measure (gen.Sample: 64 modules, 156 functions of about 25 blocks and
-// 120 instructions): the sizes cliff-gen and cliff-refine analyse, for
-// which the fixed cost of each Recompute matters as much as its loops.
-func sampleFuncs(b *testing.B) []*ir.Function {
-	_, mods, err := gen.Sample(64)
+// sampleFuncs are the functions of the first n cases the other packages'
+// benchmarks measure (gen.Sample; 64 modules hold 156 functions of about
+// 25 blocks and 120 instructions): the sizes cliff-gen and cliff-refine
+// analyse, for which the fixed cost of each Recompute matters as much as
+// its loops.
+func sampleFuncs(tb testing.TB, n int) []*ir.Function {
+	_, mods, err := gen.Sample(n)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	var fs []*ir.Function
 	for _, m := range mods {
@@ -105,7 +106,7 @@ func sampleFuncs(b *testing.B) []*ir.Function {
 // 29k (callgrind, the difference of two -test.benchtime counts under
 // GOGC=off).
 func BenchmarkRecomputeGenerated(b *testing.B) {
-	fs := sampleFuncs(b)
+	fs := sampleFuncs(b, 64)
 	cfgs := make([]*CFG, len(fs))
 	for i, f := range fs {
 		cfgs[i] = NewCFG(f)

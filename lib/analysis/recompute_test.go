@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"cliff/lib/gen"
 	"cliff/lib/ir"
 )
 
@@ -43,14 +42,7 @@ func TestRecomputeMatchesNew(t *testing.T) {
 // first and then smallest first, an analysis recomputed in the memory of
 // the one before answers as a fresh one does.
 func TestRecomputeGeneratedMatchesNew(t *testing.T) {
-	_, mods, err := gen.Sample(16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fs []*ir.Function
-	for _, m := range mods {
-		fs = append(fs, m.Funcs...)
-	}
+	fs := sampleFuncs(t, 16)
 	size := func(f *ir.Function) int { return len(f.Blocks) + len(f.Insts) + len(f.Values) }
 	slices.SortStableFunc(fs, func(a, b *ir.Function) int { return size(b) - size(a) })
 	order := append(slices.Clone(fs), fs...)

@@ -22,8 +22,9 @@ func BenchmarkCase(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			g, err := New(Options{Seed: 1, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation, Inputs: DefaultInputs,
-				Reuse: true})
+			opts := DefaultOptions(p, 1, depth)
+			opts.Reuse = true
+			g, err := New(opts)
 			if err != nil {
 				b.Fatal(err)
 			}

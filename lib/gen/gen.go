@@ -48,6 +48,12 @@ const (
 	DefaultInputs   = 8
 )
 
+// DefaultOptions are the options of `cliff-gen --seed SEED --depth DEPTH`
+// with profile p: the flags' defaults for the rest.
+func DefaultOptions(p *profile.Profile, seed uint64, depth int) Options {
+	return Options{Seed: seed, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation, Inputs: DefaultInputs}
+}
+
 // A Generator makes cases. It precomputes the profile's opcode tables once;
 // Case may then be called for any index, from one goroutine at a time.
 type Generator struct {

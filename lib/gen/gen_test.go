@@ -28,8 +28,9 @@ func newGenWith(t testing.TB, profileName string, depth int, features map[string
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(Options{Seed: 42, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation,
-		Inputs: DefaultInputs, Features: features, Corpus: corpus})
+	opts := DefaultOptions(p, 42, depth)
+	opts.Features, opts.Corpus = features, corpus
+	g, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestReuseSameBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, depth := range []int{0, 5, 12} {
-		opts := Options{Seed: 42, Profile: p, Depth: depth, Funcs: DefaultFuncs, Mutation: DefaultMutation, Inputs: DefaultInputs}
+		opts := DefaultOptions(p, 42, depth)
 		fresh, err := New(opts)
 		if err != nil {
 			t.Fatal(err)

@@ -15,8 +15,7 @@ func Sample(n int) ([]*record.Case, []*ir.Module, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := New(Options{Seed: 1, Profile: p, Depth: DefaultDepth, Funcs: DefaultFuncs,
-		Mutation: DefaultMutation, Inputs: DefaultInputs})
+	g, err := New(DefaultOptions(p, 1, DefaultDepth))
 	if err != nil {
 		return nil, nil, err
 	}

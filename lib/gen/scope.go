@@ -56,9 +56,6 @@ func (s *scope) pick(r *rng, t ir.Type) (ir.Value, bool) {
 	return vs[r.recent(len(vs))], true
 }
 
-// has reports whether a value of type t is in scope.
-func (s *scope) has(t ir.Type) bool { return len(s.values(t)) > 0 }
-
 // anyOf draws a recent value whose type satisfies ok.
 func (s *scope) anyOf(r *rng, ok func(ir.Type) bool) (ir.Value, ir.Type, bool) {
 	for tries := 0; tries < 8 && len(s.stack) > 0; tries++ {

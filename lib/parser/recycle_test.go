@@ -62,8 +62,7 @@ func generatedTexts(t *testing.T) []recycledText {
 	}
 	var out []recycledText
 	for k, depth := range []int{5, 0, 10, 1, 8, 2, 5, 10, 0} {
-		g, err := gen.New(gen.Options{Seed: uint64(k), Profile: p, Depth: depth, Funcs: gen.DefaultFuncs,
-			Mutation: gen.DefaultMutation, Inputs: gen.DefaultInputs})
+		g, err := gen.New(gen.DefaultOptions(p, uint64(k), depth))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,8 +74,7 @@ func recycledCases(t *testing.T) []record.Case {
 	}
 	var out []record.Case
 	for k, depth := range []int{5, 0, 10, 1, 8, 2, 10, 0, 5} {
-		g, err := gen.New(gen.Options{Seed: uint64(k), Profile: p, Depth: depth, Funcs: gen.DefaultFuncs,
-			Mutation: gen.DefaultMutation, Inputs: gen.DefaultInputs})
+		g, err := gen.New(gen.DefaultOptions(p, uint64(k), depth))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -43,9 +43,3 @@ func (r *rng) intn(n int) int {
 
 // chance reports true with probability num/den.
 func (r *rng) chance(num, den int) bool { return r.intn(den) < num }
-
-// weighted returns an index into weights, each chosen with probability
-// proportional to its weight; the weights must not all be zero.
-func (r *rng) weighted(weights []int) int {
-	return splitmix.Index(weights, r.intn(splitmix.Sum(weights)))
-}
