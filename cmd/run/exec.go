@@ -45,21 +45,17 @@ type worker struct {
 	dir   string
 	lim   limits
 	out   *reporter
-	cpus  map[string]cpuChoice // qemu -cpu per configuration
-	batch int                  // counter for scratch file names
+	host  harness.Host // where native code runs, and what it may use
+	tools *toolchains  // shared by the workers: checked once per arch
+	batch int          // counter for scratch file names
 }
 
-type cpuChoice struct {
-	cpu string
-	err error
-}
-
-func newWorker(driverPath string, lim limits, out *reporter) (*worker, error) {
+func newWorker(driverPath string, lim limits, out *reporter, host harness.Host, tools *toolchains) (*worker, error) {
 	dir, err := os.MkdirTemp("", "cliff-run-")
 	if err != nil {
 		return nil, err
 	}
-	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, out: out, cpus: map[string]cpuChoice{}}, nil
+	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, out: out, host: host, tools: tools}, nil
 }
 
 func (w *worker) close() {
@@ -129,124 +125,18 @@ func (w *worker) compiled(ctx context.Context, t *task) {
 	if len(units) == 0 {
 		return
 	}
+	if err := w.tools.check(ctx, t.cfg.Arch); err != nil {
+		for _, u := range units {
+			w.failEnvironment(t, u, err)
+		}
+		return
+	}
 	b := w.build(ctx, t, units)
 	if b == nil || len(b.units) == 0 {
 		return
 	}
-	cpu := ""
-	if t.cfg.Executor == record.ExecQemu {
-		var err error
-		if cpu, err = w.qemuCPU(t.cfg, b.answer.ISAFlags); err != nil {
-			os.Remove(b.exe.Path)
-			w.runWithoutUnemulated(ctx, t, b, err)
-			return
-		}
-	}
-	w.execute(ctx, t, b, cpu)
-}
-
-// qemuCPU is the -cpu for a configuration's effective ISA flags, worked
-// out once per configuration.
-func (w *worker) qemuCPU(cfg record.Config, isaFlags []string) (string, error) {
-	key := cfg.String()
-	c, ok := w.cpus[key]
-	if !ok {
-		c.cpu, c.err = harness.QemuCPU(harness.Arch(cfg.Arch), isaFlags)
-		w.cpus[key] = c
-	}
-	return c.cpu, c.err
-}
-
-// runWithoutUnemulated handles ISA flags QEMU cannot emulate (riscv64
-// Zcb, say): it compiles the batch again with those flags off, and runs
-// the modules whose machine code came out identical, since for them the
-// flags made no difference. The others are skipped with the reason.
-func (w *worker) runWithoutUnemulated(ctx context.Context, t *task, b *built, why error) {
-	skipAll := func(units []*unit, reason string) {
-		for _, u := range units {
-			w.out.skipped(u, t.cfg, reason)
-		}
-	}
-	off := harness.Unemulated(harness.Arch(t.cfg.Arch), b.answer.ISAFlags)
-	if len(off) == 0 {
-		skipAll(b.units, why.Error())
-		return
-	}
-	target := targetString(t.cfg)
-	for _, f := range off {
-		target += " " + f + "=false"
-	}
-	w.batch++
-	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
-	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
-	defer os.Remove(obj)
-	req, entryIndex := compileRequest(target, t.cfg, b.units, obj)
-	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(b.units))*w.lim.compilePer)
-	defer cancel()
-	ans, err := w.drv.Compile(cctx, req)
-	if err != nil {
-		skipAll(b.units, why.Error())
-		return
-	}
-	cpu, err := w.qemuCPU(record.Config{Arch: t.cfg.Arch, Flags: strings.Fields(target)[1:]}, ans.ISAFlags)
-	if err != nil {
-		skipAll(b.units, why.Error())
-		return
-	}
-	// An entry runs when every function it can reach compiled to the same
-	// code either way.
-	same := &built{answer: b.answer, entryIndex: entryIndex, skip: map[*entry]bool{}}
-	for k, u := range b.units {
-		m := ans.Modules[k]
-		if m.Status != driver.StatusOK {
-			w.out.skipped(u, t.cfg, why.Error())
-			continue
-		}
-		with, without := codeHashes(b.modules[k]), codeHashes(m)
-		var differ []*entry
-		for _, e := range u.entries {
-			if e.err != nil {
-				continue
-			}
-			for _, name := range u.reachable(e) {
-				if h := with[name]; h == "" || h != without[name] {
-					differ = append(differ, e)
-					same.skip[e] = true
-					break
-				}
-			}
-		}
-		if len(differ) > 0 {
-			w.out.skippedEntries(differ, t.cfg.Arch, t.cfg.String(), why.Error()+"; and the code differs without it")
-		}
-		if len(differ) < len(u.entries) {
-			same.units = append(same.units, u)
-			same.modules = append(same.modules, b.modules[k])
-		}
-	}
-	if len(same.units) == 0 {
-		return
-	}
-	lctx, cancel2 := context.WithTimeout(ctx, w.lim.link)
-	defer cancel2()
-	start := time.Now()
-	if same.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe); err != nil {
-		for _, u := range same.units {
-			w.failUnit(t, u, record.StatusHarnessError, err.Error(), record.Timings{})
-		}
-		return
-	}
-	same.linkMS = msSince(start)
-	w.execute(ctx, t, same, cpu)
-}
-
-// codeHashes maps a compiled module's function names to their code hashes.
-func codeHashes(m driver.ModuleOutcome) map[string]string {
-	out := make(map[string]string, len(m.Functions))
-	for _, f := range m.Functions {
-		out[f.Name] = f.CodeHash
-	}
-	return out
+	defer os.Remove(b.exe.Path)
+	w.place(ctx, t, b)
 }
 
 // build compiles units into one object and links it. A driver that dies
@@ -283,7 +173,8 @@ func (w *worker) build(ctx context.Context, t *task, units []*unit) *built {
 
 // failBuild records a unit whose build failed as a whole: a driver that
 // died on it is a compile crash with the signal, a link failure a compile
-// error, anything else cliff's own failure.
+// error, unless the machine's tools are to blame; anything else is
+// cliff's own failure.
 func (w *worker) failBuild(t *task, u *unit, err error) {
 	var died *driver.DiedError
 	switch {
@@ -294,6 +185,8 @@ func (w *worker) failBuild(t *task, u *unit, err error) {
 				r.Signal = died.Signal
 			}
 		}
+	case errors.As(err, new(*harness.ToolchainError)):
+		w.failEnvironment(t, u, err)
 	case errors.Is(err, errLink):
 		w.failUnit(t, u, record.StatusCompileError, err.Error(), record.Timings{})
 	default:
@@ -371,16 +264,24 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 	start := time.Now()
 	b.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe)
 	b.linkMS = msSince(start)
+	if errors.As(err, new(*harness.ToolchainError)) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errLink, err)
 	}
 	return b, nil
 }
 
-// execute runs every call of every entry of a built batch and turns the
-// outcomes into results.
-func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
-	defer os.Remove(b.exe.Path)
+// execute runs every call of every entry of a built batch that b.skip
+// does not exclude, where it says, and turns the outcomes into results.
+// The results name the executor that really ran the code.
+func (w *worker) execute(ctx context.Context, t *task, b *built, where harness.Placement) {
+	cfg := t.cfg
+	cfg.Executor = record.ExecNative
+	if where.Emulated {
+		cfg.Executor = record.ExecQemu
+	}
 	type slot struct {
 		e     *entry
 		u     *unit
@@ -416,7 +317,7 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
 	rctx, cancel := context.WithTimeout(ctx, time.Duration(len(jobs)+2)*w.lim.perInput+30*time.Second)
 	defer cancel()
 	b.exe.IsolateJobs = w.lim.isolate
-	outcomes, err := b.exe.Run(rctx, cpu, jobs, w.lim.perInput, traps)
+	outcomes, err := b.exe.Run(rctx, where, jobs, w.lim.perInput, traps)
 	execMS := msSince(start)
 	for _, s := range slots {
 		times := record.Timings{
@@ -427,26 +328,26 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, cpu string) {
 			times.ExecMS = execMS * float64(len(s.e.calls)) / float64(len(jobs))
 		}
 		if err != nil {
-			s.e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusHarnessError, Message: shorten(err.Error()), Timings: times}
-			w.out.failedCalls(s.u, s.e, t.cfg, "harness error: "+err.Error())
+			s.e.results[t.cfgIndex] = &record.RunResult{Config: cfg, Status: record.StatusHarnessError, Message: shorten(err.Error()), Timings: times}
+			w.out.failedCalls(s.u, s.e, cfg, "harness error: "+err.Error())
 			continue
 		}
-		res := newResult(t.cfg, times)
+		res := newResult(cfg, times)
 		for i, c := range s.e.calls {
 			o := outcomes[s.first+i]
 			if o.Status != record.StatusOK {
 				res.add(nil, o.Status, o.Trap, o.Signal, o.Message)
-				w.out.checkCall(s.u, s.e, c, t.cfg, nil, describeOutcome(o.Status, o.Trap, o.Signal, o.Message))
+				w.out.checkCall(s.u, s.e, c, cfg, nil, describeOutcome(o.Status, o.Trap, o.Signal, o.Message))
 				continue
 			}
 			vals, uerr := s.e.layout.UnpackResults(o.Results)
 			if uerr != nil {
 				res.add(nil, record.StatusHarnessError, "", "", uerr.Error())
-				w.out.checkCall(s.u, s.e, c, t.cfg, nil, "harness error: "+uerr.Error())
+				w.out.checkCall(s.u, s.e, c, cfg, nil, "harness error: "+uerr.Error())
 				continue
 			}
 			res.add(vals, record.StatusOK, "", "", "")
-			w.out.checkCall(s.u, s.e, c, t.cfg, vals, "")
+			w.out.checkCall(s.u, s.e, c, cfg, vals, "")
 		}
 		s.e.results[t.cfgIndex] = res.finish()
 	}

@@ -16,6 +16,7 @@ import (
 
 	"cliff/lib/driver"
 	"cliff/lib/extract"
+	"cliff/lib/harness"
 )
 
 // Exit statuses.
@@ -51,9 +52,17 @@ trap code or signal, timings), so that runs accumulate:
     cliff-gen | cliff-run --arch x86_64 | cliff-run --arch riscv64,s390x | cliff-diff
 
 A configuration is an architecture (x86_64, aarch64, riscv64, s390x, or
-interp for Cranelift's interpreter), an opt level and ISA flags. x86_64
-runs natively; the others run under qemu-<arch>-static with a -cpu that
-emulates the ISA flags Cranelift was told to use. Cases are compiled in
+interp for Cranelift's interpreter), an opt level and ISA flags. Code for
+this host's architecture runs natively when its CPU has every feature the
+ISA flags need (/proc/cpuinfo; --host-features takes features away, to
+test as on an older CPU); the rest runs under qemu-<arch>-static with a
+-cpu that emulates the flags. Code QEMU cannot run either (AVX-512, say)
+runs only if compiling it without those flags gives identical machine
+code, and is skipped with the reason otherwise. Each result names the
+executor that really ran it. Before its first batch for an architecture,
+cliff-run checks that this machine can build and run its code; if not,
+that architecture's results are harness errors, reported once with the
+missing package, and the exit status is 2. Cases are compiled in
 batches (one object and one executable per batch and configuration); each
 case runs in its own forked process with a CPU-time limit per input vector,
 so one crash, trap or endless loop costs only its own case (its input
@@ -83,7 +92,9 @@ still written.`,
 			&cli.DurationFlag{Name: "compile-timeout", Value: 60 * time.Second, Usage: "limit per compile request (plus 2s per module)"},
 			&cli.BoolFlag{Name: "isolate", Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
 			&cli.Uint64Flag{Name: "fuel", Value: 100_000_000, Usage: "interpreter instruction limit per call"},
+			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
 			&cli.StringFlag{Name: "driver", Usage: "path of cliff-driver (default: $CLIFF_DRIVER, beside cliff-run, or on $PATH)"},
+			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
 			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
 		},
 		Action: run,
@@ -102,6 +113,19 @@ func run(c *cli.Context) error {
 	isa, err := parseISAFlags(c.StringSlice("isa-flags"))
 	if err != nil {
 		return cli.Exit(err, exitError)
+	}
+	host, err := harness.ReadHost()
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	if host, err = host.Restrict(c.String("host-features")); err != nil {
+		return cli.Exit(fmt.Errorf("--host-features (or $%s): %w", harness.HostFeaturesEnv, err), exitError)
+	}
+	if c.Bool("check-tools") {
+		if err := checkTools(c.Context, os.Stdout, host, arches); err != nil {
+			return cli.Exit("", exitError)
+		}
+		return nil
 	}
 	driverPath := c.String("driver")
 	if driverPath == "" {
@@ -132,6 +156,7 @@ func run(c *cli.Context) error {
 		},
 		rep:      newReporter(os.Stderr),
 		progress: isTerminal(os.Stderr),
+		host:     host,
 	}
 	runErr := r.run(c.Context, sources, c.String("output"))
 	if c.Bool("summary") {
@@ -139,6 +164,9 @@ func run(c *cli.Context) error {
 	}
 	if runErr != nil {
 		return cli.Exit(runErr, exitError)
+	}
+	if err := r.rep.brokenArches(); err != nil {
+		return cli.Exit(err, exitError)
 	}
 	if r.rep.anyFailed() {
 		return cli.Exit("", exitRunlines)

@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"cliff/lib/driver/drivertest"
+	"cliff/lib/harness"
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
 )
@@ -50,6 +51,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)
 			env.Setenv("FILETESTS", filetests)
+			// CLIFF_HOST_FEATURES=x86-64-v2 scripts/test.sh runs every
+			// script as on a CPU without AVX2.
+			env.Setenv(harness.HostFeaturesEnv, os.Getenv(harness.HostFeaturesEnv))
 			if cache, err := os.UserCacheDir(); err == nil {
 				// Share the harness object cache with the user's, so the
 				// scripts do not rebuild it for every test.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -22,12 +23,18 @@ type reporter struct {
 	counts  map[string]*runlineCounts // by arch ("interp" included)
 	reasons map[string]int            // skip reason → run-line checks skipped
 	warned  map[string]bool
+	// broken says, per architecture, why this machine cannot build or
+	// run its code (a missing cross compiler or C library, say).
+	broken map[string]error
 }
 
-type runlineCounts struct{ passed, failed, skipped int }
+// runlineCounts are the run lines of one architecture. notRun are those
+// that never ran because the machine's tools are broken: a fault of the
+// environment, neither a pass nor a failure of Cranelift.
+type runlineCounts struct{ passed, failed, skipped, notRun int }
 
 func newReporter(log io.Writer) *reporter {
-	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}}
+	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}, broken: map[string]error{}}
 }
 
 func (r *reporter) countsFor(arch string) *runlineCounts {
@@ -87,6 +94,37 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 			fmt.Fprintf(r.log, "cliff-run: %s: %s %s\n", u.source, cfg, msg)
 		}
 	}
+}
+
+// unusable counts a unit's run commands as not run under cfg, because
+// this machine cannot build or run the architecture's code; the reason is
+// printed once per architecture.
+func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range u.entries {
+		for _, c := range e.calls {
+			if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
+				r.countsFor(cfg.Arch).notRun++
+			}
+		}
+	}
+	if _, seen := r.broken[cfg.Arch]; !seen {
+		r.broken[cfg.Arch] = err
+		fmt.Fprintf(r.log, "cliff-run: not running any %s code: %v\n", cfg.Arch, err)
+	}
+}
+
+// brokenArches is an error naming every architecture whose code could
+// not be built or run here (each was reported when it was found), or nil.
+func (r *reporter) brokenArches() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.broken) == 0 {
+		return nil
+	}
+	arches := slices.Sorted(maps.Keys(r.broken))
+	return fmt.Errorf("this machine cannot build or run %s code (see above): its results are harness errors, its run lines were not run", strings.Join(arches, ", "))
 }
 
 // skipped counts a unit's run commands as skipped under cfg, for reason.
@@ -177,12 +215,23 @@ func (r *reporter) summary(w io.Writer) {
 	}
 	for _, a := range arches {
 		c := r.counts[a]
-		fmt.Fprintf(w, "runlines %s: %d passed, %d failed, %d skipped\n", a, c.passed, c.failed, c.skipped)
+		fmt.Fprintf(w, "runlines %s: %s\n", a, c)
 		total.passed += c.passed
 		total.failed += c.failed
 		total.skipped += c.skipped
+		total.notRun += c.notRun
 	}
-	fmt.Fprintf(w, "runlines: %d passed, %d failed, %d skipped\n", total.passed, total.failed, total.skipped)
+	fmt.Fprintf(w, "runlines: %s\n", &total)
+}
+
+// String is "N passed, M failed, K skipped", with ", J not run (harness
+// error)" when the machine's tools kept some from running.
+func (c *runlineCounts) String() string {
+	s := fmt.Sprintf("%d passed, %d failed, %d skipped", c.passed, c.failed, c.skipped)
+	if c.notRun > 0 {
+		s += fmt.Sprintf(", %d not run (harness error)", c.notRun)
+	}
+	return s
 }
 
 func (r *reporter) anyFailed() bool {

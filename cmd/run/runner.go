@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"cliff/lib/extract"
+	"cliff/lib/harness"
 	"cliff/lib/jsonl"
 	"cliff/lib/parser"
 	"cliff/lib/record"
@@ -30,6 +31,8 @@ type runner struct {
 	lim      limits
 	rep      *reporter
 	progress bool
+	host     harness.Host
+	tools    toolchains
 
 	units, tasksDone atomic.Int64
 }
@@ -50,7 +53,7 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	ordered := make(chan *chunk, r.jobs+1)
 	var workersDone sync.WaitGroup
 	for range r.jobs {
-		wk, err := newWorker(r.driver, r.lim, r.rep)
+		wk, err := newWorker(r.driver, r.lim, r.rep, r.host, &r.tools)
 		if err != nil {
 			return err
 		}

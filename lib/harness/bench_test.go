@@ -34,7 +34,7 @@ func BenchmarkRun(b *testing.B) {
 				before := childrenCPU(b)
 				b.ResetTimer()
 				for b.Loop() {
-					outcomes, err := exe.Run(context.Background(), "", jobs, time.Second, nil)
+					outcomes, err := exe.Run(context.Background(), placeFor(exe.Arch), jobs, time.Second, nil)
 					if err != nil {
 						b.Fatal(err)
 					}

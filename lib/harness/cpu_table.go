@@ -3,7 +3,7 @@ package harness
 import "strconv"
 
 // How QEMU 7.2 (Debian 12's qemu-user-static) emulates each ISA flag of
-// Cranelift 0.135, and what this host must have for x86_64. Every claim
+// Cranelift 0.135, and what an x86_64 host must have to run it natively. Every claim
 // here was checked by running an instruction that needs the feature under
 // qemu with the resulting -cpu string; TestCPUTableAgainstQemu repeats
 // those checks (the probes are in cpu_table_test.go), so a new row needs a
@@ -19,7 +19,7 @@ type flagRule struct {
 	// is true or false.
 	on, off string
 	// needs is a CPU feature the flag needs, in the vocabulary of the
-	// table's models (aarch64) or of /proc/cpuinfo (x86_64, native).
+	// table's models (aarch64) or of /proc/cpuinfo (x86_64, for Host).
 	needs string
 	// vlen: for riscv64 has_zvl<N>b, the minimum vector length N.
 	vlen int
@@ -119,30 +119,40 @@ var cpuTables = map[Arch]cpuTable{
 		},
 	},
 	X86_64: {
-		// Run natively: needs are /proc/cpuinfo flags of this host.
+		// needs are /proc/cpuinfo names: code runs natively when the host
+		// has them (Place), else under qemu-x86_64 from qemu64 (SSE3 and
+		// CMPXCHG16B on) with each feature switched on. QEMU 7.2's TCG
+		// runs VEX code only with XSAVE on. Without ABM, LZCNT decodes as
+		// BSR and gives another answer instead of SIGILL (the probe checks
+		// the answer).
+		base: "qemu64",
 		rules: []flagRule{
-			{flag: "has_sse3", needs: "pni"},
-			{flag: "has_ssse3", needs: "ssse3"},
-			{flag: "has_cmpxchg16b", needs: "cx16"},
-			{flag: "has_sse41", needs: "sse4_1"},
-			{flag: "has_sse42", needs: "sse4_2"},
-			{flag: "has_avx", needs: "avx"},
-			{flag: "has_avx2", needs: "avx2"},
-			{flag: "has_fma", needs: "fma"},
-			{flag: "has_avx_vnni", needs: "avx_vnni"},
-			{flag: "has_avx512bitalg", needs: "avx512_bitalg"},
-			{flag: "has_avx512dq", needs: "avx512dq"},
-			{flag: "has_avx512vl", needs: "avx512vl"},
-			{flag: "has_avx512vbmi", needs: "avx512vbmi"},
-			{flag: "has_avx512f", needs: "avx512f"},
-			{flag: "has_avx512vnni", needs: "avx512_vnni"},
-			{flag: "has_popcnt", needs: "popcnt"},
-			{flag: "has_bmi1", needs: "bmi1"},
-			{flag: "has_bmi2", needs: "bmi2"},
-			{flag: "has_lzcnt", needs: "abm"}, // Linux calls LZCNT "abm"
+			{flag: "has_sse3", needs: "pni", on: "pni=on", off: "pni=off"},
+			{flag: "has_ssse3", needs: "ssse3", on: "ssse3=on", off: "ssse3=off"},
+			{flag: "has_cmpxchg16b", needs: "cx16", on: "cx16=on", off: "cx16=off"},
+			{flag: "has_sse41", needs: "sse4_1", on: "sse4.1=on", off: "sse4.1=off"},
+			{flag: "has_sse42", needs: "sse4_2", on: "sse4.2=on", off: "sse4.2=off"},
+			{flag: "has_avx", needs: "avx", on: "avx=on,xsave=on", off: "avx=off"},
+			{flag: "has_avx2", needs: "avx2", on: "avx2=on,avx=on,xsave=on", off: "avx2=off"},
+			{flag: "has_fma", needs: "fma", on: "fma=on,avx=on,xsave=on", off: "fma=off"},
+			{flag: "has_avx_vnni", needs: "avx_vnni", unsupported: "QEMU 7.2 has no AVX-VNNI ({vex} vpdpbusd raises SIGILL even with -cpu max)"},
+			{flag: "has_avx512bitalg", needs: "avx512_bitalg", unsupported: qemuNoAVX512},
+			{flag: "has_avx512dq", needs: "avx512dq", unsupported: qemuNoAVX512},
+			{flag: "has_avx512vl", needs: "avx512vl", unsupported: qemuNoAVX512},
+			{flag: "has_avx512vbmi", needs: "avx512vbmi", unsupported: qemuNoAVX512},
+			{flag: "has_avx512f", needs: "avx512f", unsupported: qemuNoAVX512},
+			{flag: "has_avx512vnni", needs: "avx512_vnni", unsupported: qemuNoAVX512},
+			{flag: "has_popcnt", needs: "popcnt", on: "popcnt=on", off: "popcnt=off"},
+			{flag: "has_bmi1", needs: "bmi1", on: "bmi1=on", off: "bmi1=off"},
+			// QEMU 7.2 decodes SHLX, SARX and SHRX (BMI2) only with BMI1
+			// on too.
+			{flag: "has_bmi2", needs: "bmi2", on: "bmi2=on,bmi1=on", off: "bmi2=off"},
+			{flag: "has_lzcnt", needs: "abm", on: "abm=on", off: "abm=off"}, // Linux and QEMU call LZCNT "abm"
 		},
 	},
 }
+
+const qemuNoAVX512 = "QEMU 7.2 has no AVX-512 (vpaddd on zmm registers raises SIGILL even with -cpu max)"
 
 // QEMU 7.2 accepts a VLEN "in the range [128, 1024]".
 const (

@@ -55,6 +55,28 @@ var probes = map[string]probe{
 	"aarch64/has_i8mm":            {hex: "209c824e"}, // usdot v0.4s, v1.16b, v2.16b
 	"aarch64/has_pauth":           {hex: "4100c1da"}, // pacia x1, x2
 	"aarch64/sign_return_address": {hex: "4100c1da"}, // pacia x1, x2
+
+	"x86_64/has_sse3":       {hex: "f20f7cc0"},   // haddps %xmm0, %xmm0
+	"x86_64/has_ssse3":      {hex: "660f3800c0"}, // pshufb %xmm0, %xmm0
+	"x86_64/has_cmpxchg16b": {hex: "f0480fc70f"}, // lock cmpxchg16b (%rdi)
+	"x86_64/has_sse41":      {hex: "660f3817c0"}, // ptest %xmm0, %xmm0
+	"x86_64/has_sse42":      {hex: "660f3837c0"}, // pcmpgtq %xmm0, %xmm0
+	"x86_64/has_avx":        {hex: "c5fc58c0"},   // vaddps %ymm0, %ymm0, %ymm0
+	"x86_64/has_avx2":       {hex: "c5fdfec0"},   // vpaddd %ymm0, %ymm0, %ymm0
+	"x86_64/has_fma":        {hex: "c4e279b8c0"}, // vfmadd231ps %xmm0, %xmm0, %xmm0
+	"x86_64/has_popcnt":     {hex: "f3480fb8c0"}, // popcnt %rax, %rax
+	"x86_64/has_bmi1":       {hex: "c4e2f8f2c0"}, // andn %rax, %rax, %rax
+	"x86_64/has_bmi2":       {hex: "c4e2f9f7c0"}, // shlx %rax, %rax, %rax
+	// Without LZCNT the bytes are BSR, which answers 0 for 1 instead of
+	// 63: mov $1, %eax; lzcnt %rax, %rax; cmp $63, %rax; je 1f; ud2; 1: nop
+	"x86_64/has_lzcnt":        {hex: "b801000000" + "f3480fbdc0" + "4883f83f" + "7402" + "0f0b" + "90"},
+	"x86_64/has_avx_vnni":     {hex: "c4e27950c0"},   // {vex} vpdpbusd %xmm0, %xmm0, %xmm0
+	"x86_64/has_avx512f":      {hex: "62f17d48fec0"}, // vpaddd %zmm0, %zmm0, %zmm0
+	"x86_64/has_avx512vl":     {hex: "62a17d00fec0"}, // vpaddd %xmm16, %xmm16, %xmm16
+	"x86_64/has_avx512dq":     {hex: "62f2fd4840c0"}, // vpmullq %zmm0, %zmm0, %zmm0
+	"x86_64/has_avx512bitalg": {hex: "62f27d4854c0"}, // vpopcntb %zmm0, %zmm0
+	"x86_64/has_avx512vbmi":   {hex: "62f27d488dc0"}, // vpermb %zmm0, %zmm0, %zmm0
+	"x86_64/has_avx512vnni":   {hex: "62f27d4850c0"}, // vpdpbusd %zmm0, %zmm0, %zmm0
 }
 
 // Probe exit statuses (testdata/probe.c).
@@ -83,6 +105,9 @@ func runProbe(t *testing.T, arch Arch, exe, cpu, hex string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, arch.Emulator(), "-cpu", cpu, exe, hex)
+	if cpu == "" {
+		cmd = exec.CommandContext(ctx, exe, hex) // natively
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
@@ -122,7 +147,7 @@ func mostCapableCPUs(t *testing.T, arch Arch) []string {
 }
 
 // widestModel is QEMU 7.2's model with every feature it emulates.
-var widestModel = map[Arch]string{AArch64: "max", RISCV64: "any", S390X: "max"}
+var widestModel = map[Arch]string{AArch64: "max", RISCV64: "any", S390X: "max", X86_64: "max"}
 
 // TestCPUTableAgainstQemu checks every claim of cpu_table.go by running an
 // instruction that needs the feature under qemu: it runs with the flag on,
@@ -130,13 +155,10 @@ var widestModel = map[Arch]string{AArch64: "max", RISCV64: "any", S390X: "max"}
 // it), and raises SIGILL even on the most capable CPU when the row says
 // QEMU 7.2 lacks the feature.
 func TestCPUTableAgainstQemu(t *testing.T) {
-	for _, arch := range []Arch{AArch64, RISCV64, S390X} {
+	for _, arch := range Arches() {
 		t.Run(string(arch), func(t *testing.T) {
 			t.Parallel()
 			requireArch(t, arch)
-			if arch.Native() {
-				t.Skip("runs natively here")
-			}
 			exe := buildProbe(t, arch)
 			for _, r := range cpuTables[arch].rules {
 				key := string(arch) + "/" + r.flag
@@ -189,6 +211,35 @@ func TestCPUTableAgainstQemu(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHostTableAgainstThisCPU checks the x86_64 table's /proc/cpuinfo
+// names on this machine: each probe runs natively exactly when the host
+// has the feature its flag needs.
+func TestHostTableAgainstThisCPU(t *testing.T) {
+	if HostArch() != X86_64 {
+		t.Skip("the table names host features for x86_64 only")
+	}
+	t.Setenv(HostFeaturesEnv, "") // this CPU as it is
+	host, err := DetectHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := buildProbe(t, X86_64)
+	for _, r := range cpuTables[X86_64].rules {
+		p, ok := probes["x86_64/"+r.flag]
+		if !ok || r.needs == "" {
+			t.Errorf("x86_64/%s: a row without a probe or a host feature", r.flag)
+			continue
+		}
+		want := probeSIGILL
+		if host.Has(r.needs) {
+			want = probeRan
+		}
+		if got := runProbe(t, X86_64, exe, "", p.hex); got != want {
+			t.Errorf("%s (needs %s, which this host has: %v): native probe exit %d, want %d", r.flag, r.needs, host.Has(r.needs), got, want)
+		}
 	}
 }
 

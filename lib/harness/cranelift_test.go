@@ -69,7 +69,7 @@ func TestCraneliftObjects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			outcomes, err := exe.Run(context.Background(), cpu, jobs, time.Second, sites)
+			outcomes, err := exe.Run(context.Background(), Placement{Emulated: true, CPU: cpu}, jobs, time.Second, sites)
 			if err != nil {
 				t.Fatal(err)
 			}

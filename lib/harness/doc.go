@@ -70,9 +70,22 @@
 // The message is on stderr. A job line that is missing means the harness
 // died; Run reports those jobs as StatusHarnessError.
 //
-// # Emulated CPUs
+// # Where code runs
 //
-// QemuCPU turns the driver's effective ISA flags into a qemu -cpu string
-// (from a table, checked against QEMU 7.2 by the tests) or says which flag
-// QEMU cannot emulate, so that configuration can be skipped with a reason.
+// Place decides, from the driver's effective ISA flags, whether code runs
+// natively (the host's architecture, and a Host whose CPU has every
+// feature the flags need, read from /proc/cpuinfo and narrowed by
+// $CLIFF_HOST_FEATURES) or under qemu-user with a -cpu that QemuCPU builds
+// from the tables in cpu_table.go (checked against QEMU 7.2 by the tests).
+// A flag neither can run is an error naming it, and NativeBlockers and
+// QemuBlockers list the flags to compile without, so that identical code
+// can run after all.
+//
+// # The machine's tools
+//
+// CheckToolchain proves that an architecture's code can be built and run
+// here: harness compiled, a small batch linked and run. Its
+// *ToolchainError, like Link's for a missing C library, names the Debian
+// package that provides the missing piece, so that a broken machine is
+// never blamed on Cranelift.
 package harness

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -35,7 +34,7 @@ func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable,
 	if _, err := ParseArch(string(arch)); err != nil {
 		return nil, err
 	}
-	harnessObj, err := harnessObject(ctx, arch.Compiler())
+	harnessObj, err := harnessObject(ctx, arch)
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +42,11 @@ func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable,
 	defer cancel()
 	cmd := exec.CommandContext(ctx, arch.Compiler(), "-static", "-no-pie", "-o", exePath, harnessObj, objPath, "-lm")
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if tc := toolchainFailure(arch, "link a static executable with "+arch.Compiler(), out, err, ctx); tc.Package != "" || ctx.Err() != nil {
+			// A missing C library or start file, or a linker that
+			// hangs: the machine's fault, whatever the object holds.
+			return nil, tc
+		}
 		return nil, fmt.Errorf("link %s for %s: %w\n%s", objPath, arch, err, bytes.TrimSpace(out))
 	}
 	return Open(arch, exePath)
@@ -62,7 +66,8 @@ type cachedObject struct {
 // source, the flags and the compiler's identity; the object is written to
 // a temporary file and renamed, so concurrent processes never see half an
 // object.
-func harnessObject(ctx context.Context, compiler string) (string, error) {
+func harnessObject(ctx context.Context, arch Arch) (string, error) {
+	compiler := arch.Compiler()
 	v, _ := cachedObjects.LoadOrStore(compiler, &cachedObject{})
 	c := v.(*cachedObject)
 	c.mu.Lock()
@@ -74,7 +79,7 @@ func harnessObject(ctx context.Context, compiler string) (string, error) {
 	defer cancel()
 	identity, err := compilerIdentity(ctx, compiler)
 	if err != nil {
-		return "", err
+		return "", &ToolchainError{Arch: arch, Step: "C compiler " + compiler, Detail: err.Error(), Package: arch.compilerPackage()}
 	}
 	dir, err := cacheDir()
 	if err != nil {
@@ -90,7 +95,7 @@ func harnessObject(ctx context.Context, compiler string) (string, error) {
 		c.path = path
 		return path, nil
 	}
-	if err := compileHarness(ctx, compiler, dir, path); err != nil {
+	if err := compileHarness(ctx, arch, dir, path); err != nil {
 		return "", err
 	}
 	c.path = path
@@ -123,7 +128,8 @@ func cacheDir() (string, error) {
 	return dir, nil
 }
 
-func compileHarness(ctx context.Context, compiler, dir, path string) error {
+func compileHarness(ctx context.Context, arch Arch, dir, path string) error {
+	compiler := arch.Compiler()
 	tmp, err := os.CreateTemp(dir, ".harness-*.o")
 	if err != nil {
 		return fmt.Errorf("harness cache: %w", err)
@@ -136,10 +142,7 @@ func compileHarness(ctx context.Context, compiler, dir, path string) error {
 	cmd := exec.CommandContext(ctx, compiler, args...)
 	cmd.Stdin = bytes.NewReader(harnessSource)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("timed out after %s", compileTimeout)
-		}
-		return fmt.Errorf("compile harness.c with %s: %w\n%s", compiler, err, bytes.TrimSpace(out))
+		return toolchainFailure(arch, "compile harness.c with "+compiler, out, err, ctx)
 	}
 	if err := os.Rename(tmpPath, path); err != nil {
 		return fmt.Errorf("harness cache: %w", err)

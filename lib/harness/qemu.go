@@ -3,44 +3,138 @@ package harness
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 )
 
+// A Placement says where compiled code runs: natively, or under
+// qemu-user with CPU as its -cpu ("" for QEMU's default model).
+type Placement struct {
+	Emulated bool
+	CPU      string
+}
+
+func (p Placement) String() string {
+	if !p.Emulated {
+		return "native"
+	}
+	return "qemu -cpu " + p.CPU
+}
+
+// Place decides where code compiled for arch with the driver's effective
+// ISA flags ("has_v=true", "has_zba=false"; a bare name means true) runs
+// on host h. Code for the host's architecture runs natively when the host
+// has every CPU feature the flags need; otherwise, and for every other
+// architecture, it runs under qemu-user with a -cpu that emulates the
+// flags (QemuCPU). The error names the first flag that can run neither
+// way, so the caller can try the code without it (Blocking) or skip the
+// configuration with the reason.
+func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
+	on, err := parseISAFlags(isaFlags)
+	if err != nil {
+		return Placement{}, fmt.Errorf("%s: %w", arch, err)
+	}
+	if arch != h.Arch {
+		cpu, err := qemuCPU(arch, on)
+		return Placement{Emulated: true, CPU: cpu}, err
+	}
+	if err := checkKnown(arch, on); err != nil {
+		return Placement{}, err
+	}
+	lacking := hostLacks(h, arch, on)
+	if len(lacking) == 0 {
+		return Placement{}, nil
+	}
+	cpu, err := qemuCPU(arch, on)
+	if err == nil {
+		return Placement{Emulated: true, CPU: cpu}, nil
+	}
+	// Name a flag that stops both, if there is one: the host lacks its
+	// feature and QEMU cannot emulate it.
+	for _, r := range lacking {
+		if r.unsupported != "" {
+			return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks and %s", arch, r.flag, r.needs, r.unsupported)
+		}
+	}
+	return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and QEMU cannot stand in: %s", arch, lacking[0].flag, lacking[0].needs, strings.TrimPrefix(err.Error(), string(arch)+": "))
+}
+
+// NativeBlockers lists the ISA flags that are on and keep code for the
+// host's architecture from running natively: those whose CPU feature
+// the host lacks, and those cliff's CPU table does not know. Code compiled
+// with them off that comes out identical runs natively after all: for it,
+// the flags made no difference.
+func NativeBlockers(h Host, arch Arch, isaFlags []string) []string {
+	on, err := parseISAFlags(isaFlags)
+	if err != nil {
+		return nil
+	}
+	out := unknownFlags(arch, on)
+	for _, r := range hostLacks(h, arch, on) {
+		out = append(out, r.flag)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// QemuBlockers lists the ISA flags that are on and that QEMU cannot
+// emulate, or that cliff's CPU table does not know; as for NativeBlockers,
+// identical code compiled without them runs under QEMU.
+func QemuBlockers(arch Arch, isaFlags []string) []string {
+	on, err := parseISAFlags(isaFlags)
+	if err != nil {
+		return nil
+	}
+	out := unknownFlags(arch, on)
+	for _, r := range cpuTables[arch].rules {
+		if on[r.flag] && r.unsupported != "" {
+			out = append(out, r.flag)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func unknownFlags(arch Arch, on map[string]bool) []string {
+	var out []string
+	for name, value := range on {
+		if _, known := ruleFor(arch, name); value && !known {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // QemuCPU builds the qemu -cpu string that emulates the ISA flags the
-// driver reports as effective for a compile ("has_v=true", "has_zba=false",
-// ...; a bare name means true), from the tables in cpu_table.go:
+// driver reports as effective for a compile, from the tables in
+// cpu_table.go:
 //
 //	riscv64  rv64 with each extension switched on or off, and vlen from has_zvl<N>b
 //	s390x    qemu with minste3 and vxeh2 on or off
 //	aarch64  the smallest model with every needed feature (cortex-a57 ... max)
+//	x86_64   qemu64 with +feature for each flag that is on
 //
-// For the host's architecture (code runs natively) it returns "" after
-// checking that this CPU has every flag that is on (x86_64 hosts only).
-// A flag QEMU 7.2 cannot emulate, or the host lacks, is an error naming
-// it, so the caller can skip that configuration with the reason.
+// A flag QEMU 7.2 cannot emulate, or one the table does not know, is an
+// error naming it, so the caller can skip that configuration with the
+// reason.
 func QemuCPU(arch Arch, isaFlags []string) (string, error) {
-	table, ok := cpuTables[arch]
-	if !ok {
-		return "", fmt.Errorf("no CPU table for architecture %q", arch)
-	}
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", arch, err)
 	}
-	rules := make(map[string]flagRule, len(table.rules))
-	for _, r := range table.rules {
-		rules[r.flag] = r
+	return qemuCPU(arch, on)
+}
+
+func qemuCPU(arch Arch, on map[string]bool) (string, error) {
+	table, ok := cpuTables[arch]
+	if !ok {
+		return "", fmt.Errorf("no CPU table for architecture %q", arch)
+	}
+	if err := checkKnown(arch, on); err != nil {
+		return "", err
 	}
 	for _, name := range slices.Sorted(maps.Keys(on)) {
-		value := on[name]
-		r, known := rules[name]
-		if value && !known {
-			return "", fmt.Errorf("%s: ISA flag %s: unknown to cliff's CPU table, cannot tell how to emulate it", arch, name)
-		}
-		if value && r.unsupported != "" {
+		if r, _ := ruleFor(arch, name); on[name] && r.unsupported != "" {
 			return "", fmt.Errorf("%s: ISA flag %s cannot be emulated: %s", arch, name, r.unsupported)
 		}
 	}
@@ -50,29 +144,29 @@ func QemuCPU(arch Arch, isaFlags []string) (string, error) {
 			needs = append(needs, r.needs)
 		}
 	}
-	if arch.Native() {
-		return "", checkHost(arch, needs)
-	}
-	if arch == X86_64 {
-		return "", fmt.Errorf("x86_64 code runs natively only, and this host is %s", HostArch())
-	}
-
 	model := table.base
 	if len(table.models) > 0 {
-		model, err = pickModel(arch, table.models, needs)
-		if err != nil {
+		var err error
+		if model, err = pickModel(arch, table.models, needs); err != nil {
 			return "", err
 		}
 	}
 	parts := []string{model}
+	add := func(props string) {
+		for _, p := range strings.Split(props, ",") {
+			if p != "" && !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
+	}
 	vlen := 0
 	for _, r := range table.rules {
 		value, given := on[r.flag]
 		switch {
-		case value && r.on != "":
-			parts = append(parts, r.on)
-		case given && !value && r.off != "":
-			parts = append(parts, r.off)
+		case value:
+			add(r.on)
+		case given:
+			add(r.off)
 		}
 		if value && r.vlen > vlen {
 			vlen = r.vlen
@@ -82,6 +176,42 @@ func QemuCPU(arch Arch, isaFlags []string) (string, error) {
 		parts = append(parts, fmt.Sprintf("vlen=%d", max(vlen, qemuMinVlen)))
 	}
 	return strings.Join(parts, ","), nil
+}
+
+// checkKnown rejects a flag that is on and that the table does not know:
+// cliff cannot tell what running its code needs.
+func checkKnown(arch Arch, on map[string]bool) error {
+	for _, name := range slices.Sorted(maps.Keys(on)) {
+		if _, known := ruleFor(arch, name); on[name] && !known {
+			return fmt.Errorf("%s: ISA flag %s: unknown to cliff's CPU table, cannot tell how to run its code", arch, name)
+		}
+	}
+	return nil
+}
+
+func ruleFor(arch Arch, flag string) (flagRule, bool) {
+	for _, r := range cpuTables[arch].rules {
+		if r.flag == flag {
+			return r, true
+		}
+	}
+	return flagRule{}, false
+}
+
+// hostLacks lists the rules of flags that are on and whose feature the
+// host lacks. Only x86_64 hosts are checked: the other tables' needs are
+// QEMU's model features, not /proc/cpuinfo names.
+func hostLacks(h Host, arch Arch, on map[string]bool) []flagRule {
+	if arch != X86_64 || h.Arch != X86_64 {
+		return nil
+	}
+	var out []flagRule
+	for _, r := range cpuTables[arch].rules {
+		if on[r.flag] && r.needs != "" && !h.Has(r.needs) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // parseISAFlags reads "name=true", "name=false" and "name".
@@ -117,68 +247,4 @@ func hasAll(have, needs []string) bool {
 		}
 	}
 	return true
-}
-
-// hostCPUFlags are the "flags" of /proc/cpuinfo's first processor.
-var hostCPUFlags = sync.OnceValues(func() ([]string, error) {
-	data, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return nil, err
-	}
-	return cpuinfoFlags(string(data)), nil
-})
-
-func cpuinfoFlags(cpuinfo string) []string {
-	for l := range strings.Lines(cpuinfo) {
-		key, value, ok := strings.Cut(l, ":")
-		if ok && strings.TrimSpace(key) == "flags" {
-			return strings.Fields(value)
-		}
-	}
-	return nil
-}
-
-// checkHost reports a needed feature this machine lacks. Only x86_64
-// hosts are checked: the table has no /proc/cpuinfo names for the others.
-func checkHost(arch Arch, needs []string) error {
-	if arch != X86_64 || len(needs) == 0 {
-		return nil
-	}
-	have, err := hostCPUFlags()
-	if err != nil {
-		return fmt.Errorf("%s: reading host CPU features: %w", arch, err)
-	}
-	return missingFeature(arch, have, needs)
-}
-
-func missingFeature(arch Arch, have, needs []string) error {
-	for _, n := range needs {
-		if !slices.Contains(have, n) {
-			var flags []string
-			for _, r := range cpuTables[arch].rules {
-				if r.needs == n {
-					flags = append(flags, r.flag)
-				}
-			}
-			return fmt.Errorf("%s: ISA flag %s: this host's CPU lacks %s", arch, strings.Join(flags, "/"), n)
-		}
-	}
-	return nil
-}
-
-// Unemulated lists the ISA flags that are on and that QEMU 7.2 cannot
-// emulate. Code compiled with them can still run when compiling without
-// them gives the same machine code (cliff-run checks that).
-func Unemulated(arch Arch, isaFlags []string) []string {
-	on, err := parseISAFlags(isaFlags)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, r := range cpuTables[arch].rules {
-		if on[r.flag] && r.unsupported != "" {
-			out = append(out, r.flag)
-		}
-	}
-	return out
 }

@@ -77,11 +77,16 @@ func TestQemuCPU(t *testing.T) {
 		{"aarch64 pauth", AArch64, []string{"has_pauth=true", "has_lse=false"}, "max", ""},
 		{"aarch64 signed returns", AArch64, []string{"sign_return_address=true", "sign_return_address_with_bkey=true"}, "max", ""},
 		{"aarch64 bti and csdb", AArch64, []string{"use_bti=true", "use_csdb=true"}, "cortex-a57", ""},
+
+		{"x86_64 baseline", X86_64, x86Defaults, "qemu64,pni=off,ssse3=off,cx16=off,sse4.1=off,sse4.2=off,avx=off,avx2=off,fma=off,popcnt=off,bmi1=off,bmi2=off,abm=off", ""},
+		{"x86_64 nothing given", X86_64, nil, "qemu64", ""},
+		{"x86_64 skylake", X86_64, x86Skylake, "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on", ""},
+		{"x86_64 avx2 alone", X86_64, []string{"has_avx2"}, "qemu64,avx2=on,avx=on,xsave=on", ""},
+		{"x86_64 avx512", X86_64, with(x86Skylake, "has_avx512f=true", "has_avx512vl=true"), "", "has_avx512f cannot be emulated: QEMU 7.2 has no AVX-512"},
+		{"x86_64 avx-vnni", X86_64, []string{"has_avx_vnni"}, "", "has_avx_vnni cannot be emulated"},
+		{"x86_64 unknown flag", X86_64, []string{"has_sse5"}, "", "has_sse5: unknown"},
 	}
 	for _, tt := range tests {
-		if tt.arch.Native() {
-			continue // checked against the host instead
-		}
 		got, err := QemuCPU(tt.arch, tt.flags)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -95,40 +100,92 @@ func TestQemuCPU(t *testing.T) {
 	}
 }
 
-func TestQemuCPUNative(t *testing.T) {
-	host := HostArch()
-	if host != X86_64 {
-		t.Skip("the host check knows only x86_64")
+// x86Defaults and x86Skylake are the driver's effective flags for plain
+// "x86_64" and for "x86_64 skylake".
+var (
+	x86Defaults = []string{
+		"has_sse3=false", "has_ssse3=false", "has_cmpxchg16b=false", "has_sse41=false", "has_sse42=false",
+		"has_avx=false", "has_avx2=false", "has_fma=false", "has_avx_vnni=false", "has_avx512bitalg=false",
+		"has_avx512dq=false", "has_avx512vl=false", "has_avx512vbmi=false", "has_avx512f=false",
+		"has_avx512vnni=false", "has_popcnt=false", "has_bmi1=false", "has_bmi2=false", "has_lzcnt=false",
 	}
-	// Every x86_64 CPU of the last twenty years has SSE3.
-	if cpu, err := QemuCPU(X86_64, []string{"has_sse3=true", "has_avx512f=false"}); cpu != "" || err != nil {
-		t.Errorf("native x86_64: got %q, %v; want \"\" and no error", cpu, err)
+	x86Skylake = with(x86Defaults, "has_sse3=true", "has_ssse3=true", "has_cmpxchg16b=true", "has_sse41=true",
+		"has_sse42=true", "has_avx=true", "has_avx2=true", "has_fma=true", "has_popcnt=true", "has_bmi1=true",
+		"has_bmi2=true", "has_lzcnt=true")
+)
+
+// Hosts of the kinds the project runs on, whatever this machine is.
+var (
+	hostV4  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave avx512f avx512dq avx512vl avx512bw avx512cd avx512vbmi avx512_bitalg avx512_vnni")}
+	hostV3  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave")}
+	hostV2  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt")}
+	hostARM = Host{Arch: AArch64}
+)
+
+func sortedFeatures(list string) []string { return slices.Sorted(slices.Values(strings.Fields(list))) }
+
+func TestPlace(t *testing.T) {
+	avx512 := with(x86Skylake, "has_avx512f=true", "has_avx512vl=true")
+	tests := []struct {
+		name    string
+		host    Host
+		arch    Arch
+		flags   []string
+		want    Placement
+		wantErr string
+	}{
+		{"skylake code on a v3 host", hostV3, X86_64, x86Skylake, Placement{}, ""},
+		{"baseline code on a v2 host", hostV2, X86_64, x86Defaults, Placement{}, ""},
+		{"avx2 code on a v2 host runs under qemu", hostV2, X86_64, x86Skylake,
+			Placement{Emulated: true, CPU: "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on"}, ""},
+		{"avx512 code on a v4 host", hostV4, X86_64, avx512, Placement{}, ""},
+		{"avx512 code on a v3 host runs nowhere", hostV3, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks and QEMU 7.2 has no AVX-512"},
+		{"avx512 code on a v2 host names the AVX-512 flag", hostV2, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks and QEMU 7.2 has no AVX-512"},
+		{"host lacks what QEMU has, has what QEMU lacks", Host{Arch: X86_64, Features: []string{"avx512f"}}, X86_64, []string{"has_avx512f", "has_popcnt"}, Placement{}, "x86_64: ISA flag has_popcnt needs popcnt, which this host's CPU lacks, and QEMU cannot stand in: ISA flag has_avx512f cannot be emulated"},
+		{"unknown flag on the host's arch", hostV4, X86_64, []string{"has_sse5=true"}, Placement{}, "has_sse5: unknown"},
+		{"riscv64 on x86_64", hostV3, RISCV64, []string{"has_zba=true"}, Placement{Emulated: true, CPU: "rv64,zba=true"}, ""},
+		{"riscv64 unemulated", hostV3, RISCV64, []string{"has_zcb=true"}, Placement{}, "has_zcb cannot be emulated"},
+		{"x86_64 code on an aarch64 host", hostARM, X86_64, []string{"has_avx=true"}, Placement{Emulated: true, CPU: "qemu64,avx=on,xsave=on"}, ""},
+		{"aarch64 code on an aarch64 host", hostARM, AArch64, []string{"has_lse=true", "has_i8mm=true"}, Placement{}, ""},
 	}
-	if _, err := QemuCPU(X86_64, []string{"has_sse5=true"}); err == nil || !strings.Contains(err.Error(), "has_sse5") {
-		t.Errorf("unknown x86_64 flag: error %v, want one naming it", err)
+	for _, tt := range tests {
+		got, err := Place(tt.host, tt.arch, tt.flags)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: got %v, %v; want error containing %q", tt.name, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s: got %+v, %v; want %+v", tt.name, got, err, tt.want)
+		}
 	}
 }
 
-func TestMissingFeature(t *testing.T) {
-	have := cpuinfoFlags("processor\t: 0\nmodel name\t: Test CPU\nflags\t\t: fpu sse4_1 sse4_2 avx abm\nbugs\t\t: spectre\n")
-	if len(have) != 5 || have[4] != "abm" {
-		t.Fatalf("cpuinfoFlags: %q", have)
+func TestBlockers(t *testing.T) {
+	tests := []struct {
+		name   string
+		host   Host
+		arch   Arch
+		flags  []string
+		native []string // NativeBlockers (the host's arch only)
+		qemu   []string // QemuBlockers
+	}{
+		{"riscv64: what QEMU cannot emulate", hostV3, RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"}, nil, []string{"has_zcb", "has_zicond"}},
+		{"aarch64: QEMU emulates it all", hostV3, AArch64, []string{"has_lse=true"}, nil, nil},
+		{"x86_64: what a v2 host lacks", hostV2, X86_64, with(x86Skylake, "has_avx512f=true"),
+			[]string{"has_avx", "has_avx2", "has_avx512f", "has_bmi1", "has_bmi2", "has_fma", "has_lzcnt"}, []string{"has_avx512f"}},
+		{"x86_64: a v4 host has it all", hostV4, X86_64, with(x86Skylake, "has_avx512f=true"), nil, []string{"has_avx512f"}},
+		{"unknown flags", hostV4, X86_64, []string{"has_sse5=true", "has_sse6=false", "has_avx=true"}, []string{"has_sse5"}, []string{"has_sse5"}},
 	}
-	if err := missingFeature(X86_64, have, []string{"sse4_1", "abm"}); err != nil {
-		t.Errorf("present features: %v", err)
-	}
-	err := missingFeature(X86_64, have, []string{"avx", "avx2"})
-	if err == nil || !strings.Contains(err.Error(), "has_avx2") || !strings.Contains(err.Error(), "lacks avx2") {
-		t.Errorf("missing avx2: error %v, want one naming has_avx2", err)
-	}
-}
-
-func TestUnemulatedListsOnlyFlagsThatAreOnAndMissing(t *testing.T) {
-	got := Unemulated(RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"})
-	if want := []string{"has_zcb", "has_zicond"}; !slices.Equal(slices.Sorted(slices.Values(got)), want) {
-		t.Errorf("Unemulated = %v, want %v", got, want)
-	}
-	if got := Unemulated(AArch64, []string{"has_lse=true"}); len(got) != 0 {
-		t.Errorf("Unemulated(aarch64 has_lse) = %v, want none", got)
+	for _, tt := range tests {
+		if tt.arch == tt.host.Arch {
+			if got := NativeBlockers(tt.host, tt.arch, tt.flags); !slices.Equal(got, tt.native) {
+				t.Errorf("%s: NativeBlockers = %v, want %v", tt.name, got, tt.native)
+			}
+		}
+		if got := QemuBlockers(tt.arch, tt.flags); !slices.Equal(got, tt.qemu) {
+			t.Errorf("%s: QemuBlockers = %v, want %v", tt.name, got, tt.qemu)
+		}
 	}
 }

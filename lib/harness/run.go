@@ -48,9 +48,8 @@ var harnessExitMeaning = map[int]string{
 }
 
 // Run runs the jobs in order, in child processes, each with a limit of
-// perJob CPU time, natively when e's architecture is the host's and
-// under qemu-user with the given -cpu model otherwise ("" for qemu's
-// default). A signal at one of the trap sites becomes StatusTrap.
+// perJob CPU time, where says: natively (only for the host's
+// architecture) or under qemu-user with its -cpu model. A signal at one of the trap sites becomes StatusTrap.
 // Consecutive jobs with the same entry share a child until one fails
 // (unless e.IsolateJobs); after a failure the next job gets a new child.
 //
@@ -58,7 +57,7 @@ var harnessExitMeaning = map[int]string{
 // did not answer are StatusHarnessError. The error is for a bad request
 // (an entry out of range, an unknown trap symbol, no qemu) or a cancelled
 // ctx.
-func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob time.Duration, traps []TrapSite) ([]Outcome, error) {
+func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJob time.Duration, traps []TrapSite) ([]Outcome, error) {
 	if perJob <= 0 {
 		return nil, fmt.Errorf("run %s: per-job limit %s is not positive", e.Path, perJob)
 	}
@@ -77,7 +76,7 @@ func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob tim
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
-	name, args, err := e.command(cpu)
+	name, args, err := e.command(where)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +132,7 @@ func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob tim
 
 	outcomes := make([]Outcome, len(jobs))
 	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob)
-	if !e.Arch.Native() && anyAbort(outcomes[:answered]) {
+	if where.Emulated && anyAbort(outcomes[:answered]) {
 		blameEmulator(outcomes[:answered], fileTail(stderr, 4096))
 	}
 	if answered < len(jobs) {
@@ -149,14 +148,14 @@ func (e *Executable) Run(ctx context.Context, cpu string, jobs []Job, perJob tim
 }
 
 // command is the program and arguments that run the executable.
-func (e *Executable) command(cpu string) (string, []string, error) {
+func (e *Executable) command(where Placement) (string, []string, error) {
 	exe, err := filepath.Abs(e.Path)
 	if err != nil {
 		return "", nil, err
 	}
-	if e.Arch.Native() {
-		if cpu != "" {
-			return "", nil, fmt.Errorf("run %s: cpu %q given, but %s runs natively", e.Path, cpu, e.Arch)
+	if !where.Emulated {
+		if !e.Arch.Native() {
+			return "", nil, fmt.Errorf("run %s: %s code cannot run natively on %s", e.Path, e.Arch, HostArch())
 		}
 		return exe, nil, nil
 	}
@@ -164,10 +163,10 @@ func (e *Executable) command(cpu string) (string, []string, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
-	if cpu == "" {
+	if where.CPU == "" {
 		return emulator, []string{exe}, nil
 	}
-	return emulator, []string{"-cpu", cpu, exe}, nil
+	return emulator, []string{"-cpu", where.CPU, exe}, nil
 }
 
 // encodeJobs encodes the jobs in the format of the package doc.

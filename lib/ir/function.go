@@ -136,6 +136,10 @@ func (e Extension) String() string {
 // or "sarg(N)".
 type Purpose string
 
+// PurposeVMContext marks the VM context pointer, which `vmctx` global
+// values read.
+const PurposeVMContext Purpose = "vmctx"
+
 // AbiParam is one param or return of a signature.
 type AbiParam struct {
 	Type    Type

@@ -70,7 +70,11 @@ func place(params []ir.AbiParam, what string) ([]Slot, int, error) {
 	slots := make([]Slot, len(params))
 	off := 0
 	for i, p := range params {
-		if p.Purpose != "" {
+		// A vmctx parameter is passed like any other: its value comes
+		// from the run command or input vector, as in Cranelift's own
+		// test runner. Other purposes (sret, struct arguments) change
+		// the ABI in ways a plain load cannot supply.
+		if p.Purpose != "" && p.Purpose != ir.PurposeVMContext {
 			return nil, 0, fmt.Errorf("%s %d has purpose %s: the harness cannot supply it", what, i, p.Purpose)
 		}
 		t := p.Type

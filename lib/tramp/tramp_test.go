@@ -6,6 +6,7 @@ import (
 
 	"cliff/lib/ir"
 	"cliff/lib/parser"
+	"cliff/lib/printer"
 	"cliff/lib/verify"
 )
 
@@ -75,8 +76,8 @@ func TestNameIsASymbolFriendlyFunctionName(t *testing.T) {
 
 func TestLayoutRejectsWhatTheHarnessCannotSupply(t *testing.T) {
 	for _, src := range []string{
-		"function %g(i64 vmctx) {\nblock0(v0: i64):\n    return\n}\n",
 		"function %g(i64 sret) {\nblock0(v0: i64):\n    return\n}\n",
+		"function %g(i64 sarg(8)) {\nblock0(v0: i64):\n    return\n}\n",
 	} {
 		_, _, err := Build(parseEntry(t, src))
 		if err == nil || !strings.Contains(err.Error(), "purpose") {
@@ -123,5 +124,20 @@ func TestPackAndUnpackRoundTrip(t *testing.T) {
 	}
 	if _, err := l.UnpackResults(res[:10]); err == nil {
 		t.Error("UnpackResults accepted a short buffer")
+	}
+}
+
+// TestVMContextIsAnArgument checks that a vmctx parameter gets a slot like
+// any other, so a run command's value for it reaches the function.
+func TestVMContextIsAnArgument(t *testing.T) {
+	f, l, err := Build(parseEntry(t, "function %g(i64 vmctx, i32) -> i64 {\nblock0(v0: i64, v1: i32):\n    return v0\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Args) != 2 || l.Args[0] != (Slot{Type: ir.I64, Offset: 0}) || l.Args[1] != (Slot{Type: ir.I32, Offset: 16}) {
+		t.Errorf("layout %+v, want i64 at 0 and i32 at 16", l.Args)
+	}
+	if text := printer.FunctionString(f); !strings.Contains(text, "(i64 vmctx, i32) -> i64") {
+		t.Errorf("the trampoline does not call the entry with its vmctx signature:\n%s", text)
 	}
 }

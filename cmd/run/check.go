@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"cliff/lib/harness"
+)
+
+// checkTools proves, for each architecture, that this machine can build
+// and run its code the way runs do (harness.CheckToolchain), and prints
+// one line per architecture: how its code runs, or what is missing and
+// which Debian package provides it. scripts/setup.sh calls it after
+// installing the packages.
+func checkTools(ctx context.Context, out io.Writer, host harness.Host, arches []string) error {
+	if len(arches) == 0 {
+		arches = compiledArches
+	}
+	var errs []error
+	for _, a := range arches {
+		if a == archInterp {
+			continue
+		}
+		arch := harness.Arch(a)
+		if err := harness.CheckToolchain(ctx, arch); err != nil {
+			fmt.Fprintln(out, err)
+			errs = append(errs, err)
+			continue
+		}
+		how := "under " + arch.Emulator()
+		if arch.Native() {
+			how = "natively"
+			if level := host.Level(); level != "" {
+				how += " (an " + level + " CPU" + lacking(host) + ")"
+			}
+		}
+		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, arch.Compiler(), how)
+	}
+	return errors.Join(errs...)
+}
+
+// lacking says what happens to x86_64 code this host cannot run.
+func lacking(host harness.Host) string {
+	var lacks []string
+	for _, f := range []string{"avx", "avx2", "bmi2", "fma", "avx512f"} {
+		if !host.Has(f) {
+			lacks = append(lacks, f)
+		}
+	}
+	if len(lacks) == 0 {
+		return ""
+	}
+	return "; code that needs " + strings.Join(lacks, ", ") + " runs under qemu-x86_64 where QEMU emulates it, or is skipped"
+}

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"cliff/lib/driver"
+	"cliff/lib/harness"
+	"cliff/lib/record"
+)
+
+// place runs a built batch where its code can run. Code for the host's
+// architecture runs natively when the host has every CPU feature its ISA
+// flags need; other code runs under qemu-user. When the code cannot run
+// as compiled, cliff tries, in this order:
+//
+//  1. for the host's architecture: compile again without the flags the
+//     host lacks; entries whose code comes out identical run natively;
+//  2. run the rest under QEMU as compiled, if QEMU emulates every flag;
+//  3. else compile again without the flags QEMU lacks; entries whose code
+//     comes out identical run under QEMU;
+//
+// and skips what is left, with the reason.
+func (w *worker) place(ctx context.Context, t *task, b *built) {
+	arch := harness.Arch(t.cfg.Arch)
+	flags := b.answer.ISAFlags
+	where, err := harness.Place(w.host, arch, flags)
+	if err == nil && (!where.Emulated || !arch.Native()) {
+		w.execute(ctx, t, b, where)
+		return
+	}
+	var pending []*entry
+	for _, u := range b.units {
+		for _, e := range u.entries {
+			if e.err == nil && !b.skip[e] {
+				pending = append(pending, e)
+			}
+		}
+	}
+	rebuilt := false
+	if arch.Native() {
+		off := harness.NativeBlockers(w.host, arch, flags)
+		pending = w.runIdentical(ctx, t, b, pending, off, false)
+		rebuilt = len(off) > 0
+	}
+	if len(pending) == 0 {
+		return
+	}
+	if err == nil {
+		w.execute(ctx, t, b.only(pending), where) // QEMU runs the code as compiled
+		return
+	}
+	off := harness.QemuBlockers(arch, flags)
+	pending = w.runIdentical(ctx, t, b, pending, off, true)
+	if len(pending) > 0 {
+		why := err.Error()
+		if rebuilt || len(off) > 0 {
+			why += "; and the code differs without it"
+		}
+		w.out.skippedEntries(pending, t.cfg.Arch, t.cfg.String(), why)
+	}
+}
+
+// runIdentical compiles b's units again with the flags off turned off and
+// runs, from that build, the pending entries whose reachable functions all
+// compiled to identical code, natively or under QEMU as emulated says
+// (when the new flags allow it). It returns the entries it did not run.
+func (w *worker) runIdentical(ctx context.Context, t *task, b *built, pending []*entry, off []string, emulated bool) []*entry {
+	if len(off) == 0 || len(pending) == 0 {
+		return pending
+	}
+	arch := harness.Arch(t.cfg.Arch)
+	target := targetString(t.cfg)
+	for _, f := range off {
+		target += " " + f + "=false"
+	}
+	w.batch++
+	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
+	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	defer os.Remove(obj)
+	req, entryIndex := compileRequest(target, t.cfg, b.units, obj)
+	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(b.units))*w.lim.compilePer)
+	defer cancel()
+	ans, err := w.drv.Compile(cctx, req)
+	if err != nil {
+		return pending
+	}
+	where, err := harness.Place(w.host, arch, ans.ISAFlags)
+	if err != nil || where.Emulated != emulated {
+		return pending
+	}
+	waiting := map[*entry]bool{}
+	for _, e := range pending {
+		waiting[e] = true
+	}
+	same := &built{answer: ans, entryIndex: entryIndex, skip: map[*entry]bool{}}
+	var rest []*entry
+	for k, u := range b.units {
+		m := ans.Modules[k]
+		with, without := codeHashes(b.modules[k]), codeHashes(m)
+		n := 0
+		for _, e := range u.entries {
+			if !waiting[e] {
+				same.skip[e] = true
+				continue
+			}
+			identical := m.Status == driver.StatusOK
+			for _, name := range u.reachable(e) {
+				if h := with[name]; h == "" || h != without[name] {
+					identical = false
+				}
+			}
+			if identical {
+				n++
+			} else {
+				same.skip[e] = true
+				rest = append(rest, e)
+			}
+		}
+		if n > 0 {
+			same.units = append(same.units, u)
+			same.modules = append(same.modules, m)
+		}
+	}
+	if len(same.units) == 0 {
+		return rest
+	}
+	lctx, cancel2 := context.WithTimeout(ctx, w.lim.link)
+	defer cancel2()
+	start := time.Now()
+	if same.exe, err = harness.Link(lctx, arch, obj, exe); err != nil {
+		for _, u := range same.units {
+			w.failUnit(t, u, record.StatusHarnessError, err.Error(), record.Timings{})
+		}
+		return rest
+	}
+	defer os.Remove(same.exe.Path)
+	same.linkMS = msSince(start)
+	w.execute(ctx, t, same, where)
+	return rest
+}
+
+// only is b restricted to some of its entries.
+func (b *built) only(entries []*entry) *built {
+	keep := map[*entry]bool{}
+	for _, e := range entries {
+		keep[e] = true
+	}
+	c := *b
+	c.skip = map[*entry]bool{}
+	for _, u := range b.units {
+		for _, e := range u.entries {
+			if !keep[e] {
+				c.skip[e] = true
+			}
+		}
+	}
+	return &c
+}
+
+// codeHashes maps a compiled module's function names to their code hashes.
+func codeHashes(m driver.ModuleOutcome) map[string]string {
+	out := make(map[string]string, len(m.Functions))
+	for _, f := range m.Functions {
+		out[f.Name] = f.CodeHash
+	}
+	return out
+}
+
+// toolchains remembers, per architecture, whether this machine can build
+// and run its code (harness.CheckToolchain): checked once per process,
+// when the first batch for the architecture comes, and shared by the
+// workers, so that a missing C library costs one check and one message,
+// not a failure per case.
+type toolchains struct {
+	mu     sync.Mutex
+	checks map[string]*toolchainCheck
+}
+
+type toolchainCheck struct {
+	once sync.Once
+	err  error
+}
+
+func (tc *toolchains) check(ctx context.Context, arch string) error {
+	tc.mu.Lock()
+	if tc.checks == nil {
+		tc.checks = map[string]*toolchainCheck{}
+	}
+	c := tc.checks[arch]
+	if c == nil {
+		c = &toolchainCheck{}
+		tc.checks[arch] = c
+	}
+	tc.mu.Unlock()
+	c.once.Do(func() { c.err = harness.CheckToolchainCached(ctx, harness.Arch(arch)) })
+	return c.err
+}
+
+// failEnvironment records an entry-wide harness error for every entry of
+// u: this machine cannot build or run the configuration's code.
+func (w *worker) failEnvironment(t *task, u *unit, err error) {
+	for _, e := range u.entries {
+		if e.results[t.cfgIndex] == nil {
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusHarnessError, Message: shorten(err.Error())}
+		}
+	}
+	w.out.unusable(u, t.cfg, err)
+}
