@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,11 +42,10 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 			}
 		}
 	}
-	rebuilt := false
+	var nativeOff []string
 	if arch.Native() {
-		off := harness.NativeBlockers(w.host, arch, flags)
-		pending = w.runIdentical(ctx, t, b, pending, off, false)
-		rebuilt = len(off) > 0
+		nativeOff = harness.NativeBlockers(w.host, arch, flags)
+		pending = w.runIdentical(ctx, t, b, pending, nativeOff, false)
 	}
 	if len(pending) == 0 {
 		return
@@ -54,11 +54,13 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 		w.execute(ctx, t, b.only(pending), where) // QEMU runs the code as compiled
 		return
 	}
-	off := harness.QemuBlockers(arch, flags)
-	pending = w.runIdentical(ctx, t, b, pending, off, true)
+	qemuOff := harness.QemuBlockers(arch, flags)
+	if !slices.Equal(qemuOff, nativeOff) { // else that build was just tried
+		pending = w.runIdentical(ctx, t, b, pending, qemuOff, true)
+	}
 	if len(pending) > 0 {
 		why := err.Error()
-		if rebuilt || len(off) > 0 {
+		if len(nativeOff) > 0 || len(qemuOff) > 0 {
 			why += "; and the code differs without it"
 		}
 		w.out.skippedEntries(pending, t.cfg.Arch, t.cfg.String(), why)
