@@ -149,8 +149,11 @@ func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach boo
 
 // Case refines a case record in place: its CLIF, Refined (the passes are
 // appended: a case refined twice lists both runs) and Metrics (recomputed;
-// Survival is cleared, as it measured the old CLIF). The case's IR is
-// built in the memory of the cases before (see caseMemory).
+// Survival is cleared, as it measured the old CLIF). Results are dropped
+// when the CLIF changes: they are the outcomes of the old code, and kept
+// they would be judged against the new code's (cliff-diff would call the
+// case divergent). The case's IR is built in the memory of the cases
+// before (see caseMemory).
 func Case(c *record.Case, opts Options) error {
 	m := casePool.Get().(*caseMemory)
 	defer casePool.Put(m)
@@ -168,7 +171,11 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) error {
 	if err != nil {
 		return err
 	}
-	c.CLIF = printer.Options{Compact: true}.ModuleString(mod) // as cliff-gen prints cases
+	refined := printer.Options{Compact: true}.ModuleString(mod) // as cliff-gen prints cases
+	if refined != c.CLIF {
+		c.Results = nil
+	}
+	c.CLIF = refined
 	c.Refined = append(c.Refined, names...)
 	c.Metrics = metrics.Of(mod)
 	return nil

@@ -60,18 +60,23 @@ func TestVerifyEachNamesTheBrokenPass(t *testing.T) {
 }
 
 // TestCase: Case rewrites the CLIF, appends the passes to Refined,
-// recomputes the metrics (dropping a stale survival), and gives the same
-// bytes for the same case, other bytes for another case index.
+// recomputes the metrics (dropping a stale survival), drops the results
+// of the old code, and gives the same bytes for the same case, other
+// bytes for another case index.
 func TestCase(t *testing.T) {
 	clif := text(readModule(t, "calls"))
 	stale := 0.5
 	c := record.Case{ID: "c", Seed: 9, CLIF: clif, Refined: []string{"merge"},
-		Metrics: record.Metrics{Insts: 1, Survival: &stale}}
+		Metrics: record.Metrics{Insts: 1, Survival: &stale},
+		Results: []record.RunResult{{Config: record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}, Status: record.StatusOK}}}
 	if err := Case(&c, Options{Passes: Passes()}); err != nil {
 		t.Fatal(err)
 	}
 	if c.CLIF == clif {
 		t.Error("the CLIF did not change")
+	}
+	if len(c.Results) != 0 {
+		t.Errorf("Results = %+v, want none: they are the old code's", c.Results)
 	}
 	if want := []string{"merge", "decoy", "merge", "operands", "sink"}; !slices.Equal(c.Refined, want) {
 		t.Errorf("Refined = %v, want %v", c.Refined, want)
