@@ -105,11 +105,19 @@ func parseOpts(list []string) ([]string, error) {
 	return out, nil
 }
 
-// parseISAFlags reads --isa-flags ARCH=FLAG,FLAG (ARCH= for none).
+// parseISAFlags reads --isa-flags ARCH=FLAG,FLAG (ARCH= for none). The
+// command line library splits a value at commas, so an item without "="
+// is one more flag of the architecture before it.
 func parseISAFlags(list []string) (map[string][]string, error) {
 	m := map[string][]string{}
+	last := ""
 	for _, item := range list {
+		if !strings.Contains(item, "=") && last != "" {
+			m[last] = append(m[last], strings.Fields(item)...)
+			continue
+		}
 		arch, flags, ok := strings.Cut(item, "=")
+		last = arch
 		if !ok || !slices.Contains(compiledArches, arch) {
 			return nil, fmt.Errorf("--isa-flags %q: want ARCH=FLAG,FLAG... with ARCH one of %s", item, strings.Join(compiledArches, ", "))
 		}

@@ -158,6 +158,9 @@ func run(c *cli.Context) error {
 		progress: isTerminal(os.Stderr),
 		host:     host,
 	}
+	if err := validateSetup(c.Context, driverPath, set, r.lim); err != nil {
+		return cli.Exit(err, exitError)
+	}
 	runErr := r.run(c.Context, sources, c.String("output"))
 	if c.Bool("summary") {
 		r.rep.summary(os.Stderr)
