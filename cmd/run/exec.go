@@ -214,18 +214,30 @@ func compileRequest(target string, cfg record.Config, units []*unit, obj string)
 
 var errLink = errors.New("link failed")
 
+// scratch names the object and executable files of a new batch.
+func (w *worker) scratch() (obj, exe string) {
+	w.batch++
+	return filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch)), filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+}
+
+// compile asks the driver for units (with their trampolines) in one
+// object for target, within the compile time limit; it returns each
+// entry's slot in the object's cliff_entries.
+func (w *worker) compile(ctx context.Context, target string, cfg record.Config, units []*unit, obj string) (*driver.CompileAnswer, map[*entry]int, error) {
+	req, entryIndex := compileRequest(target, cfg, units, obj)
+	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(units))*w.lim.compilePer)
+	defer cancel()
+	ans, err := w.drv.Compile(cctx, req)
+	return ans, entryIndex, err
+}
+
 // compileAndLink makes one executable of units. Modules that Cranelift
 // rejects or crashes on get their results here and are left out; the error
 // is for the batch as a whole (driver death, link failure, harness).
 func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*built, error) {
-	w.batch++
-	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
-	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	obj, exe := w.scratch()
 	defer os.Remove(obj)
-	req, entryIndex := compileRequest(targetString(t.cfg), t.cfg, units, obj)
-	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(units))*w.lim.compilePer)
-	defer cancel()
-	ans, err := w.drv.Compile(cctx, req)
+	ans, entryIndex, err := w.compile(ctx, targetString(t.cfg), t.cfg, units, obj)
 	if err != nil {
 		var f *driver.Failure
 		if errors.As(err, &f) {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -80,14 +78,9 @@ func (w *worker) runIdentical(ctx context.Context, t *task, b *built, pending []
 	for _, f := range off {
 		target += " " + f + "=false"
 	}
-	w.batch++
-	obj := filepath.Join(w.dir, fmt.Sprintf("b%d.o", w.batch))
-	exe := filepath.Join(w.dir, fmt.Sprintf("b%d", w.batch))
+	obj, exe := w.scratch()
 	defer os.Remove(obj)
-	req, entryIndex := compileRequest(target, t.cfg, b.units, obj)
-	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(b.units))*w.lim.compilePer)
-	defer cancel()
-	ans, err := w.drv.Compile(cctx, req)
+	ans, entryIndex, err := w.compile(ctx, target, t.cfg, b.units, obj)
 	if err != nil {
 		return pending
 	}

@@ -49,7 +49,7 @@ func (r *reporter) countsFor(arch string) *runlineCounts {
 // checkCall checks one call's outcome against its run command: vals are
 // the results when the call returned, failure describes how it did not.
 func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals []ir.DataValue, failure string) {
-	if c.cmd == nil || c.cmd.Kind != ir.RunCheck {
+	if !isRunCheck(c) {
 		return
 	}
 	r.mu.Lock()
@@ -69,14 +69,9 @@ func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals 
 // failedCalls counts every run command of an entry as failed for cfg, with
 // one line for the lot (a compile failure fails them all).
 func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string) {
-	n, line := 0, 0
-	for _, c := range e.calls {
-		if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
-			if n == 0 {
-				line = c.cmd.Line
-			}
-			n++
-		}
+	n, line := runChecks([]*entry{e}), 0
+	if i := slices.IndexFunc(e.calls, isRunCheck); i >= 0 {
+		line = e.calls[i].cmd.Line
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -102,13 +97,7 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, e := range u.entries {
-		for _, c := range e.calls {
-			if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
-				r.countsFor(cfg.Arch).notRun++
-			}
-		}
-	}
+	r.countsFor(cfg.Arch).notRun += runChecks(u.entries)
 	if _, seen := r.broken[cfg.Arch]; !seen {
 		r.broken[cfg.Arch] = err
 		fmt.Fprintf(r.log, "cliff-run: not running any %s code: %v\n", cfg.Arch, err)
@@ -142,14 +131,7 @@ func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
 func (r *reporter) skippedEntries(entries []*entry, arch, label, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := 0
-	for _, e := range entries {
-		for _, c := range e.calls {
-			if c.cmd != nil && c.cmd.Kind == ir.RunCheck {
-				n++
-			}
-		}
-	}
+	n := runChecks(entries)
 	r.countsFor(arch).skipped += n
 	key := arch + ": " + reason
 	r.reasons[key] += n
@@ -243,4 +225,21 @@ func (r *reporter) anyFailed() bool {
 		}
 	}
 	return false
+}
+
+// isRunCheck reports whether a call is a `; run:` line, the calls the
+// counts are about (a case record's inputs and `; print:` lines are not).
+func isRunCheck(c call) bool { return c.cmd != nil && c.cmd.Kind == ir.RunCheck }
+
+// runChecks counts the run lines of some entries.
+func runChecks(entries []*entry) int {
+	n := 0
+	for _, e := range entries {
+		for _, c := range e.calls {
+			if isRunCheck(c) {
+				n++
+			}
+		}
+	}
+	return n
 }
