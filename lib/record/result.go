@@ -70,11 +70,18 @@ const (
 	StatusCompileError Status = "compile_error" // Cranelift rejected the function (verifier, unsupported)
 	StatusCompileCrash Status = "compile_crash" // Cranelift panicked
 	StatusHarnessError Status = "harness_error" // cliff's own machinery failed; says nothing about Cranelift
+	// StatusUnsupported: this configuration cannot run the case at all (the
+	// interpreter lacks an instruction, the harness refuses an external
+	// name); says nothing about Cranelift's code generation.
+	StatusUnsupported Status = "unsupported"
+	// StatusStackOverflow: the run exhausted its stack (the interpreter's
+	// depth limit): a resource limit like a timeout, not a wrong answer.
+	StatusStackOverflow Status = "stack_overflow"
 )
 
 // Statuses lists every status.
 func Statuses() []Status {
-	return []Status{StatusOK, StatusTrap, StatusTimeout, StatusCrash, StatusCompileError, StatusCompileCrash, StatusHarnessError}
+	return []Status{StatusOK, StatusTrap, StatusTimeout, StatusCrash, StatusCompileError, StatusCompileCrash, StatusHarnessError, StatusUnsupported, StatusStackOverflow}
 }
 
 // Timings are wall-clock milliseconds of a run's phases.
