@@ -178,19 +178,27 @@ type skip struct {
 
 // forFile lists the configurations a .clif file asks for: each `target`
 // line (with the `set` lines before it) at each opt level, and the
-// interpreter for `test interpret`; restricted to --arch when given.
+// interpreter for `test interpret`. --arch overrides that: the file runs on
+// exactly the architectures it names, with the file's own target lines for
+// an architecture the file has, and otherwise as a case would (the default
+// or --isa-flags flags), so that `--arch all repro.clif` checks a repro
+// everywhere, whatever targets its author had at hand.
 func (s *configSet) forFile(f *ir.File) ([]record.Config, []skip) {
 	var out []record.Config
 	var skips []skip
-	want := func(arch string) bool { return s.arches == nil || slices.Contains(s.arches, arch) }
-	var settings []string
+	var settings, all []string // before the current target line; in the whole header
+	covered := map[string]bool{}
 	sawTarget := false
+	config := func(arch string, flags []string, settings []string) record.Config {
+		return record.Config{Arch: arch, Flags: flags, Settings: append(slices.Clone(settings), s.settings...), Executor: executorFor(arch)}
+	}
 	for _, h := range f.Header {
 		switch h.Kind {
 		case ir.HeaderSet:
 			for _, w := range h.Words {
 				if !strings.HasPrefix(w, "opt_level=") {
 					settings = append(settings, w)
+					all = append(all, w)
 				}
 			}
 		case ir.HeaderTarget:
@@ -200,32 +208,68 @@ func (s *configSet) forFile(f *ir.File) ([]record.Config, []skip) {
 			}
 			arch := h.Words[0]
 			if !slices.Contains(compiledArches, arch) {
-				if want(arch) || s.arches == nil {
+				if s.arches == nil {
 					skips = append(skips, skip{strings.Join(h.Words, " "), "cliff-run does not run " + arch + " code"})
 				}
 				continue
 			}
-			if !want(arch) {
+			if s.arches != nil && !slices.Contains(s.arches, arch) {
+				continue
+			}
+			covered[arch] = true
+			if why := unsupportedSettings(settings); why != "" {
+				skips = append(skips, skip{strings.Join(h.Words, " "), why})
 				continue
 			}
 			for _, o := range s.opts {
-				out = append(out, record.Config{Arch: arch, OptLevel: o, Flags: slices.Clone(h.Words[1:]), Settings: append(slices.Clone(settings), s.settings...), Executor: executorFor(arch)})
+				c := config(arch, slices.Clone(h.Words[1:]), settings)
+				c.OptLevel = o
+				out = append(out, c)
 			}
 		}
 	}
 	hasTest := func(name string) bool {
 		return slices.ContainsFunc(f.Tests, func(t ir.HeaderLine) bool { return len(t.Words) > 0 && t.Words[0] == name })
 	}
-	if !sawTarget && hasTest("run") && want(hostArch()) {
-		// Cranelift runs a target-less `test run` file on the host.
-		for _, o := range s.opts {
-			out = append(out, record.Config{Arch: hostArch(), OptLevel: o, Settings: append(slices.Clone(settings), s.settings...), Executor: record.ExecNative})
+	if s.arches == nil {
+		if !sawTarget && hasTest("run") {
+			// Cranelift runs a target-less `test run` file on the host.
+			for _, o := range s.opts {
+				c := config(hostArch(), nil, all)
+				c.OptLevel = o
+				out = append(out, c)
+			}
+		}
+		if hasTest("interpret") {
+			out = append(out, interpConfig(append(slices.Clone(all), s.settings...)))
+		}
+		return out, skips
+	}
+	for _, arch := range s.arches {
+		switch {
+		case arch == archInterp:
+			out = append(out, interpConfig(append(slices.Clone(all), s.settings...)))
+		case !covered[arch]:
+			for _, o := range s.opts {
+				c := config(arch, s.flagsFor(arch), all)
+				c.OptLevel = o
+				out = append(out, c)
+			}
 		}
 	}
-	if hasTest("interpret") && want(archInterp) {
-		out = append(out, interpConfig(append(slices.Clone(settings), s.settings...)))
-	}
 	return out, skips
+}
+
+// unsupportedSettings says why cliff cannot build code with these
+// settings, or "". cliff links ELF executables: thread-local storage for
+// another object format cannot even be placed in its object.
+func unsupportedSettings(settings []string) string {
+	for _, w := range settings {
+		if w == "tls_model=coff" || w == "tls_model=macho" {
+			return w + " is for another object format than ELF, which cliff-run emits"
+		}
+	}
+	return ""
 }
 
 // targetString is the driver's target: the arch and ISA flags.

@@ -64,6 +64,10 @@ func (w *worker) close() {
 }
 
 func (w *worker) run(ctx context.Context, t *task) {
+	if t.units[0].compileOnly { // a task's units are all of a kind: see dispatch
+		w.checkCompiles(ctx, t)
+		return
+	}
 	if t.cfg.Executor == record.ExecInterp {
 		w.interpret(ctx, t)
 		return
@@ -77,18 +81,25 @@ func (w *worker) failUnit(t *task, u *unit, status record.Status, msg string, ti
 	for _, e := range u.entries {
 		if e.results[t.cfgIndex] == nil {
 			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: status, Message: shorten(msg), Timings: times}
-			w.out.failedCalls(u, e, t.cfg, string(status)+": "+firstLine(msg))
+			if status == record.StatusHarnessError {
+				w.out.harnessFailedCalls(u, e, t.cfg, firstLine(msg))
+			} else {
+				w.out.failedCalls(u, e, t.cfg, string(status)+": "+firstLine(msg))
+			}
 		}
 	}
 }
 
-// failBroken reports the entries that cannot run under any configuration.
+// failBroken reports the entries that cannot run under any configuration:
+// the harness cannot call them (an sret parameter, say). That is a limit of
+// cliff, neither a failure of Cranelift nor of this machine: their results
+// are unsupported, and their run lines skipped with the reason.
 func (w *worker) failBroken(t *task, u *unit) bool {
 	runnable := false
 	for _, e := range u.entries {
 		if e.err != nil {
-			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusHarnessError, Message: shorten(e.err.Error())}
-			w.out.failedCalls(u, e, t.cfg, "harness error: "+e.err.Error())
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusUnsupported, Message: shorten(e.err.Error())}
+			w.out.skippedEntries([]*entry{e}, t.cfg.Arch, t.cfg.String(), e.err.Error())
 		} else {
 			runnable = true
 		}
@@ -341,12 +352,17 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, where harness.P
 		}
 		if err != nil {
 			s.e.results[t.cfgIndex] = &record.RunResult{Config: cfg, Status: record.StatusHarnessError, Message: shorten(err.Error()), Timings: times}
-			w.out.failedCalls(s.u, s.e, cfg, "harness error: "+err.Error())
+			w.out.harnessFailedCalls(s.u, s.e, cfg, err.Error())
 			continue
 		}
 		res := newResult(cfg, times)
 		for i, c := range s.e.calls {
 			o := outcomes[s.first+i]
+			if o.Status == record.StatusHarnessError {
+				res.add(nil, o.Status, "", "", o.Message)
+				w.out.harnessFailedCall(s.u, c, cfg, o.Message)
+				continue
+			}
 			if o.Status != record.StatusOK {
 				res.add(nil, o.Status, o.Trap, o.Signal, o.Message)
 				w.out.checkCall(s.u, s.e, c, cfg, nil, describeOutcome(o.Status, o.Trap, o.Signal, o.Message))
@@ -355,7 +371,7 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, where harness.P
 			vals, uerr := s.e.layout.UnpackResults(o.Results)
 			if uerr != nil {
 				res.add(nil, record.StatusHarnessError, "", "", uerr.Error())
-				w.out.checkCall(s.u, s.e, c, cfg, nil, "harness error: "+uerr.Error())
+				w.out.harnessFailedCall(s.u, c, cfg, uerr.Error())
 				continue
 			}
 			res.add(vals, record.StatusOK, "", "", "")

@@ -80,6 +80,9 @@ Exit status: 0 done (and every run line passed), 1 some run line failed,
 2 error (bad input, missing tools); records finished before an error are
 still written.`,
 		HideHelpCommand: true,
+		// Errors come back to main, which prints them once, with the
+		// tool's name; urfave's default would print them bare and exit.
+		ExitErrHandler: func(*cli.Context, error) {},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
 			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
@@ -169,6 +172,9 @@ func run(c *cli.Context) error {
 		return cli.Exit(runErr, exitError)
 	}
 	if err := r.rep.brokenArches(); err != nil {
+		return cli.Exit(err, exitError)
+	}
+	if err := r.rep.harnessFailed(); err != nil {
 		return cli.Exit(err, exitError)
 	}
 	if r.rep.anyFailed() {

@@ -26,6 +26,15 @@ type reporter struct {
 	// broken says, per architecture, why this machine cannot build or
 	// run its code (a missing cross compiler or C library, say).
 	broken map[string]error
+	// harnessErrors counts the run lines cliff itself failed to run (not
+	// the machine's tools: cliff's own machinery); any makes the exit
+	// status 2, as they say nothing about Cranelift.
+	harnessErrors int
+	// compiles are the compile checks of `test compile` files, by arch.
+	compiles map[string]*runlineCounts
+	// filesSkipped counts the files found in directories that have
+	// nothing to check, by reason.
+	filesSkipped map[string]int
 }
 
 // runlineCounts are the run lines of one architecture. notRun are those
@@ -34,7 +43,7 @@ type reporter struct {
 type runlineCounts struct{ passed, failed, skipped, notRun int }
 
 func newReporter(log io.Writer) *reporter {
-	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}, broken: map[string]error{}}
+	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}, broken: map[string]error{}, compiles: map[string]*runlineCounts{}, filesSkipped: map[string]int{}}
 }
 
 func (r *reporter) countsFor(arch string) *runlineCounts {
@@ -49,12 +58,27 @@ func (r *reporter) countsFor(arch string) *runlineCounts {
 // checkCall checks one call's outcome against its run command: vals are
 // the results when the call returned, failure describes how it did not.
 func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals []ir.DataValue, failure string) {
+	r.check(u, c, cfg, vals, failure, "")
+}
+
+// harnessFailedCall counts a call cliff's machinery failed to run.
+func (r *reporter) harnessFailedCall(u *unit, c call, cfg record.Config, msg string) {
+	r.check(u, c, cfg, nil, "", msg)
+}
+
+func (r *reporter) check(u *unit, c call, cfg record.Config, vals []ir.DataValue, failure, harnessFailure string) {
 	if !isRunCheck(c) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	counts := r.countsFor(cfg.Arch)
+	if harnessFailure != "" {
+		counts.notRun++
+		r.harnessErrors++
+		fmt.Fprintf(r.log, "%s:%d: NOT RUN %s: %s: harness error: %s\n", u.source, c.cmd.Line, cfg, c.cmd.Text, harnessFailure)
+		return
+	}
 	if failure == "" {
 		if runCommandHolds(c.cmd, vals) {
 			counts.passed++
@@ -69,12 +93,29 @@ func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals 
 // failedCalls counts every run command of an entry as failed for cfg, with
 // one line for the lot (a compile failure fails them all).
 func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string) {
+	r.endedCalls(u, e, cfg, msg, false)
+}
+
+// harnessFailedCalls counts every run command of an entry as not run for
+// cfg because cliff's own machinery failed: neither a pass nor a failure
+// of Cranelift, and an error of the run (exit status 2).
+func (r *reporter) harnessFailedCalls(u *unit, e *entry, cfg record.Config, msg string) {
+	r.endedCalls(u, e, cfg, msg, true)
+}
+
+func (r *reporter) endedCalls(u *unit, e *entry, cfg record.Config, msg string, harness bool) {
 	n, line := runChecks([]*entry{e}), 0
 	if i := slices.IndexFunc(e.calls, isRunCheck); i >= 0 {
 		line = e.calls[i].cmd.Line
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if n > 0 && harness {
+		r.countsFor(cfg.Arch).notRun += n
+		r.harnessErrors += n
+		fmt.Fprintf(r.log, "%s:%d: NOT RUN %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
+		return
+	}
 	if n > 0 {
 		r.countsFor(cfg.Arch).failed += n
 		fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
@@ -104,6 +145,59 @@ func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
 	}
 }
 
+// harnessFailed is an error when cliff's own machinery kept run lines from
+// running (each was reported where it happened), or nil.
+func (r *reporter) harnessFailed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.harnessErrors == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d run lines or compile checks not run because of cliff's own errors (see above); they say nothing about Cranelift", r.harnessErrors)
+}
+
+// skippedFile counts a file found in a directory that has nothing
+// cliff-run checks.
+func (r *reporter) skippedFile(path, kind string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.filesSkipped[kind]++
+	if r.filesSkipped[kind] == 1 {
+		fmt.Fprintf(r.log, "cliff-run: skipping %s and any other file found with %s: nothing to check (%s)\n", path, kind, checkedTests)
+	}
+}
+
+// harnessFailedCompile counts a compile check cliff failed to make.
+func (r *reporter) harnessFailedCompile(u *unit, e *entry, cfg record.Config, msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.harnessErrors++
+	fmt.Fprintf(r.log, "%s:%d: NOT RUN %s: compile %s: harness error: %s\n", u.source, e.fn.Pos.Func.Line, cfg, e.fn.Name, msg)
+}
+
+// compileChecked counts one function's compile check of a `test compile`
+// file: a failure is printed with the function's line.
+func (r *reporter) compileChecked(u *unit, e *entry, cfg record.Config, failure string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.compileCounts(cfg.Arch)
+	if failure == "" {
+		c.passed++
+		return
+	}
+	c.failed++
+	fmt.Fprintf(r.log, "%s:%d: FAIL %s: compile %s: %s\n", u.source, e.fn.Pos.Func.Line, cfg, e.fn.Name, failure)
+}
+
+func (r *reporter) compileCounts(arch string) *runlineCounts {
+	c := r.compiles[arch]
+	if c == nil {
+		c = &runlineCounts{}
+		r.compiles[arch] = c
+	}
+	return c
+}
+
 // brokenArches is an error naming every architecture whose code could
 // not be built or run here (each was reported when it was found), or nil.
 func (r *reporter) brokenArches() error {
@@ -124,7 +218,14 @@ func (r *reporter) skipped(u *unit, cfg record.Config, reason string) {
 // skippedAs counts a unit's run commands as skipped on arch; label names
 // the configuration in the one-time warning.
 func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
-	r.skippedEntries(u.entries, arch, label, reason)
+	if !u.compileOnly {
+		r.skippedEntries(u.entries, arch, label, reason)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.compileCounts(arch).skipped += len(u.entries)
+	r.warnSkip(arch, label, reason)
 }
 
 // skippedEntries counts the run commands of some entries as skipped.
@@ -133,8 +234,13 @@ func (r *reporter) skippedEntries(entries []*entry, arch, label, reason string) 
 	defer r.mu.Unlock()
 	n := runChecks(entries)
 	r.countsFor(arch).skipped += n
+	r.reasons[arch+": "+reason] += n
+	r.warnSkip(arch, label, reason)
+}
+
+// warnSkip prints a reason for skipping once per architecture.
+func (r *reporter) warnSkip(arch, label, reason string) {
 	key := arch + ": " + reason
-	r.reasons[key] += n
 	if !r.warned[key] {
 		r.warned[key] = true
 		fmt.Fprintf(r.log, "cliff-run: skipping %s: %s\n", label, reason)
@@ -195,6 +301,9 @@ func (r *reporter) summary(w io.Writer) {
 	for _, k := range reasons {
 		fmt.Fprintf(w, "skipped %d: %s\n", r.reasons[k], k)
 	}
+	for _, k := range slices.Sorted(maps.Keys(r.filesSkipped)) {
+		fmt.Fprintf(w, "files skipped %d: %s, nothing to check\n", r.filesSkipped[k], k)
+	}
 	for _, a := range arches {
 		c := r.counts[a]
 		fmt.Fprintf(w, "runlines %s: %s\n", a, c)
@@ -204,6 +313,18 @@ func (r *reporter) summary(w io.Writer) {
 		total.notRun += c.notRun
 	}
 	fmt.Fprintf(w, "runlines: %s\n", &total)
+	if len(r.compiles) == 0 {
+		return
+	}
+	var compiles runlineCounts
+	for _, a := range slices.Sorted(maps.Keys(r.compiles)) {
+		c := r.compiles[a]
+		fmt.Fprintf(w, "compiles %s: %s\n", a, c)
+		compiles.passed += c.passed
+		compiles.failed += c.failed
+		compiles.skipped += c.skipped
+	}
+	fmt.Fprintf(w, "compiles: %s\n", &compiles)
 }
 
 // String is "N passed, M failed, K skipped", with ", J not run (harness
@@ -220,6 +341,11 @@ func (r *reporter) anyFailed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, c := range r.counts {
+		if c.failed > 0 {
+			return true
+		}
+	}
+	for _, c := range r.compiles {
 		if c.failed > 0 {
 			return true
 		}

@@ -13,6 +13,7 @@ import (
 
 	"cliff/lib/extract"
 	"cliff/lib/harness"
+	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/parser"
 	"cliff/lib/record"
@@ -113,6 +114,10 @@ func (r *runner) dispatch(ch *chunk, tasks chan<- *task, senders *sync.WaitGroup
 		}
 		for _, cfg := range cfgs {
 			key := cfg.String()
+			if u.compileOnly {
+				// Compile checks and runs never share a task.
+				key += "\x00compile"
+			}
 			i, ok := index[key]
 			if !ok {
 				i = len(ch.configs)
@@ -182,11 +187,13 @@ func (r *runner) read(sources []extract.Source, emit func(*chunk)) error {
 	defer flush()
 	for _, s := range sources {
 		if strings.HasSuffix(s.Path, ".clif") {
-			u, err := r.readFile(s.Path)
+			us, err := r.readFile(s)
 			if err != nil {
 				return err
 			}
-			add(u)
+			for _, u := range us {
+				add(u)
+			}
 			continue
 		}
 		if err := r.readCases(s, add); err != nil {
@@ -196,7 +203,12 @@ func (r *runner) read(sources []extract.Source, emit func(*chunk)) error {
 	return nil
 }
 
-func (r *runner) readFile(path string) (*unit, error) {
+// readFile makes the units of a .clif file: its run and print lines, and
+// for `test compile` its functions' compile checks. A named file with
+// nothing to check is an error (it would pass without checking anything);
+// one found in a directory is counted as skipped.
+func (r *runner) readFile(s extract.Source) ([]*unit, error) {
+	path := s.Path
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -209,7 +221,50 @@ func (r *runner) readFile(path string) (*unit, error) {
 	if configs == nil {
 		configs = []record.Config{} // non-nil: a file never takes the case configurations
 	}
-	return fileUnit(path, src, f, configs, skips)
+	var units []*unit
+	if len(f.Commands) > 0 {
+		u, err := fileUnit(path, src, f, configs, skips)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, u)
+	}
+	if test, ok := compileTest(f); ok && len(f.Funcs) > 0 {
+		units = append(units, compileUnit(path, src, f, test, configs, skips))
+	}
+	if len(units) > 0 {
+		return units, nil
+	}
+	kind, why := nothingToCheck(f)
+	if s.Found {
+		r.rep.skippedFile(path, kind)
+		return nil, nil
+	}
+	return nil, fmt.Errorf("%s: nothing to check: %s", path, why)
+}
+
+// checkedTests are the tests cliff-run checks, for messages.
+const checkedTests = "cliff-run checks test run, test interpret and test compile files"
+
+// nothingToCheck says why a file has nothing cliff-run checks: the kind
+// of file, and the same with details for an error message.
+func nothingToCheck(f *ir.File) (kind, why string) {
+	var tests []string
+	for _, t := range f.Tests {
+		if len(t.Words) == 0 {
+			continue
+		}
+		tests = append(tests, t.Words[0])
+		if t.Words[0] == "run" || t.Words[0] == "interpret" {
+			kind = "test " + t.Words[0] + " without a `; run:` line"
+			return kind, fmt.Sprintf("line %d: test %s, but no `; run:` line", t.Line, t.Words[0])
+		}
+	}
+	if len(tests) == 0 {
+		return "no test line", "no test line (" + checkedTests + ")"
+	}
+	kind = "test " + strings.Join(tests, ", test ")
+	return kind, kind + " (" + checkedTests + ")"
 }
 
 func (r *runner) readCases(s extract.Source, add func(*unit)) error {
@@ -230,7 +285,11 @@ func (r *runner) readCases(s extract.Source, add func(*unit)) error {
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s: record %d: %w", in.Name(), in.Record(), err)
 		}
-		add(caseUnit(fmt.Sprintf("%s: record %d (%s)", in.Name(), in.Record(), c.ID), &c))
+		u, err := caseUnit(fmt.Sprintf("%s: record %d (%s)", in.Name(), in.Record(), c.ID), &c)
+		if err != nil {
+			return fmt.Errorf("%s: record %d: case %q: %w", in.Name(), in.Record(), c.ID, err)
+		}
+		add(u)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"cliff/lib/printer"
 	"cliff/lib/record"
 	"cliff/lib/tramp"
+	"cliff/lib/verify"
 )
 
 // A unit is what cliff-run compiles as one module: a case record, or a
@@ -39,6 +40,10 @@ type unit struct {
 	// unrunnable says why compiled code of this unit cannot run in the
 	// harness (it calls a runtime function the harness lacks), or "".
 	unrunnable string
+	// compileOnly marks the functions of a `test compile` file: each is
+	// compiled on its own and nothing runs (see compilecheck.go);
+	// expectFail says each must be rejected.
+	compileOnly, expectFail bool
 }
 
 // missingRuntime are functions that Cranelift's own test runner provides
@@ -72,6 +77,8 @@ type entry struct {
 	// results holds one result per configuration index, filled by the
 	// workers, appended to rec.Results in configuration order.
 	results []*record.RunResult
+	// module is the text a compile check compiles: the function alone.
+	module string
 }
 
 // A call is one input vector, with the run command it came from (nil for
@@ -87,7 +94,7 @@ func (u *unit) prepare(nconfigs int) {
 	var b strings.Builder
 	for _, e := range u.entries {
 		e.results = make([]*record.RunResult, nconfigs)
-		if e.err != nil {
+		if e.err != nil || u.compileOnly {
 			continue
 		}
 		text, layout, err := tramp.Text(e.fn)
@@ -103,37 +110,40 @@ func (u *unit) prepare(nconfigs int) {
 }
 
 // caseUnit makes a unit of a case record: its first (or Entry) function
-// called with each input vector.
-func caseUnit(source string, c *record.Case) *unit {
+// called with each input vector. A record cliff cannot take as it is (its
+// CLIF does not parse or verify, defines a function twice, lacks the entry
+// function, or its inputs do not fit the entry's parameters) is bad input:
+// the error is returned, for the caller to name the record, and nothing of
+// it reaches Cranelift, which would otherwise be blamed for cliff's input.
+func caseUnit(source string, c *record.Case) (*unit, error) {
 	u := &unit{source: source, clif: c.CLIF, caseSettings: c.Settings, funcs: map[string]*ir.Function{}}
 	e := &entry{rec: c}
 	u.entries = []*entry{e}
 	m, err := parser.ParseModuleString(c.ID, c.CLIF)
 	if err != nil {
-		e.err = fmt.Errorf("case CLIF does not parse: %w", err)
-		return u
+		return nil, fmt.Errorf("clif does not parse: %w", err)
+	}
+	if errs := verify.ModuleWith(m, verify.OptionsForSettings(c.Settings)); len(errs) > 0 {
+		return nil, fmt.Errorf("clif does not verify: %w", errs)
 	}
 	if err := checkNames(m.Funcs); err != nil {
-		e.err = err
-		return u
+		return nil, err
 	}
 	u.unrunnable = unrunnableReason(m.Funcs)
 	for _, f := range m.Funcs {
 		u.funcs[f.Name] = f
 	}
-	e.fn, e.err = findEntry(m.Funcs, c.Entry)
-	if e.err != nil {
-		return u
+	if e.fn, err = findEntry(m.Funcs, c.Entry); err != nil {
+		return nil, err
 	}
 	for i, vec := range c.Inputs {
 		args, err := caseArgs(e.fn, vec)
 		if err != nil {
-			e.err = fmt.Errorf("inputs[%d]: %w", i, err)
-			return u
+			return nil, fmt.Errorf("inputs[%d]: %w", i, err)
 		}
 		e.calls = append(e.calls, call{args: args})
 	}
-	return u
+	return u, nil
 }
 
 func findEntry(funcs []*ir.Function, name string) (*ir.Function, error) {

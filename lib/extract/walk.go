@@ -13,6 +13,10 @@ import (
 // Source is one CLIF input: a file path, or "-" for stdin.
 type Source struct {
 	Path string
+	// Found says the file was found by walking a directory, rather than
+	// named: a tool may pass over a found file it has no use for, but not
+	// a named one.
+	Found bool
 }
 
 // Name is the source's name in messages and provenance.
@@ -59,7 +63,7 @@ func Expand(paths []string) ([]Source, error) {
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			out = append(out, Source{Path: f})
+			out = append(out, Source{Path: f, Found: true})
 		}
 	}
 	return out, nil

@@ -39,16 +39,7 @@ func OptionsFor(file *ir.File) Options {
 			targets = append(targets, h.Words[0])
 		case h.Kind == ir.HeaderSet && len(targets) == 0:
 			// Settings before the first target apply to it.
-			for _, w := range h.Words {
-				name, value, _ := strings.Cut(w, "=")
-				on := value == "" || value == "true"
-				switch name {
-				case "preserve_frame_pointers":
-					opts.PreserveFramePointers = on
-				case "enable_pinned_reg":
-					opts.EnablePinnedReg = on
-				}
-			}
+			opts.applySettings(h.Words)
 		}
 	}
 	compiles := false
@@ -68,4 +59,28 @@ func OptionsFor(file *ir.File) Options {
 		opts.PointerType = PointerType(targets[0])
 	}
 	return opts
+}
+
+// OptionsForSettings returns the options for a 64-bit target compiled with
+// the given Cranelift settings (`NAME=VALUE`, or a bare NAME for true), as
+// a case record carries them.
+func OptionsForSettings(settings []string) Options {
+	opts := DefaultOptions()
+	opts.applySettings(settings)
+	return opts
+}
+
+// applySettings takes the settings the verifier reads from `NAME=VALUE`
+// words; the others do not matter to it.
+func (opts *Options) applySettings(words []string) {
+	for _, w := range words {
+		name, value, _ := strings.Cut(w, "=")
+		on := value == "" || value == "true"
+		switch name {
+		case "preserve_frame_pointers":
+			opts.PreserveFramePointers = on
+		case "enable_pinned_reg":
+			opts.EnablePinnedReg = on
+		}
+	}
 }

@@ -126,10 +126,19 @@ func FunctionWith(f *ir.Function, opts Options) Errors {
 // Module verifies every function of m for a 64-bit target.
 func Module(m *ir.Module) Errors { return ModuleWith(m, DefaultOptions()) }
 
-// ModuleWith verifies every function of m under opts.
+// ModuleWith verifies every function of m under opts, and that no two of
+// them share a name: a module is one object, where a name is one symbol
+// (Cranelift's module refuses the second definition).
 func ModuleWith(m *ir.Module, opts Options) Errors {
 	var errs Errors
+	first := make(map[string]*ir.Function, len(m.Funcs))
 	for _, f := range m.Funcs {
+		if prev, ok := first[f.Name]; ok {
+			errs = append(errs, Error{Func: f.Name, Block: ir.NoBlock, Inst: ir.NoInst, Pos: f.Pos.Func,
+				Msg: fmt.Sprintf("defined twice in the module (first at line %d)", prev.Pos.Func.Line)})
+			continue
+		}
+		first[f.Name] = f
 		errs = append(errs, FunctionWith(f, opts)...)
 	}
 	return errs

@@ -293,3 +293,47 @@ func TestVerifyCLIF(t *testing.T) {
 		})
 	}
 }
+
+// TestModuleNames: a module is one object file, so a name defined twice is
+// an error of the second definition, and its body is not verified again.
+func TestModuleNames(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"distinct", "function %f() {\nblock0:\n    return\n}\nfunction %g() {\nblock0:\n    return\n}\n", nil},
+		{"twice", "function %f() {\nblock0:\n    return\n}\nfunction %g() {\nblock0:\n    return\n}\nfunction %f(i32) {\nblock0(v0: i32):\n    return\n}\n",
+			[]string{"line 9: function %f: defined twice in the module (first at line 1)"}},
+		{"twice, first bad", "function %f() -> i32 {\nblock0:\n    return\n}\nfunction %f() {\nblock0:\n    return\n}\n",
+			[]string{"line 3: function %f, block0, inst `return`: ", "line 5: function %f: defined twice in the module (first at line 1)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := parser.ParseModuleString(tc.name, tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := Module(m)
+			if len(errs) != len(tc.want) {
+				t.Fatalf("errors:\n%v\nwant %d", errs, len(tc.want))
+			}
+			for i, e := range errs {
+				if !strings.HasPrefix(e.Error(), tc.want[i]) {
+					t.Errorf("error %d = %q, want prefix %q", i, e.Error(), tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestOptionsForSettings: a case record's settings reach the checks that
+// read them.
+func TestOptionsForSettings(t *testing.T) {
+	opts := OptionsForSettings([]string{"opt_level=speed", "preserve_frame_pointers=true", "enable_pinned_reg"})
+	if !opts.PreserveFramePointers || !opts.EnablePinnedReg || opts.PointerType != ir.I64 {
+		t.Errorf("got %+v", opts)
+	}
+	if opts := OptionsForSettings([]string{"preserve_frame_pointers=false"}); opts.PreserveFramePointers {
+		t.Errorf("false read as true: %+v", opts)
+	}
+}
