@@ -1,0 +1,105 @@
+// Package cliapp gives every cliff command the same command-line manners,
+// those of a Unix tool in a pipe: an error is one line on stderr, prefixed
+// with the tool's name, printed once; a misused flag is such an error with
+// exit status 2, never the help text on stdout, where the next tool of the
+// pipe would try to parse it; and every tool has --version.
+package cliapp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+)
+
+// ExitUsage is the exit status of a misused command line (and of every
+// error that is not a verdict), across the tools.
+const ExitUsage = 2
+
+// Run runs app on args with cliff's manners and returns the exit status:
+// 0 on success; for an error, status(err) (nil: ExitUsage, or the code of
+// a cli.ExitCoder) after printing "NAME: error" to stderr, unless the
+// error's text is empty (the tool has said it already).
+func Run(app *cli.App, args []string, stderr io.Writer, status func(error) int) int {
+	Prepare(app)
+	err := app.Run(args)
+	if err == nil {
+		return 0
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", app.Name, strings.TrimRight(msg, "\n"))
+	}
+	var usage usageError
+	var ec cli.ExitCoder
+	switch {
+	case errors.As(err, &usage):
+		return ExitUsage
+	case status != nil:
+		return status(err)
+	case errors.As(err, &ec):
+		return ec.ExitCode()
+	}
+	return ExitUsage
+}
+
+// Prepare sets the shared behaviour on app: its version, errors returned
+// to Run instead of printed by the library and followed by os.Exit, and
+// usage errors as one line.
+func Prepare(app *cli.App) *cli.App {
+	app.Version = Version()
+	app.HideHelpCommand = true
+	app.ExitErrHandler = func(*cli.Context, error) {}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return usageError{fmt.Errorf("%w (see --help)", err)}
+	}
+	return app
+}
+
+// Usagef is a usage error of the tool's own checks (flags that do not go
+// together, a value out of range): exit status 2, like a flag the
+// library does not know.
+func Usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+var version = sync.OnceValue(func() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		// Built outside the repository (go run, go test): no VCS stamp.
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return rev
+})
+
+// Version is cliff's version: the git commit the tools were built from
+// (with -dirty for uncommitted changes), or "devel" when the build has no
+// VCS stamp. Output records carry it, so that a finding says which cliff
+// produced it.
+func Version() string { return version() }

@@ -1,0 +1,98 @@
+package cliapp
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// app is a tool with one flag whose action fails as told by --fail.
+func app(stdout *bytes.Buffer) *cli.App {
+	return &cli.App{
+		Name:   "cliff-test",
+		Writer: stdout,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "fail"},
+			&cli.IntFlag{Name: "count", Aliases: []string{"n"}},
+		},
+		Action: func(c *cli.Context) error {
+			switch c.String("fail") {
+			case "plain":
+				return errors.New("input.jsonl: record 3: bad")
+			case "exit":
+				return cli.Exit("3 of 10 cases failed", 1)
+			case "silent":
+				return cli.Exit("", 1)
+			case "usage":
+				return Usagef("-n %d: want a count of at least 0", c.Int("count"))
+			}
+			return nil
+		},
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		status     int
+		stderr     string // exact
+		stdoutHas  string
+		stdoutNone bool
+	}{
+		{"ok", nil, 0, "", "", true},
+		{"unknown flag: one line, exit 2, no help on stdout", []string{"--bogus"}, 2,
+			"cliff-test: flag provided but not defined: -bogus (see --help)\n", "", true},
+		{"missing value", []string{"--count"}, 2,
+			"cliff-test: flag needs an argument: -count (see --help)\n", "", true},
+		{"bad value", []string{"-n", "x"}, 2,
+			"cliff-test: invalid value \"x\" for flag -n: parse error (see --help)\n", "", true},
+		{"error printed once, prefixed", []string{"--fail", "plain"}, 2, "cliff-test: input.jsonl: record 3: bad\n", "", true},
+		{"exit coder keeps its status", []string{"--fail", "exit"}, 1, "cliff-test: 3 of 10 cases failed\n", "", true},
+		{"empty message prints nothing", []string{"--fail", "silent"}, 1, "", "", true},
+		{"usage error of the tool", []string{"--fail", "usage", "-n", "-5"}, 2, "cliff-test: -n -5: want a count of at least 0\n", "", true},
+		{"version", []string{"--version"}, 0, "", "cliff-test version " + Version(), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status := Run(app(&stdout), append([]string{"cliff-test"}, tc.args...), &stderr, nil)
+			if status != tc.status {
+				t.Errorf("status %d, want %d", status, tc.status)
+			}
+			if stderr.String() != tc.stderr {
+				t.Errorf("stderr %q, want %q", stderr.String(), tc.stderr)
+			}
+			if tc.stdoutNone && stdout.Len() > 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			if !strings.Contains(stdout.String(), tc.stdoutHas) {
+				t.Errorf("stdout %q, want %q in it", stdout.String(), tc.stdoutHas)
+			}
+		})
+	}
+}
+
+// TestStatusFunc: a tool's own mapping of its errors wins over the
+// default, but not over a usage error.
+func TestStatusFunc(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	five := func(error) int { return 5 }
+	if s := Run(app(&stdout), []string{"cliff-test", "--fail", "plain"}, &stderr, five); s != 5 {
+		t.Errorf("status %d, want 5", s)
+	}
+	if s := Run(app(&stdout), []string{"cliff-test", "--nope"}, &stderr, five); s != 2 {
+		t.Errorf("usage status %d, want 2", s)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if v := Version(); v == "" || strings.ContainsAny(v, " \n") {
+		t.Errorf("Version() = %q", v)
+	}
+	_ = os.Stdout
+}
