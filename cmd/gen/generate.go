@@ -58,6 +58,11 @@ func generate(cfg config) error {
 			return fmt.Errorf("--corpus: %w", err)
 		}
 		opts.Record.Corpus, opts.Record.CorpusHash = cfg.corpus, opts.Corpus.Hash
+		if cfg.stats {
+			forbidden, byOperand := opts.Corpus.Forbidden(prof)
+			fmt.Fprintf(cfg.log, "cliff-gen: corpus %s: %d snippets, %d with instructions the profile forbids as written (%d by an operand type), changed to allowed ones when used\n",
+				cfg.corpus, opts.Corpus.Len(), forbidden, byOperand)
+		}
 	}
 	g, err := gen.New(opts)
 	if err != nil {

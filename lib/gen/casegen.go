@@ -96,6 +96,24 @@ func (s candidateSet) nth(i int) ir.Type {
 	return candidateTypes[bits.TrailingZeros32(uint32(s))]
 }
 
+// candidateBits holds the bit of each candidate type by its low byte
+// (every candidate is a fixed type, below 0x100): what candidateOf reads
+// for every operand a snippet gives.
+var candidateBits = func() (out [256]candidateSet) {
+	for i, t := range candidateTypes {
+		out[t] = 1 << i
+	}
+	return out
+}()
+
+// candidateOf returns the set of t alone, empty when t is no candidate.
+func candidateOf(t ir.Type) candidateSet {
+	if t >= ir.Type(len(candidateBits)) {
+		return 0
+	}
+	return candidateBits[t]
+}
+
 // candidateFeatures are the typeFeatures of each candidate type.
 var candidateFeatures = func() [][]string {
 	out := make([][]string, len(candidateTypes))

@@ -12,6 +12,7 @@ import (
 
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
+	"cliff/lib/profile"
 	"cliff/lib/record"
 )
 
@@ -81,6 +82,34 @@ func LoadCorpus(path string) (*Corpus, error) {
 
 // Len is the number of usable snippets.
 func (c *Corpus) Len() int { return len(c.snips) }
+
+// Forbidden counts the snippets that hold an instruction profile p does
+// not allow as written (profile.AllowsTypes: its opcode with its
+// controlling type, or the type of its free operand, as fpromote.f64 of
+// an f16), and among them those with an instruction whose opcode and
+// controlling type p allows but not the type of an operand.
+// They stay in the corpus: when a case uses one, such an instruction
+// becomes another of the same shape p allows, or takes other operands, or
+// is left out (snippet), so that the rest of the block still counts.
+func (c *Corpus) Forbidden(p *profile.Profile) (snippets, byOperand int) {
+	for i := range c.snips {
+		forbidden, operand := false, false
+		for _, si := range c.snips[i].insts {
+			if !p.Allows(si.ot.op, si.ot.ctrl) {
+				forbidden = true
+			} else if !p.AllowsTypes(si.ot.op, si.ot.ctrl, si.argTypes) {
+				forbidden, operand = true, true
+			}
+		}
+		if forbidden {
+			snippets++
+		}
+		if operand {
+			byOperand++
+		}
+	}
+	return snippets, byOperand
+}
 
 func parseSnippet(s *record.Snippet) (snippet, bool) {
 	var sn snippet
@@ -154,7 +183,9 @@ func parseImms(op ir.Opcode, im *record.Imms) *ir.InstData {
 // values in scope, its internal dataflow kept, each opcode mutated with
 // probability Options.Mutation to another of the same shape the profile
 // allows. Instructions the case cannot take (memory, control, types off)
-// are left out; their uses take values from scope instead.
+// are left out; their uses take values from scope instead. An operand
+// whose type the profile does not allow there (fpromote.f64 takes no f16
+// in compat) is chosen afresh, as for a computation (fitArgs).
 func (fg *funcGen) snippet(r *rng) {
 	corpus := fg.c.g.opts.Corpus
 	sn := &corpus.snips[r.intn(len(corpus.snips))]
@@ -220,7 +251,10 @@ func (fg *funcGen) instantiable(r *rng, ot opType) (opType, bool) {
 }
 
 // fitArgs drops given operands whose types the instruction would not
-// take (a mutated opcode, a value of another type): emit then chooses.
+// take (a mutated opcode, a value of another type, a source type the
+// profile does not allow, as fpromote.f64 of an f16 is not in compat):
+// emit then chooses. An operand whose type the controlling type does not
+// fix must be one of the types emit would choose (operandTypes).
 func (fg *funcGen) fitArgs(ot opType, args []ir.Value) []ir.Value {
 	info := ot.op.Info()
 	if len(args) != len(info.Ins) {
@@ -236,10 +270,10 @@ func (fg *funcGen) fitArgs(ot opType, args []ir.Value) []ir.Value {
 		case ir.OperandFixed:
 			ok = t == in.Type
 		case ir.OperandTypeVar:
-			if in.TypeVar == 0 {
+			if in.TypeVar == 0 && in.Derive != ir.DeriveNarrower && in.Derive != ir.DeriveWider {
 				ok = in.Derive.Admits(ot.ctrl, t)
 			} else {
-				ok = fg.c.tab.freeTypeOK(ot, in.TypeVar, t) && fg.c.typeOK(t)
+				ok = fg.c.tab.operandTypes(ot, k)&fg.c.typeSet&candidateOf(t) != 0
 			}
 		}
 		if !ok {

@@ -120,6 +120,11 @@ func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) [
 	if ot.op == ir.OpIconcat && types[0] != types[1] {
 		types[1] = types[0]
 	}
+	// The profile's own word on the instruction, whichever path chose
+	// its opcode and operands (the tables, a snippet, a mutation).
+	if !fg.c.tab.prof.AllowsTypes(ot.op, ot.ctrl, types) {
+		return nil
+	}
 	nan := nanOperands[ot.op]
 	for k, t := range types {
 		if nan.has(k) && ub.HasFloatLanes(t) && !fg.canCanon(t) {

@@ -23,6 +23,10 @@
 // Cranelift 0.135 fails to compile (findings), for campaigns to pass to
 // --mask; data/portable.txt lists what Cranelift 0.94 lacks (Portable).
 //
+// CheckInst judges a whole instruction (opcode, controlling type, free
+// operand type, condition code, byte order): what every instruction of a
+// generated case passes.
+//
 // Profiles are immutable and cheap to query: Allows is a bit test.
 package profile
 
