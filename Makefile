@@ -16,6 +16,9 @@ CARGO  ?= cargo
 # rebuilds fast on a machine that built before; nothing depends on it being
 # there.
 CARGO_TARGET_DIR ?= $(HOME)/.cache/cliff/cargo-target
+# cliff's version in every tool's --version and output record: the commit,
+# -dirty with uncommitted changes.
+VERSION ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo devel)
 DRIVER_SRC := driver/Cargo.toml driver/Cargo.lock $(shell find driver/src -name '*.rs' 2>/dev/null)
 
 .PHONY: all build driver install test generate clean $(BINS)
@@ -30,7 +33,7 @@ bin/cliff-driver: $(DRIVER_SRC)
 	install -m 0755 $(CARGO_TARGET_DIR)/release/cliff-driver $@
 
 $(BINS): bin/cliff-%:
-	$(GO) build -o $@ ./cmd/$*
+	$(GO) build -ldflags "-X cliff/lib/cliapp.stamp=$(VERSION)" -o $@ ./cmd/$*
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"cliff/lib/cliapp"
 )
 
 // Exit statuses.
@@ -28,16 +30,13 @@ func main() {
 // are values all the way here: nothing below calls os.Exit, so every
 // deferred Close (which finishes a zstd output) has run.
 func run(args []string, stderr io.Writer) int {
-	err := app(stderr).Run(args)
-	if err == nil {
-		return exitOK
-	}
-	fmt.Fprintln(stderr, "cliff-diff:", err)
-	var found failuresFound
-	if errors.As(err, &found) {
-		return exitFailures
-	}
-	return exitError
+	return cliapp.Run(app(stderr), args, stderr, func(err error) int {
+		var found failuresFound
+		if errors.As(err, &found) {
+			return exitFailures
+		}
+		return exitError
+	})
 }
 
 // failuresFound is the "error" of a run that worked and found Cranelift
@@ -92,10 +91,6 @@ Exit status: 0 no Cranelift failure found (consistent and harness_error
 verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
 named as FILE: record N, or an I/O error). Reading stops at the first bad
 record; the cases read before it are still judged and written.`,
-		HideHelpCommand: true,
-		// Report a usage error in one line on stderr: the help text would
-		// go to stdout, into the stream of verdicts.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return err },
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write verdicts to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 			&cli.BoolFlag{Name: "failures", Usage: "write only verdicts other than consistent"},

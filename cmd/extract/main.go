@@ -8,14 +8,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"cliff/lib/cliapp"
 	"cliff/lib/extract"
 )
 
 func main() {
-	if err := app().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "cliff-extract:", err)
-		os.Exit(1)
-	}
+	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
 }
 
 func app() *cli.App {
@@ -31,12 +29,11 @@ With --check, only parses (and with --verify verifies) the files and prints
 one line per failing file.
 
 Exit status: 0 all files were read (or passed --check), 1 some file failed
-(unless --keep-going) or an error occurred.`,
-		HideHelpCommand: true,
+(unless --keep-going), 2 error (bad usage, unreadable input, I/O error).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
-			&cli.BoolFlag{Name: "stats", Usage: "print counts per opcode and per type to stderr"},
+			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print counts per opcode and per type to stderr"},
 			&cli.BoolFlag{Name: "keep-going", Usage: "exit 0 even if some files did not parse"},
 			&cli.BoolFlag{Name: "check", Usage: "only parse the files and report the failing ones"},
 			&cli.BoolFlag{Name: "verify", Usage: "also run the verifier (with --check, or to skip functions that do not verify)"},
@@ -47,6 +44,11 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 				return err
 			}
 			if c.Bool("check") {
+				for _, name := range []string{"output", "functions", "stats", "keep-going"} {
+					if c.IsSet(name) {
+						return cliapp.Usagef("--check only reports the failing files: --%s does not apply", name)
+					}
+				}
 				failed, err := extract.Check(os.Stdout, sources, extract.CheckOptions{Verify: c.Bool("verify")})
 				if err != nil {
 					return err

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/batchjob"
+	"cliff/lib/cliapp"
 )
 
 // Exit statuses.
@@ -29,11 +29,7 @@ func main() {
 // run runs the command; errors come back here as values, so that every
 // deferred Close (which finishes a zstd output) has run.
 func run(args []string, stderr io.Writer) int {
-	if err := app(stderr).Run(args); err != nil {
-		fmt.Fprintln(stderr, "cliff-gen:", err)
-		return exitError
-	}
-	return exitOK
+	return cliapp.Run(app(stderr), args, stderr, func(error) int { return exitError })
 }
 
 func app(stderr io.Writer) *cli.App {
@@ -68,10 +64,8 @@ allows instead (a backend that fails one has a finding).
 
 Exit status: 0 ok, 2 error (bad option, unreadable corpus or mask, or a
 generated case that fails cliff's verifier: a bug in cliff-gen).`,
-		HideHelpCommand: true,
-		OnUsageError:    func(_ *cli.Context, err error, _ bool) error { return err },
 		Flags: []cli.Flag{
-			&cli.Uint64Flag{Name: "seed", Usage: "campaign `SEED` (default: from the clock, stated in every record)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "campaign `SEED`, stated in every record", DefaultText: "from the clock"},
 			&cli.Uint64Flag{Name: "start", Usage: "index of the first case"},
 			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 100, Usage: "number of cases (0: no end)"},
 			&cli.StringFlag{Name: "profile", Value: "compat", Usage: "`NAME`: compat, x86_64, aarch64, riscv64 or s390x"},
@@ -88,8 +82,8 @@ generated case that fails cliff's verifier: a bug in cliff-gen).`,
 			&cli.BoolFlag{Name: "enumerate", Usage: "one minimal case per opcode and type of the profile"},
 			&cli.BoolFlag{Name: "refine", Usage: "apply every cliff-refine pass in this process (as | cliff-refine does, without printing and parsing the CLIF between)"},
 			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
-			&cli.BoolFlag{Name: "stats", Usage: "print metric medians and histograms to stderr at the end"},
-			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` through cliff-driver (about 1 ms per case)"},
+			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
+			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through cliff-driver (about 1 ms per case)"},
 			&cli.StringFlag{Name: "driver", Usage: "cliff-driver `PATH` (default: next to this binary, or on PATH)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cases to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 		},
@@ -97,6 +91,9 @@ generated case that fails cliff's verifier: a bug in cliff-gen).`,
 			if c.Bool("list-features") {
 				listFeatures(os.Stdout)
 				return nil
+			}
+			if err := checkCombinations(c); err != nil {
+				return err
 			}
 			seed := c.Uint64("seed")
 			if !c.IsSet("seed") {
@@ -114,4 +111,20 @@ generated case that fails cliff's verifier: a bug in cliff-gen).`,
 			})
 		},
 	}
+}
+
+// checkCombinations refuses options that would otherwise be ignored in
+// silence: a negative count, and what --enumerate does not use.
+func checkCombinations(c *cli.Context) error {
+	if n := c.Int("count"); n < 0 {
+		return cliapp.Usagef("-n %d: want a number of cases, or 0 for no end", n)
+	}
+	if c.Bool("enumerate") {
+		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs"} {
+			if c.IsSet(name) {
+				return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
+			}
+		}
+	}
+	return nil
 }

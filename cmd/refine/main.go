@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/batchjob"
+	"cliff/lib/cliapp"
 	"cliff/lib/refine"
 )
 
@@ -35,11 +36,7 @@ func main() {
 // below calls os.Exit, so every deferred Close (which finishes a zstd
 // output) has run.
 func run(args []string, stderr io.Writer) int {
-	err := app(stderr).Run(args)
-	if err != nil {
-		fmt.Fprintln(stderr, "cliff-refine:", err)
-	}
-	return exitStatus(err)
+	return cliapp.Run(app(stderr), args, stderr, exitStatus)
 }
 
 // exitStatus is the exit status for the outcome of a run.
@@ -64,8 +61,8 @@ func app(stderr io.Writer) *cli.App {
 	}
 	flags = append(flags,
 		&cli.BoolFlag{Name: "verify-each", Usage: "verify each case before the passes and after every pass; stop at the first problem"},
-		&cli.BoolFlag{Name: "stats", Usage: "print a summary of the refined cases' metrics to stderr at the end"},
-		&cli.StringFlag{Name: "survival", Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, \"riscv64 has_v\", ...) through the driver"},
+		&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print a summary of the refined cases' metrics to stderr at the end"},
+		&cli.StringFlag{Name: "survival", Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through the driver"},
 		&cli.StringFlag{Name: "driver", Usage: "`PATH` of cliff-driver for --survival (default: $CLIFF_DRIVER, beside cliff-refine, or on $PATH)"},
 		&cli.DurationFlag{Name: "survival-timeout", Value: time.Minute, Usage: "`DURATION` limit per case for --survival"},
 	)
@@ -99,11 +96,7 @@ the driver cannot optimise is reported on stderr and keeps no survival.
 Exit status: 0 done, 1 a pass produced invalid CLIF (--verify-each),
 2 error (unreadable or invalid input, named as FILE: record N (ID), or
 an I/O error). Records refined before an error are written.`,
-		HideHelpCommand: true,
-		// A usage error is one line on stderr: the help text would go to
-		// stdout, into the stream of cases.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return err },
-		Flags:        flags,
+		Flags: flags,
 		Action: func(c *cli.Context) error {
 			passes, err := choosePasses(c)
 			if err != nil {

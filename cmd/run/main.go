@@ -6,14 +6,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"cliff/lib/cliapp"
 	"cliff/lib/driver"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
@@ -27,17 +28,8 @@ const (
 )
 
 func main() {
-	if err := app().Run(os.Args); err != nil {
-		var ec cli.ExitCoder
-		if errors.As(err, &ec) {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "cliff-run:", msg)
-			}
-			os.Exit(ec.ExitCode())
-		}
-		fmt.Fprintln(os.Stderr, "cliff-run:", err)
-		os.Exit(exitError)
-	}
+	cli.VersionPrinter = func(c *cli.Context) { printVersions(c.App.Writer, c.String("driver")) }
+	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
 }
 
 func app() *cli.App {
@@ -79,10 +71,6 @@ file:line: FAIL config: command: what happened, and --summary ends with
 Exit status: 0 done (and every run line passed), 1 some run line failed,
 2 error (bad input, missing tools); records finished before an error are
 still written.`,
-		HideHelpCommand: true,
-		// Errors come back to main, which prints them once, with the
-		// tool's name; urfave's default would print them bare and exit.
-		ExitErrHandler: func(*cli.Context, error) {},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
 			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
@@ -140,6 +128,11 @@ func run(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
+	for _, s := range c.StringSlice("set") {
+		if strings.HasPrefix(strings.TrimSpace(s), "opt_level") {
+			return cliapp.Usagef("--set %s: the opt level is --opt's (results are labelled with it)", s)
+		}
+	}
 	set := &configSet{arches: arches, opts: opts, isaFlags: isa, settings: c.StringSlice("set")}
 	if len(arches) == 0 {
 		set.arches = nil
@@ -161,9 +154,11 @@ func run(c *cli.Context) error {
 		progress: isTerminal(os.Stderr),
 		host:     host,
 	}
-	if err := validateSetup(c.Context, driverPath, set, r.lim); err != nil {
+	cranelift, err := validateSetup(c.Context, driverPath, set, r.lim)
+	if err != nil {
 		return cli.Exit(err, exitError)
 	}
+	r.versions = newVersions(cranelift)
 	runErr := r.run(c.Context, sources, c.String("output"))
 	if c.Bool("summary") {
 		r.rep.summary(os.Stderr)

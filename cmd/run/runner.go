@@ -34,6 +34,7 @@ type runner struct {
 	progress bool
 	host     harness.Host
 	tools    toolchains
+	versions *versions // stamps every result written; nil stamps none
 
 	units, tasksDone atomic.Int64
 }
@@ -75,7 +76,7 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 		for ch := range ordered {
 			ch.pending.Wait()
 			if err == nil {
-				err = writeChunk(w, ch)
+				err = writeChunk(w, ch, r.versions)
 			}
 		}
 		writeErr <- err
@@ -151,11 +152,12 @@ func (r *runner) dispatch(ch *chunk, tasks chan<- *task, senders *sync.WaitGroup
 
 // writeChunk appends each entry's results in configuration order and
 // writes its record.
-func writeChunk(w *jsonl.Writer, ch *chunk) error {
+func writeChunk(w *jsonl.Writer, ch *chunk, v *versions) error {
 	for _, u := range ch.units {
 		for _, e := range u.entries {
 			for _, res := range e.results {
 				if res != nil {
+					v.stamp(res)
 					e.rec.Results = append(e.rec.Results, *res)
 				}
 			}

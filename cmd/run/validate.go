@@ -18,26 +18,29 @@ import (
 // and settings (Cranelift must accept them on every architecture they
 // apply to). A rejected flag would make every result a compile_error,
 // blamed on Cranelift.
-func validateSetup(ctx context.Context, driverPath string, set *configSet, lim limits) error {
+//
+// It returns the driver's Cranelift version, for the results.
+func validateSetup(ctx context.Context, driverPath string, set *configSet, lim limits) (cranelift string, err error) {
 	if lim.perInput <= 0 {
-		return fmt.Errorf("--timeout %s: want a positive duration", lim.perInput)
+		return "", fmt.Errorf("--timeout %s: want a positive duration", lim.perInput)
 	}
 	if lim.compileBase <= 0 {
-		return fmt.Errorf("--compile-timeout %s: want a positive duration", lim.compileBase)
+		return "", fmt.Errorf("--compile-timeout %s: want a positive duration", lim.compileBase)
 	}
 	if lim.fuel == 0 {
-		return errors.New("--fuel 0: want a positive instruction count")
+		return "", errors.New("--fuel 0: want a positive instruction count")
 	}
 	client := driver.New(driverPath)
 	defer client.Close()
 	vctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if _, err := client.Version(vctx); err != nil {
-		return fmt.Errorf("--driver %s: %w", driverPath, err)
+	version, err := client.Version(vctx)
+	if err != nil {
+		return "", fmt.Errorf("--driver %s: %w", driverPath, err)
 	}
 	dir, err := os.MkdirTemp("", "cliff-run-validate-")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer os.RemoveAll(dir)
 	arches := set.arches
@@ -60,12 +63,12 @@ func validateSetup(ctx context.Context, driverPath string, set *configSet, lim l
 		var f *driver.Failure
 		switch {
 		case errors.As(err, &f):
-			return fmt.Errorf("%s: Cranelift refuses the command line's ISA flags or settings (--isa-flags, --set): %s", a, f.Message)
+			return "", fmt.Errorf("%s: Cranelift refuses the command line's ISA flags or settings (--isa-flags, --set): %s", a, f.Message)
 		case err != nil:
-			return fmt.Errorf("--driver %s: %w", driverPath, err)
+			return "", fmt.Errorf("--driver %s: %w", driverPath, err)
 		}
 	}
-	return nil
+	return version.Cranelift, nil
 }
 
 // setConfig is the command line's configuration of cases for arch, at

@@ -71,7 +71,15 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// stamp is the version the Makefile gives the linker (-X
+// cliff/lib/cliapp.stamp=...): `git describe`, which works whatever
+// GOFLAGS says about -buildvcs.
+var stamp string
+
 var version = sync.OnceValue(func() string {
+	if stamp != "" {
+		return stamp
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
@@ -99,7 +107,7 @@ var version = sync.OnceValue(func() string {
 })
 
 // Version is cliff's version: the git commit the tools were built from
-// (with -dirty for uncommitted changes), or "devel" when the build has no
-// VCS stamp. Output records carry it, so that a finding says which cliff
+// (with -dirty for uncommitted changes), or "devel" for a build without
+// one (go test, go run). Output records carry it, so that a finding says which cliff
 // produced it.
 func Version() string { return version() }

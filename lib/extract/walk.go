@@ -61,6 +61,11 @@ func Expand(paths []string) ([]Source, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
+		if len(found) == 0 {
+			// A typo'd directory, or the wrong one: reading nothing would
+			// pass for reading an empty corpus.
+			return nil, fmt.Errorf("%s: no .clif files in this directory", p)
+		}
 		sort.Strings(found)
 		for _, f := range found {
 			out = append(out, Source{Path: f, Found: true})

@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"cliff/lib/driver"
@@ -22,11 +23,22 @@ type Survival struct {
 }
 
 // NewSurvival measures with the driver c for target (an ISA name with
-// optional ISA flags, as the driver takes it: "x86_64", "riscv64 has_v"),
-// giving each module at most timeout (0: the caller's context alone, or
-// the driver's default).
+// optional ISA flags, written as cliff-run's --isa-flags takes them,
+// "riscv64=has_v,has_zbb", or as the driver takes them, "riscv64 has_v
+// has_zbb"), giving each module at most timeout (0: the caller's context
+// alone, or the driver's default).
 func NewSurvival(c *driver.Client, target string, timeout time.Duration) *Survival {
-	return &Survival{client: c, target: target, timeout: timeout}
+	return &Survival{client: c, target: TargetString(target), timeout: timeout}
+}
+
+// TargetString turns "ARCH=FLAG,FLAG" (cliff-run's --isa-flags form) into
+// the driver's "ARCH FLAG FLAG"; the driver's form is returned as it is.
+func TargetString(target string) string {
+	arch, flags, ok := strings.Cut(target, "=")
+	if !ok || strings.Contains(arch, " ") {
+		return target
+	}
+	return strings.Join(append([]string{arch}, strings.FieldsFunc(flags, func(r rune) bool { return r == ',' || r == ' ' })...), " ")
 }
 
 // Measure returns sum(insts after) / sum(insts before) over the functions

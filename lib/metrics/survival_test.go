@@ -151,3 +151,18 @@ func TestSurvivalErrorsSayWhere(t *testing.T) {
 		t.Errorf("after failures: survival %v, %v; want 1", s, err)
 	}
 }
+
+func TestTargetString(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"x86_64", "x86_64"},
+		{"riscv64=has_v,has_zbb", "riscv64 has_v has_zbb"},
+		{"riscv64 has_v has_zbb", "riscv64 has_v has_zbb"},
+		{"aarch64=", "aarch64"},
+		{"x86_64 has_avx sse_level=4", "x86_64 has_avx sse_level=4"},
+	}
+	for _, tc := range tests {
+		if got := TargetString(tc.in); got != tc.want {
+			t.Errorf("TargetString(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

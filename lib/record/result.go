@@ -24,6 +24,17 @@ type RunResult struct {
 	Trap    string  `json:"trap,omitempty"`   // trap code for StatusTrap: "int_divz", "user1"
 	Signal  string  `json:"signal,omitempty"` // for StatusCrash: "SIGSEGV"
 	Timings Timings `json:"timings,omitzero"`
+	// Versions name the tools that produced the result, so that a finding
+	// can be reproduced with the same ones.
+	Versions *Versions `json:"versions,omitempty"`
+}
+
+// Versions are the tools behind a result: cliff's commit, the Cranelift
+// crates' version, and QEMU's when the code ran under it.
+type Versions struct {
+	Cliff     string `json:"cliff,omitempty"`
+	Cranelift string `json:"cranelift,omitempty"`
+	QEMU      string `json:"qemu,omitempty"`
 }
 
 // A Config is one way of compiling and running a case.
