@@ -91,7 +91,7 @@ func TestJudge(t *testing.T) {
 			want:    record.OutcomeDivergent, input: 1,
 			sides:   []record.Status{record.StatusOK, record.StatusTrap},
 			outputs: []string{"i32 -1", "trap int_ovf"},
-			summary: "divergent on input 1: x86_64/none/interp = i32 -1 vs x86_64/speed/native:has_avx2,has_bmi2, x86_64/none/native = trap int_ovf",
+			summary: "divergent on input 1: x86_64/none/interp = i32 -1 vs x86_64/speed/native, x86_64/none/native = trap int_ovf",
 		},
 		{
 			name:    "the same trap on different inputs",
@@ -212,6 +212,30 @@ func TestJudge(t *testing.T) {
 			summary: "divergent on input 0: x86_64/speed/native, riscv64/none/qemu = i32 0x1 vs x86_64/speed/native = i32 0x2; x86_64/speed/native disagrees with itself",
 		},
 		{
+			// A campaign's configurations all carry the same long flags and
+			// settings: the summary names them by arch/opt/executor ...
+			name: "configurations named compactly",
+			results: []record.RunResult{
+				ok(campaign(x86Speed), hashA, "i32 0x1"), ok(campaign(x86None), hashA, "i32 0x1"),
+				failed(campaign(riscv), record.StatusCompileCrash, "panic"),
+			},
+			want:    record.OutcomeCompileCrash, input: -1,
+			sides:   []record.Status{record.StatusCompileCrash, record.StatusOK},
+			summary: "compile_crash in riscv64/none/qemu: panic",
+		},
+		{
+			// ... and in full where that alone would not tell two apart.
+			name: "configurations that differ only in flags named in full",
+			results: []record.RunResult{
+				ok(campaign(x86Speed), hashA, "i32 0x1"),
+				ok(record.Config{Arch: "x86_64", OptLevel: "speed", Executor: record.ExecNative, Flags: []string{"has_sse3"}}, hashB, "i32 0x2"),
+			},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			outputs: []string{"i32 0x1", "i32 0x2"},
+			summary: "divergent on input 0: x86_64/speed/native:has_sse3,has_ssse3,has_sse41,has_sse42,has_popcnt,has_avx,has_avx2,has_fma,has_bmi1,has_bmi2,has_lzcnt+enable_llvm_abi_extensions=true = i32 0x1 vs x86_64/speed/native:has_sse3 = i32 0x2",
+		},
+		{
 			name:    "crashes with different signals are separate sides",
 			results: []record.RunResult{crashed(arm, "SIGSEGV"), crashed(riscv, "SIGILL"), ok(x86Speed, hashA, "i32 0x1")},
 			want:    record.OutcomeCrash, input: -1,
@@ -297,4 +321,12 @@ func TestSameRun(t *testing.T) {
 			t.Errorf("%s: sameRun = %v, want %v", tt.name, got, tt.same)
 		}
 	}
+}
+
+// campaign gives a configuration the flags and a setting a campaign runs
+// with.
+func campaign(c record.Config) record.Config {
+	c.Flags = []string{"has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt", "has_avx", "has_avx2", "has_fma", "has_bmi1", "has_bmi2", "has_lzcnt"}
+	c.Settings = []string{"enable_llvm_abi_extensions=true"}
+	return c
 }

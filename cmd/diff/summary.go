@@ -67,7 +67,7 @@ func (j judgement) agreement() string {
 	case j.ran == 0:
 		return "no configuration ran"
 	case j.ran == 1:
-		return fmt.Sprintf("only one configuration ran: %s (%s)", answers[0].results[0].Config, answerText(answers[0]))
+		return fmt.Sprintf("only one configuration ran: %s (%s)", j.configName(answers[0].results[0].Config), answerText(answers[0]))
 	}
 	return fmt.Sprintf("%d configurations agree: %s", j.ran, answerText(answers[0]))
 }
@@ -101,7 +101,7 @@ func (j judgement) divergence() string {
 		default:
 			what = "hash " + commonHash(g)
 		}
-		sides = append(sides, configList(g.configs())+" = "+what)
+		sides = append(sides, j.configList(g.configs())+" = "+what)
 	}
 	if n := len(sides) - shownSides; n > 0 {
 		sides = append(sides[:shownSides], fmt.Sprintf("(+%d sides)", n))
@@ -121,7 +121,7 @@ func (j judgement) failure(o record.Outcome) string {
 		if string(g.status) != string(o) {
 			continue
 		}
-		configs := configList(g.configs())
+		configs := j.configList(g.configs())
 		if len(g.results) == j.results && j.results > 1 {
 			configs = "every configuration"
 		}
@@ -165,16 +165,35 @@ func (j judgement) selfContradicting() []string {
 }
 
 // configList names configurations, the first few of them.
-func configList(cs []record.Config) string {
+func (j judgement) configList(cs []record.Config) string {
 	var names []string
 	for _, c := range cs[:min(len(cs), shownConfigs)] {
-		names = append(names, c.String())
+		names = append(names, j.configName(c))
 	}
 	s := strings.Join(names, ", ")
 	if n := len(cs) - shownConfigs; n > 0 {
 		s += fmt.Sprintf(" (+%d)", n)
 	}
 	return s
+}
+
+// configName names a configuration compactly, arch/opt/executor
+// ("x86_64/speed/native"), and in full (ISA flags, settings) only when
+// another configuration of the case has the same compact name: a campaign
+// gives every x86_64 configuration the same eleven flags and three
+// settings, which would make each summary hundreds of characters long
+// and say nothing the record does not.
+func (j judgement) configName(c record.Config) string {
+	short := c.Arch + "/" + c.OptLevel + "/" + c.Executor
+	full := c.String()
+	for _, g := range j.groups {
+		for _, r := range g.results {
+			if o := r.Config; o.Arch+"/"+o.OptLevel+"/"+o.Executor == short && o.String() != full {
+				return full
+			}
+		}
+	}
+	return short
 }
 
 // shorten cuts s to at most n characters, marking the cut.
