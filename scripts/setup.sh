@@ -134,11 +134,14 @@ for arch in x86_64 aarch64 riscv64 s390x interp; do
 done
 
 echo "== a short campaign: cliff-gen | cliff-refine | cliff-run (4 targets x 3 opt levels) | cliff-diff"
-# Exit status 1 means Cranelift failures were found (out/campaign/failures.jsonl).
+# Exit status 1 means Cranelift failures were found (out/campaign/failures.jsonl.zst).
 cases=${CAMPAIGN_CASES:-200}
 cores=$(nproc)
 status=0
-# One chunk per core, so that a short campaign uses them all.
+# One chunk per core, so that a short campaign uses them all. A fresh one
+# each time (campaign.sh refuses to replace an unfinished campaign, such as
+# an interrupted set-up's).
+rm -rf out/campaign
 OUT=out/campaign CHUNK=$(((cases + cores - 1) / cores)) timeout 3600 scripts/campaign.sh "$cases" 5 1 > out/campaign.log 2>&1 || status=$?
 cat out/campaign.log
 if [ "$status" -gt 1 ]; then
@@ -148,7 +151,7 @@ verdicts=$(grep -E '^cases [0-9]+: ' out/campaign.log || true)
 [ -n "$verdicts" ] || die "the campaign printed no verdicts, see out/campaign.log"
 harness_errors=$(sed -n 's/.*harness_error \([0-9]*\).*/\1/p' <<< "$verdicts")
 [ "${harness_errors:-0}" = 0 ] ||
-	die "the campaign had $harness_errors harness errors: cliff or this machine failed, not Cranelift (see out/campaign/results.jsonl)"
+	die "the campaign had $harness_errors harness errors: cliff or this machine failed, not Cranelift (see out/campaign/chunk-*.results.jsonl.zst)"
 
 end=$(date +%s)
 echo
@@ -158,4 +161,4 @@ echo "run tests:   Cranelift's runtests, 3 opt levels (out/runtests.log; failure
 grep -E '^runlines (x86_64|aarch64|riscv64|s390x|interp): ' out/runtests.log | sed 's/^runlines /  /'
 echo "campaign:    $verdicts"
 grep -E 'cases/s' out/campaign.log | sed 's/^/  /' || true
-echo "files:       out/corpus.jsonl.zst, out/runtests.jsonl, out/campaign/ (failures.jsonl: the failing cases)"
+echo "files:       out/corpus.jsonl.zst, out/runtests.jsonl, out/campaign/ (failures.jsonl.zst: the failing cases)"
