@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -378,7 +379,10 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 			res := newResult(t.cfg, record.Timings{})
 			start := time.Now()
 			for _, c := range e.calls {
-				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel, Target: u.verifyTarget, Flags: t.cfg.Settings}
+				// The driver stops the run at the deadline itself (and
+				// answers timeout); the context only bounds a driver that
+				// hangs anyway, killing it (also a timeout).
+				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel, TimeoutMS: ceilMS(w.lim.perInput), Target: u.verifyTarget, Flags: t.cfg.Settings}
 				for _, a := range c.args {
 					req.Args = append(req.Args, driver.ValueOf(a))
 				}
@@ -394,11 +398,16 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 					break
 				}
 				res.add(vals, status, trap, "", msg)
-				detail := ""
-				if status != record.StatusOK {
-					detail = describeOutcome(status, trap, "", msg)
+				switch status {
+				case record.StatusOK:
+					w.out.checkCall(u, e, c, t.cfg, vals, "")
+				case record.StatusUnsupported, record.StatusStackOverflow:
+					// The interpreter cannot say whether the run line
+					// holds: neither a pass nor a failure of Cranelift.
+					w.out.skippedCall(u, c, t.cfg, describeOutcome(status, trap, "", msg))
+				default:
+					w.out.checkCall(u, e, c, t.cfg, vals, describeOutcome(status, trap, "", msg))
 				}
-				w.out.checkCall(u, e, c, t.cfg, vals, detail)
 			}
 			if e.results[t.cfgIndex] == nil {
 				res.res.Timings.ExecMS = msSince(start)
@@ -427,8 +436,16 @@ func interpretOutcome(ans *driver.InterpretAnswer, err error) ([]ir.DataValue, r
 		return nil, record.StatusCompileCrash, "", err.Error()
 	case err != nil:
 		return nil, record.StatusHarnessError, "", err.Error()
+	case ans.Unsupported != "":
+		msg := ans.Unsupported
+		if ans.Location != "" {
+			msg += " (at " + ans.Location + ")"
+		}
+		return nil, record.StatusUnsupported, "", msg
+	case ans.StackOverflow:
+		return nil, record.StatusStackOverflow, "", "interpreter: " + ans.Message
 	case ans.Timeout:
-		return nil, record.StatusTimeout, "", "interpreter fuel exhausted"
+		return nil, record.StatusTimeout, "", "interpreter: " + cmp.Or(ans.Message, "fuel exhausted")
 	case ans.Trap != "":
 		return nil, record.StatusTrap, ans.Trap, ""
 	}
@@ -500,6 +517,10 @@ func describeOutcome(status record.Status, trap, signal, msg string) string {
 	}
 	return s
 }
+
+// ceilMS is d in whole milliseconds, rounded up: a deadline is never
+// shorter than asked.
+func ceilMS(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.Millisecond) }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 

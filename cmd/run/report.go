@@ -91,6 +91,22 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 	}
 }
 
+// skippedCall counts one run command as skipped under cfg, because the
+// configuration cannot tell whether it holds (the interpreter lacks an
+// instruction, say): a line on the log says why, as failures do, since
+// the reason is the call's own; the summary counts it by reason.
+func (r *reporter) skippedCall(u *unit, c call, cfg record.Config, why string) {
+	if !isRunCheck(c) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.countsFor(cfg.Arch).skipped++
+	status, _, _ := strings.Cut(why, ":")
+	r.reasons[cfg.Arch+": "+status]++
+	fmt.Fprintf(r.log, "%s:%d: SKIP %s: %s: %s\n", u.source, c.cmd.Line, cfg, c.cmd.Text, why)
+}
+
 // unusable counts a unit's run commands as not run under cfg, because
 // this machine cannot build or run the architecture's code; the reason is
 // printed once per architecture.

@@ -516,6 +516,209 @@ fn interpret_runs_calls_traps_and_fuel() {
     driver.finish();
 }
 
+/// Programs the interpreter cannot finish, or cannot run at all.
+const LIMITS: &str = "
+function %spin(i64) -> i64 {
+block0(v0: i64):
+    jump block1(v0)
+block1(v1: i64):
+    v2 = iconst.i64 1
+    v3 = iadd v1, v2
+    jump block1(v3)
+}
+
+function %deep(i64) -> i64 {
+    fn0 = %deep(i64) -> i64
+block0(v0: i64):
+    brif v0, block1, block2
+block1:
+    v1 = iconst.i64 1
+    v2 = isub v0, v1
+    v3 = call fn0(v2)
+    v4 = iadd v3, v1
+    return v4
+block2:
+    return v0
+}
+
+function %tail(i64) -> i64 tail {
+    fn0 = %tail(i64) -> i64 tail
+block0(v0: i64):
+    brif v0, block1, block2
+block1:
+    v1 = iconst.i64 1
+    v2 = isub v0, v1
+    return_call fn0(v2)
+block2:
+    return v0
+}
+
+function %seq(i64) -> i64 {
+block0(v0: i64):
+    sequence_point
+    return v0
+}
+
+function %outside(i64) -> i64 {
+    fn0 = %nowhere(i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0)
+    return v1
+}
+
+function %memcpy(i64) -> i64 {
+    fn0 = %Memcpy(i64, i64, i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0, v0, v0)
+    return v1
+}
+
+function %lanes(i128) -> i64 {
+block0(v0: i128):
+    v1 = bitcast.i64x2 little v0
+    v2 = extractlane v1, 1
+    return v2
+}
+";
+
+fn i64_value(v: i64) -> Value {
+    json!({"type": "i64", "hex": hex(&v.to_le_bytes())})
+}
+
+/// Every run ends, in its own answer, and the driver lives on: an endless
+/// loop at the deadline whatever the fuel, deep recursion at the depth
+/// limit, what the interpreter lacks as `unsupported`; a bug of the
+/// interpreter stays a crash.
+#[test]
+fn interpret_stops_at_limits_and_says_what_it_cannot_run() {
+    let mut driver = Driver::start();
+    struct Case {
+        func: &'static str,
+        arg: Value,
+        extra: Value,
+        status: &'static str,
+        field: &'static str,
+        want: Value,
+        message: &'static str,
+    }
+    let unbounded = json!({"fuel": 1u64 << 50});
+    let cases = [
+        Case {
+            func: "%spin",
+            arg: i64_value(0),
+            extra: json!({"fuel": 1u64 << 50, "timeout_ms": 200}),
+            status: "ok",
+            field: "timeout",
+            want: json!(true),
+            message: "deadline passed after",
+        },
+        Case {
+            func: "%spin",
+            arg: i64_value(0),
+            extra: json!({"fuel": 1000, "timeout_ms": 60000}),
+            status: "ok",
+            field: "timeout",
+            want: json!(true),
+            message: "fuel exhausted after 1000 instructions",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(1_000_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "stack_overflow",
+            want: json!(true),
+            message: "more than 100000 frames",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(10),
+            extra: json!({"max_depth": 10}),
+            status: "ok",
+            field: "stack_overflow",
+            want: json!(true),
+            message: "more than 10 frames",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(50_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "results",
+            want: json!([i64_value(50_000)]),
+            message: "",
+        },
+        // Tail calls replace their frame: no depth limit.
+        Case {
+            func: "%tail",
+            arg: i64_value(1_000_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "results",
+            want: json!([i64_value(0)]),
+            message: "",
+        },
+        Case {
+            func: "%seq",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("not implemented: SequencePoint"),
+            message: "",
+        },
+        Case {
+            func: "%outside",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("%outside calls %nowhere, which is not a function of the module"),
+            message: "",
+        },
+        Case {
+            func: "%memcpy",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("libcall Memcpy is not available in the interpreter"),
+            message: "",
+        },
+        // An interpreter bug (bitcast keeps the i128, extractlane indexes
+        // one lane) is a crash, as before.
+        Case {
+            func: "%lanes",
+            arg: json!({"type": "i128", "hex": hex(&[0u8; 16])}),
+            extra: json!({}),
+            status: "crash",
+            field: "message",
+            want: json!("index out of bounds: the len is 1 but the index is 1"),
+            message: "",
+        },
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let mut request = json!({"id": i, "op": "interpret", "clif": LIMITS, "func": case.func, "args": [case.arg]});
+        for (k, v) in case.extra.as_object().unwrap() {
+            request[k] = v.clone();
+        }
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], case.status, "case {i}: {answer}");
+        assert_eq!(answer[case.field], case.want, "case {i}: {answer}");
+        if !case.message.is_empty() {
+            let message = answer["message"].as_str().unwrap_or("");
+            assert!(message.contains(case.message), "case {i}: {answer}");
+        }
+    }
+    let answer = driver.request(json!({"id": 99, "op": "interpret", "clif": LIMITS, "func": "%seq", "args": [i64_value(1)]}));
+    let location = answer["location"].as_str().unwrap_or("");
+    assert!(
+        location.starts_with("cranelift-interpreter-0.135.") && location.contains("src/step.rs:"),
+        "{answer}"
+    );
+    driver.finish();
+}
+
 #[test]
 fn optimize_removes_redundant_instructions() {
     let redundant = "

@@ -125,18 +125,30 @@ type InterpretRequest struct {
 	Func string  `json:"func"`
 	Args []Value `json:"args"`
 	Fuel uint64  `json:"fuel,omitempty"`
+	// TimeoutMS bounds the run in wall-clock milliseconds (0: only the
+	// fuel does); the driver answers Timeout when it passes.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// MaxDepth bounds the interpreted call depth (0: the driver's
+	// default); the driver answers StackOverflow past it.
+	MaxDepth int `json:"max_depth,omitempty"`
 	// Target and Flags, when given, are what the module is verified
 	// against before it runs.
 	Target string   `json:"target,omitempty"`
 	Flags  []string `json:"flags,omitempty"`
 }
 
-// InterpretAnswer holds results, or a trap code, or Timeout when the fuel
-// ran out.
+// InterpretAnswer holds exactly one of: results, a trap code, Timeout
+// (the fuel or the time ran out), StackOverflow (the depth or frame
+// limit), Unsupported (what the interpreter cannot do). Message says more
+// about the limits, Location where an unsupported panic was.
 type InterpretAnswer struct {
-	Results []Value `json:"results,omitempty"`
-	Trap    string  `json:"trap,omitempty"`
-	Timeout bool    `json:"timeout,omitempty"`
+	Results       []Value `json:"results,omitempty"`
+	Trap          string  `json:"trap,omitempty"`
+	Timeout       bool    `json:"timeout,omitempty"`
+	StackOverflow bool    `json:"stack_overflow,omitempty"`
+	Unsupported   string  `json:"unsupported,omitempty"`
+	Location      string  `json:"location,omitempty"`
+	Message       string  `json:"message,omitempty"`
 }
 
 // OptimizeRequest runs the mid-end on every function of a module.
