@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 
 pub const DEFAULT_FUEL: u64 = 10_000_000;
 /// Nested frames an interpreted program may have: far more than any
-/// filetest or generated case needs, far fewer than the memory allows.
+/// filetest or generated case needs (generated call graphs are acyclic),
+/// about what an 8 MiB native stack holds for small frames, and far fewer
+/// than the memory allows.
 pub const DEFAULT_MAX_DEPTH: usize = 100_000;
 /// Bytes the live frames may hold (value slots and stack slots).
 pub const DEFAULT_MAX_FRAME_BYTES: usize = 256 << 20;
@@ -100,6 +102,7 @@ pub fn interpret(request: &Value) -> Result<Body, Failure> {
     };
     Ok(body(&outcome))
 }
+
 /// Decodes the arguments and checks them against the signature.
 fn decode_args(func: &Function, args: &[WireValue]) -> Result<Vec<DataValue>, String> {
     let params = &func.signature.params;
@@ -126,6 +129,9 @@ fn decode_args(func: &Function, args: &[WireValue]) -> Result<Vec<DataValue>, St
         .collect()
 }
 
+/// Runs `func` with every function of the module callable, and turns how
+/// it ended into the answer; an interpreter error that is no gap of the
+/// interpreter is the `Err`.
 fn run(
     functions: &[Function],
     func: &Function,
