@@ -107,7 +107,8 @@ type built struct {
 	// entryIndex is each entry's index in the object's cliff_entries,
 	// which also counts the entries of modules that failed.
 	entryIndex map[*entry]int
-	// skip are entries not to run (counted as skipped by whoever set it).
+	// skip are entries not to run (counted as skipped or failed by
+	// whoever set it).
 	skip map[*entry]bool
 }
 
@@ -251,22 +252,24 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 		}
 		return nil, err
 	}
-	b := &built{answer: ans, entryIndex: entryIndex}
+	b := &built{answer: ans, entryIndex: entryIndex, skip: map[*entry]bool{}}
 	for k, u := range units {
 		m := ans.Modules[k]
 		times := record.Timings{CompileMS: m.CompileMS}
-		switch m.Status {
-		case driver.StatusOK:
+		switch {
+		case m.Status == driver.StatusOK:
 			b.units = append(b.units, u)
 			b.modules = append(b.modules, m)
-		case driver.StatusCrash:
-			msg := m.Message
-			if m.Location != "" {
-				msg += " (at " + m.Location + ")"
+		case len(m.Functions) > 0:
+			// Some functions failed, each on its own: the entries that
+			// need none of them run.
+			if w.failEntries(t, u, m, b.skip) {
+				b.units = append(b.units, u)
+				b.modules = append(b.modules, m)
 			}
-			w.failUnit(t, u, record.StatusCompileCrash, msg, times)
 		default:
-			w.failUnit(t, u, record.StatusCompileError, m.Message, times)
+			status, msg := compileFailure(m.Status, m.Message, m.Location)
+			w.failUnit(t, u, status, msg, times)
 		}
 	}
 	if len(b.units) == 0 {
@@ -284,6 +287,18 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 		return nil, fmt.Errorf("%w: %v", errLink, err)
 	}
 	return b, nil
+}
+
+// compileFailure is the result status and message of a driver's compile
+// failure: a panic is a compile crash, with where it happened.
+func compileFailure(status, message, location string) (record.Status, string) {
+	if status != driver.StatusCrash {
+		return record.StatusCompileError, message
+	}
+	if location != "" {
+		message += " (at " + location + ")"
+	}
+	return record.StatusCompileCrash, message
 }
 
 // execute runs every call of every entry of a built batch that b.skip

@@ -244,6 +244,21 @@ fn check_entry_table(target: &str, file: &object::File, little_endian: bool) {
 
     let table = file.symbol_by_name("cliff_entries").expect("cliff_entries");
     assert_eq!(table.size(), 4 * 8, "{target}: cliff_entries size");
+    // Entries 2 (failed module) and 3 (no such function) stay 0: no relocation.
+    assert_eq!(
+        entry_slots(file),
+        [
+            (0, "cliff_m0_cliff_tramp0".to_string()),
+            (8, "cliff_m1_cliff_tramp0".to_string())
+        ],
+        "{target}: cliff_entries relocations"
+    );
+}
+
+/// The filled slots of `cliff_entries`: byte offset and the symbol whose
+/// address it holds (a slot left 0 has no relocation).
+fn entry_slots(file: &object::File) -> Vec<(u64, String)> {
+    let table = file.symbol_by_name("cliff_entries").expect("cliff_entries");
     let section = file
         .section_by_index(table.section_index().unwrap())
         .unwrap();
@@ -253,15 +268,7 @@ fn check_entry_table(target: &str, file: &object::File, little_endian: bool) {
         .map(|(offset, reloc)| (offset - base, target_name(file, reloc.target())))
         .collect();
     slots.sort();
-    // Entries 2 (failed module) and 3 (no such function) stay 0: no relocation.
-    assert_eq!(
-        slots,
-        [
-            (0, "cliff_m0_cliff_tramp0".to_string()),
-            (8, "cliff_m1_cliff_tramp0".to_string())
-        ],
-        "{target}: cliff_entries relocations"
-    );
+    slots
 }
 
 /// Each trampoline's call goes to the helper of its own module.
@@ -320,6 +327,143 @@ fn target_name(file: &object::File, target: RelocationTarget) -> String {
             .to_string(),
         other => format!("{other:?}"),
     }
+}
+
+/// Each failure names its own function: a module where two functions fail
+/// for different reasons (x86_64 cannot lower umin.i128, an error, and
+/// panics on band.f16) reports each with its own message; a function that
+/// refers to a failed one (by a call, directly or through another, or by
+/// its address) carries that failure and says which; the others are in
+/// the object and their entries filled.
+#[test]
+fn each_function_of_a_module_fails_on_its_own() {
+    let module = "
+function %umin(i64, i64) -> i64 {
+block0(v0: i64, v1: i64):
+    v2 = uextend.i128 v0
+    v3 = uextend.i128 v1
+    v4 = umin v2, v3
+    v5 = ireduce.i64 v4
+    return v5
+}
+
+function %band(f16, f16) -> f16 {
+block0(v0: f16, v1: f16):
+    v2 = band v0, v1
+    return v2
+}
+
+function %ok(i64) -> i64 {
+block0(v0: i64):
+    return v0
+}
+
+function %caller(i64) -> i64 {
+    fn0 = %umin(i64, i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0, v0)
+    return v1
+}
+
+function %outer(i64) -> i64 {
+    fn0 = %caller(i64) -> i64
+    fn1 = %ok(i64) -> i64
+block0(v0: i64):
+    v1 = call fn1(v0)
+    v2 = call fn0(v1)
+    return v2
+}
+
+function %address() -> i64 {
+    fn0 = %band(f16, f16) -> f16
+block0:
+    v0 = func_addr.i64 fn0
+    return v0
+}
+
+function %uses_ok(i64) -> i64 {
+    fn0 = %ok(i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0)
+    return v1
+}
+";
+    let mut driver = Driver::start();
+    let output = temp_path("per-function.o");
+    let names = [
+        "%umin", "%band", "%ok", "%caller", "%outer", "%address", "%uses_ok",
+    ];
+    let entries: Vec<Value> = names
+        .iter()
+        .map(|f| json!({"module": 0, "func": f}))
+        .collect();
+    let answer = driver.request(json!({
+        "id": 1, "op": "compile", "target": "x86_64", "flags": ["opt_level=none"],
+        "output": output, "modules": [module], "entries": entries,
+    }));
+    assert_eq!(answer["status"], "ok", "{answer}");
+    let m = &answer["modules"][0];
+    // The module's status is its first failure, named.
+    assert_eq!(m["status"], "error", "{answer}");
+    assert_eq!(m["function"], "%umin", "{answer}");
+    let functions = m["functions"].as_array().unwrap();
+    let got: Vec<&str> = functions
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, names, "{answer}");
+    let text = |i: usize, field: &str| functions[i][field].as_str().unwrap_or("").to_string();
+
+    assert_eq!(text(0, "status"), "error", "{answer}");
+    assert!(
+        text(0, "message").starts_with("function %umin: ")
+            && text(0, "message").contains("umin.i128"),
+        "{answer}"
+    );
+    assert_eq!(text(1, "status"), "crash", "{answer}");
+    // ISLE's generated lowering: a path in cargo's build directory.
+    assert!(text(1, "location").contains("isle_x64.rs:"), "{answer}");
+    assert!(text(1, "message").contains("sse_and"), "{answer}");
+    assert_eq!(text(2, "status"), "ok", "{answer}");
+    assert_eq!(text(2, "symbol"), "cliff_m0_ok", "{answer}");
+    for (i, needs, status) in [
+        (3, "%umin", "error"),
+        (4, "%umin", "error"),
+        (5, "%band", "crash"),
+    ] {
+        assert_eq!(text(i, "status"), status, "{}: {answer}", names[i]);
+        assert_eq!(text(i, "needs"), needs, "{}: {answer}", names[i]);
+        let own = if needs == "%umin" { 0 } else { 1 };
+        assert_eq!(
+            text(i, "message"),
+            text(own, "message"),
+            "{}: {answer}",
+            names[i]
+        );
+    }
+    assert_eq!(text(6, "status"), "ok", "{answer}");
+
+    let bytes = std::fs::read(&output).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let defined: Vec<String> = file
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.is_definition())
+        .map(|s| s.name().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        defined,
+        ["cliff_m0_ok", "cliff_m0_uses_ok"],
+        "placed functions"
+    );
+    assert_eq!(
+        entry_slots(&file),
+        [
+            (2 * 8, "cliff_m0_ok".to_string()),
+            (6 * 8, "cliff_m0_uses_ok".to_string())
+        ],
+        "entries of failed functions stay 0"
+    );
+    driver.finish();
 }
 
 #[test]

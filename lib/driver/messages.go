@@ -102,16 +102,25 @@ type ModuleOutcome struct {
 	Functions []Function `json:"functions,omitempty"`
 }
 
-// Function is one compiled function in the object.
+// Function is one function of a compiled module: in the object (Status
+// ok, with its symbol and code), or left out with its own failure, or
+// with the failure of the function it Needs (one it refers to).
 type Function struct {
-	Name   string `json:"name"`
-	Symbol string `json:"symbol"`
-	Size   uint64 `json:"size"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Message  string `json:"message,omitempty"`
+	Location string `json:"location,omitempty"`
+	Needs    string `json:"needs,omitempty"`
+	Symbol   string `json:"symbol"`
+	Size     uint64 `json:"size"`
 	// CodeHash identifies the machine code and relocations: equal hashes,
 	// equal code.
 	CodeHash string     `json:"code_hash"`
 	Traps    []TrapSite `json:"traps,omitempty"`
 }
+
+// Placed reports whether the function is in the object.
+func (f *Function) Placed() bool { return f.Status == StatusOK }
 
 // TrapSite is a trapping instruction at Offset from its function's start.
 type TrapSite struct {
