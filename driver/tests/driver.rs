@@ -78,6 +78,17 @@ impl Driver {
     }
 }
 
+/// A test that fails midway must not leave its driver running (one spinning
+/// in an endless loop would also hold the test's output open).
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if self.stdin.is_some() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 fn temp_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cliff-driver-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
