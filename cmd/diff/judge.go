@@ -28,6 +28,19 @@ import (
 //   - harness_error: cliff itself failed; says nothing about Cranelift. Such
 //     results are left out of every comparison, and the verdict is
 //     harness_error only when nothing else went wrong.
+//   - stack_overflow: a run hit the interpreter's stack limit (depth or
+//     frame bytes): a resource limit of that configuration, not a wrong
+//     answer. Unlike a timeout it says nothing about Cranelift's code (the
+//     interpreter is not compiled code, and compiled code has its own,
+//     different stack), so such results are left out of the comparison
+//     and the case is judged on the rest; the verdict is stack_overflow
+//     only when no configuration answered and nothing else went wrong.
+//   - unsupported: a configuration cannot run the case at all (the
+//     interpreter lacks an instruction, say); left out and judged on the
+//     rest the same way. Its own outcome, apart from stack_overflow: it is
+//     permanent for the case (no input or limit helps) and counts what the
+//     generator asks of the interpreter, while a stack overflow depends on
+//     the case's depth; a campaign's summary keeps the two apart.
 var precedence = []record.Outcome{
 	record.OutcomeCompileCrash,
 	record.OutcomeCrash,
@@ -35,12 +48,23 @@ var precedence = []record.Outcome{
 	record.OutcomeTimeout,
 	record.OutcomeCompileError,
 	record.OutcomeHarnessError,
+	record.OutcomeStackOverflow,
+	record.OutcomeUnsupported,
 }
 
 // isCraneliftFailure reports whether a verdict is a failure of Cranelift
-// (exit status 1), as opposed to agreement or a failure of cliff itself.
+// (exit status 1), as opposed to agreement, a failure of cliff itself, or
+// a case no configuration could be compared on.
 func isCraneliftFailure(o record.Outcome) bool {
-	return o != record.OutcomeConsistent && o != record.OutcomeHarnessError
+	return o != record.OutcomeConsistent && o != record.OutcomeHarnessError && !notCompared(o)
+}
+
+// notCompared reports whether results that ended this way are left out of
+// the comparison and the case judged on the others (the verdict only when
+// no configuration answered): the limits and gaps of a configuration,
+// not Cranelift's.
+func notCompared(o record.Outcome) bool {
+	return o == record.OutcomeStackOverflow || o == record.OutcomeUnsupported
 }
 
 // answered reports whether a run produced an answer of the program to
@@ -224,6 +248,10 @@ func assess(results []record.RunResult) judgement {
 			j.outcome = o
 			break
 		}
+	}
+	if notCompared(j.outcome) && j.ran > 0 {
+		// Judged on the configurations that answered.
+		j.outcome = record.OutcomeConsistent
 	}
 	j.groups = orderSides(j.groups, j.outcome)
 	return j

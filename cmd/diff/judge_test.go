@@ -185,6 +185,56 @@ func TestJudge(t *testing.T) {
 			summary: "divergent on input 0: x86_64/none/interp = i32 0x2 vs x86_64/speed/native = i32 0x1; also harness_error",
 		},
 		{
+			name:    "an unsupported run is left out: judged on the others",
+			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), failed(interp, record.StatusUnsupported, "not implemented: SequencePoint"), ok(riscv, hashA, "i32 0x1")},
+			want:    record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusOK, record.StatusUnsupported},
+			summary: "2 configurations agree: ok; not compared: unsupported in x86_64/none/interp: not implemented: SequencePoint",
+		},
+		{
+			name:    "an unsupported run hides no divergence of the others",
+			results: []record.RunResult{failed(interp, record.StatusUnsupported, "not implemented"), ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2")},
+			want:    record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK, record.StatusUnsupported},
+			outputs: []string{"i32 0x1", "i32 0x2", ""},
+			summary: "divergent on input 0: x86_64/speed/native = i32 0x1 vs riscv64/none/qemu = i32 0x2; not compared: unsupported in x86_64/none/interp: not implemented",
+		},
+		{
+			name:    "a stack overflow is left out: judged on the others",
+			results: []record.RunResult{failed(interp, record.StatusStackOverflow, "interpreter: more than 100000 frames deep"), ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashA, "i32 0x1")},
+			want:    record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusOK, record.StatusStackOverflow},
+			summary: "2 configurations agree: ok; not compared: stack_overflow in x86_64/none/interp: interpreter: more than 100000 frames deep",
+		},
+		{
+			name:    "nothing left to compare: unsupported",
+			results: []record.RunResult{failed(interp, record.StatusUnsupported, "not implemented: SequencePoint")},
+			want:    record.OutcomeUnsupported, input: -1,
+			sides:   []record.Status{record.StatusUnsupported},
+			summary: "unsupported in x86_64/none/interp: not implemented: SequencePoint",
+		},
+		{
+			name:    "nothing left to compare: a stack overflow ranks before unsupported",
+			results: []record.RunResult{failed(arm, record.StatusUnsupported, "external name %x"), failed(interp, record.StatusStackOverflow, "deep")},
+			want:    record.OutcomeStackOverflow, input: -1,
+			sides:   []record.Status{record.StatusStackOverflow, record.StatusUnsupported},
+			summary: "stack_overflow in x86_64/none/interp: deep; not compared: unsupported in aarch64/speed/qemu: external name %x",
+		},
+		{
+			name:    "a harness error outranks unsupported",
+			results: []record.RunResult{failed(interp, record.StatusUnsupported, "not implemented"), failed(riscv, record.StatusHarnessError, "no qemu")},
+			want:    record.OutcomeHarnessError, input: -1,
+			sides:   []record.Status{record.StatusHarnessError, record.StatusUnsupported},
+			summary: "harness_error in riscv64/none/qemu: no qemu; not compared: unsupported in x86_64/none/interp: not implemented",
+		},
+		{
+			name:    "unsupported never hides a compile crash",
+			results: []record.RunResult{failed(interp, record.StatusUnsupported, "not implemented"), failed(arm, record.StatusCompileCrash, "panic"), ok(x86Speed, hashA, "i32 0x1")},
+			want:    record.OutcomeCompileCrash, input: -1,
+			sides:   []record.Status{record.StatusCompileCrash, record.StatusOK, record.StatusUnsupported},
+			summary: "compile_crash in aarch64/speed/qemu: panic; not compared: unsupported in x86_64/none/interp: not implemented",
+		},
+		{
 			name:    "only one configuration ran",
 			results: []record.RunResult{ok(x86Speed, hashA, "i32 0x1")},
 			want:    record.OutcomeConsistent, input: -1,
@@ -284,7 +334,8 @@ func TestJudge(t *testing.T) {
 // TestFailureStatus pins which verdicts make the exit status 1.
 func TestFailureStatus(t *testing.T) {
 	for _, o := range record.Outcomes() {
-		want := o != record.OutcomeConsistent && o != record.OutcomeHarnessError
+		want := o != record.OutcomeConsistent && o != record.OutcomeHarnessError &&
+			o != record.OutcomeUnsupported && o != record.OutcomeStackOverflow
 		if got := isCraneliftFailure(o); got != want {
 			t.Errorf("isCraneliftFailure(%s) = %v, want %v", o, got, want)
 		}

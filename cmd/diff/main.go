@@ -69,6 +69,13 @@ the case shows, the others being named in the summary:
   harness_error  cliff itself failed in some configuration (nothing else
                  went wrong): not a Cranelift failure; such results are
                  never compared
+  stack_overflow no configuration answered: a run hit the interpreter's
+                 stack limit (and nothing else went wrong)
+  unsupported    no configuration answered: a configuration cannot run the
+                 case at all (the interpreter lacks an instruction, say)
+Results with status stack_overflow or unsupported are limits and gaps of a
+configuration, not Cranelift failures: they are left out and the case is
+judged on the others (its summary names them after "not compared:").
 A case with fewer than two answers is consistent when nothing failed; its
 summary says "only one configuration ran". Verdicts other than consistent
 carry the case.
@@ -87,8 +94,8 @@ already judged is an error; --hold holds every case until all files end
 instead. A result whose case is in no file is reported and not judged
 (exit status 2). One stream is judged as it comes.
 
-Exit status: 0 no Cranelift failure found (consistent and harness_error
-verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
+Exit status: 0 no Cranelift failure found (consistent, harness_error,
+stack_overflow and unsupported verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
 named as FILE: record N, or an I/O error). Reading stops at the first bad
 record; the cases read before it are still judged and written.`,
 		Flags: []cli.Flag{

@@ -21,6 +21,7 @@ const (
 //
 //	divergent on input 2: x86_64/none/interp, x86_64/speed/native = i32 0x1 vs riscv64/none/qemu = i32 0x2
 //	compile_crash in s390x/speed/qemu: assertion failed: ...; also divergent on input 0
+//	3 configurations agree: ok; not compared: unsupported in x86_64/none/interp: not implemented: ...
 func (j judgement) summary() string {
 	var parts []string
 	switch j.outcome {
@@ -34,9 +35,13 @@ func (j judgement) summary() string {
 			parts = append(parts, "otherwise "+j.agreement())
 		}
 	}
-	var also []string
+	var also, left []string
 	for _, o := range precedence {
 		if o == j.outcome || !j.present[o] {
+			continue
+		}
+		if notCompared(o) {
+			left = append(left, j.failure(o))
 			continue
 		}
 		if o == record.OutcomeDivergent && j.input >= 0 {
@@ -47,6 +52,9 @@ func (j judgement) summary() string {
 	}
 	if len(also) > 0 {
 		parts = append(parts, "also "+strings.Join(also, ", "))
+	}
+	if len(left) > 0 {
+		parts = append(parts, "not compared: "+strings.Join(left, "; "))
 	}
 	for _, c := range j.selfContradicting() {
 		parts = append(parts, c+" disagrees with itself")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,7 +118,8 @@ type built struct {
 	// entryIndex is each entry's index in the object's cliff_entries,
 	// which also counts the entries of modules that failed.
 	entryIndex map[*entry]int
-	// skip are entries not to run (counted as skipped by whoever set it).
+	// skip are entries not to run (counted as skipped or failed by
+	// whoever set it).
 	skip map[*entry]bool
 }
 
@@ -261,22 +263,24 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 		}
 		return nil, err
 	}
-	b := &built{answer: ans, entryIndex: entryIndex}
+	b := &built{answer: ans, entryIndex: entryIndex, skip: map[*entry]bool{}}
 	for k, u := range units {
 		m := ans.Modules[k]
 		times := record.Timings{CompileMS: m.CompileMS}
-		switch m.Status {
-		case driver.StatusOK:
+		switch {
+		case m.Status == driver.StatusOK:
 			b.units = append(b.units, u)
 			b.modules = append(b.modules, m)
-		case driver.StatusCrash:
-			msg := m.Message
-			if m.Location != "" {
-				msg += " (at " + m.Location + ")"
+		case len(m.Functions) > 0:
+			// Some functions failed, each on its own: the entries that
+			// need none of them run.
+			if w.failEntries(t, u, m, b.skip) {
+				b.units = append(b.units, u)
+				b.modules = append(b.modules, m)
 			}
-			w.failUnit(t, u, record.StatusCompileCrash, msg, times)
 		default:
-			w.failUnit(t, u, record.StatusCompileError, m.Message, times)
+			status, msg := compileFailure(m.Status, m.Message, m.Location)
+			w.failUnit(t, u, status, msg, times)
 		}
 	}
 	if len(b.units) == 0 {
@@ -294,6 +298,18 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 		return nil, fmt.Errorf("%w: %v", errLink, err)
 	}
 	return b, nil
+}
+
+// compileFailure is the result status and message of a driver's compile
+// failure: a panic is a compile crash, with where it happened.
+func compileFailure(status, message, location string) (record.Status, string) {
+	if status != driver.StatusCrash {
+		return record.StatusCompileError, message
+	}
+	if location != "" {
+		message += " (at " + location + ")"
+	}
+	return record.StatusCompileCrash, message
 }
 
 // execute runs every call of every entry of a built batch that b.skip
@@ -394,7 +410,10 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 			res := newResult(t.cfg, record.Timings{})
 			start := time.Now()
 			for _, c := range e.calls {
-				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel, Target: u.verifyTarget, Flags: t.cfg.Settings}
+				// The driver stops the run at the deadline itself (and
+				// answers timeout); the context only bounds a driver that
+				// hangs anyway, killing it (also a timeout).
+				req := &driver.InterpretRequest{CLIF: u.clif, Func: e.fn.Name, Fuel: w.lim.fuel, TimeoutMS: ceilMS(w.lim.perInput), Target: u.verifyTarget, Flags: t.cfg.Settings}
 				for _, a := range c.args {
 					req.Args = append(req.Args, driver.ValueOf(a))
 				}
@@ -410,11 +429,16 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 					break
 				}
 				res.add(vals, status, trap, "", msg)
-				detail := ""
-				if status != record.StatusOK {
-					detail = describeOutcome(status, trap, "", msg)
+				switch status {
+				case record.StatusOK:
+					w.out.checkCall(u, e, c, t.cfg, vals, "")
+				case record.StatusUnsupported, record.StatusStackOverflow:
+					// The interpreter cannot say whether the run line
+					// holds: neither a pass nor a failure of Cranelift.
+					w.out.skippedCall(u, c, t.cfg, describeOutcome(status, trap, "", msg))
+				default:
+					w.out.checkCall(u, e, c, t.cfg, vals, describeOutcome(status, trap, "", msg))
 				}
-				w.out.checkCall(u, e, c, t.cfg, vals, detail)
 			}
 			if e.results[t.cfgIndex] == nil {
 				res.res.Timings.ExecMS = msSince(start)
@@ -443,8 +467,16 @@ func interpretOutcome(ans *driver.InterpretAnswer, err error) ([]ir.DataValue, r
 		return nil, record.StatusCompileCrash, "", err.Error()
 	case err != nil:
 		return nil, record.StatusHarnessError, "", err.Error()
+	case ans.Unsupported != "":
+		msg := ans.Unsupported
+		if ans.Location != "" {
+			msg += " (at " + ans.Location + ")"
+		}
+		return nil, record.StatusUnsupported, "", msg
+	case ans.StackOverflow:
+		return nil, record.StatusStackOverflow, "", "interpreter: " + ans.Message
 	case ans.Timeout:
-		return nil, record.StatusTimeout, "", "interpreter fuel exhausted"
+		return nil, record.StatusTimeout, "", "interpreter: " + cmp.Or(ans.Message, "fuel exhausted")
 	case ans.Trap != "":
 		return nil, record.StatusTrap, ans.Trap, ""
 	}
@@ -516,6 +548,10 @@ func describeOutcome(status record.Status, trap, signal, msg string) string {
 	}
 	return s
 }
+
+// ceilMS is d in whole milliseconds, rounded up: a deadline is never
+// shorter than asked.
+func ceilMS(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.Millisecond) }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 

@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cliff-run":      main,
 		"killing-driver": killingDriver,
+		"hanging-driver": hangingDriver,
 	})
 }
 
@@ -194,6 +195,38 @@ func killingDriver() {
 	}
 	in.Close()
 	wg.Wait()
+	real.Wait()
+	os.Exit(0)
+}
+
+// hangingDriver stands in for cliff-driver like killingDriver, but when a
+// request contains HANG-THE-DRIVER it stops answering, as a driver stuck
+// in a loop would, until the client kills it.
+func hangingDriver() {
+	real := exec.Command(os.Getenv("CLIFF_DRIVER"))
+	real.Stderr = os.Stderr
+	real.Stdout = os.Stdout
+	in, err := real.StdinPipe()
+	if err != nil {
+		panic(err)
+	}
+	if err := real.Start(); err != nil {
+		panic(err)
+	}
+	r := bufio.NewReaderSize(os.Stdin, 1<<20)
+	for {
+		line, err := r.ReadString('\n')
+		if strings.Contains(line, "HANG-THE-DRIVER") {
+			select {} // killed with its process group
+		}
+		if line != "" {
+			io.WriteString(in, line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	in.Close()
 	real.Wait()
 	os.Exit(0)
 }

@@ -10,6 +10,7 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/harness"
 	"cliff/lib/record"
+	"cliff/lib/tramp"
 )
 
 // place runs a built batch where its code can run. Code for the host's
@@ -103,7 +104,11 @@ func (w *worker) runIdentical(ctx context.Context, t *task, b *built, pending []
 				same.skip[e] = true
 				continue
 			}
-			identical := m.Status == driver.StatusOK
+			// Every reachable function compiled to the same code both
+			// times, and the entry is in the new object (a function that
+			// failed has no hash; the driver leaves out whatever refers
+			// to one).
+			identical := placed(m, tramp.Name(e.fn.Name))
 			for _, name := range u.reachable(e) {
 				if h := with[name]; h == "" || h != without[name] {
 					identical = false
@@ -155,6 +160,17 @@ func (b *built) only(entries []*entry) *built {
 		}
 	}
 	return &c
+}
+
+// placed reports whether the function name of a compiled module is in
+// the object.
+func placed(m driver.ModuleOutcome, name string) bool {
+	for i := range m.Functions {
+		if m.Functions[i].Name == name {
+			return m.Functions[i].Placed()
+		}
+	}
+	return false
 }
 
 // codeHashes maps a compiled module's function names to their code hashes.

@@ -39,8 +39,10 @@ type reporter struct {
 
 // runlineCounts are the run lines of one architecture. notRun are those
 // that never ran because the machine's tools are broken: a fault of the
-// environment, neither a pass nor a failure of Cranelift.
-type runlineCounts struct{ passed, failed, skipped, notRun int }
+// environment, neither a pass nor a failure of Cranelift. functions are
+// the functions without run lines of their own that failed to compile
+// (see partial.go): failures too, though not of a run line.
+type runlineCounts struct{ passed, failed, skipped, notRun, functions int }
 
 func newReporter(log io.Writer) *reporter {
 	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}, broken: map[string]error{}, compiles: map[string]*runlineCounts{}, filesSkipped: map[string]int{}}
@@ -130,6 +132,36 @@ func (r *reporter) endedCalls(u *unit, e *entry, cfg record.Config, msg string, 
 			fmt.Fprintf(r.log, "cliff-run: %s: %s %s\n", u.source, cfg, msg)
 		}
 	}
+}
+
+// skippedCall counts one run command as skipped under cfg, because the
+// configuration cannot tell whether it holds (the interpreter lacks an
+// instruction, say): a line on the log says why, as failures do, since
+// the reason is the call's own; the summary counts it by reason.
+func (r *reporter) skippedCall(u *unit, c call, cfg record.Config, why string) {
+	if !isRunCheck(c) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.countsFor(cfg.Arch).skipped++
+	status, _, _ := strings.Cut(why, ":")
+	r.reasons[cfg.Arch+": "+status]++
+	fmt.Fprintf(r.log, "%s:%d: SKIP %s: %s: %s\n", u.source, c.cmd.Line, cfg, c.cmd.Text, why)
+}
+
+// failedFunction reports a function of a .clif file that failed to
+// compile and that no failed run line accounts for: a line on the log
+// (at the function), and the run fails.
+func (r *reporter) failedFunction(u *unit, name string, cfg record.Config, msg string) {
+	line := 0
+	if f := u.funcs[name]; f != nil {
+		line = f.Pos.Func.Line
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.countsFor(cfg.Arch).functions++
+	fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %s\n", u.source, line, cfg, name, msg)
 }
 
 // unusable counts a unit's run commands as not run under cfg, because
@@ -311,6 +343,7 @@ func (r *reporter) summary(w io.Writer) {
 		total.failed += c.failed
 		total.skipped += c.skipped
 		total.notRun += c.notRun
+		total.functions += c.functions
 	}
 	fmt.Fprintf(w, "runlines: %s\n", &total)
 	if len(r.compiles) == 0 {
@@ -328,11 +361,15 @@ func (r *reporter) summary(w io.Writer) {
 }
 
 // String is "N passed, M failed, K skipped", with ", J not run (harness
-// error)" when the machine's tools kept some from running.
+// error)" when the machine's tools kept some from running and ", F
+// functions without run lines failed to compile" when some did.
 func (c *runlineCounts) String() string {
 	s := fmt.Sprintf("%d passed, %d failed, %d skipped", c.passed, c.failed, c.skipped)
 	if c.notRun > 0 {
 		s += fmt.Sprintf(", %d not run (harness error)", c.notRun)
+	}
+	if c.functions > 0 {
+		s += fmt.Sprintf(", %d functions without run lines failed to compile", c.functions)
 	}
 	return s
 }
@@ -341,7 +378,7 @@ func (r *reporter) anyFailed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, c := range r.counts {
-		if c.failed > 0 {
+		if c.failed > 0 || c.functions > 0 {
 			return true
 		}
 	}

@@ -3,13 +3,13 @@
 //! function of a module compiled (see `object.rs`).
 
 use crate::clif::{parse_module, symbol_fragment};
-use crate::names::{Import, ModuleNames};
+use crate::names::{Import, ModuleNames, LOCAL_FUNCTION};
 use crate::panics;
 use crate::protocol::Failure;
 use cranelift_codegen::control::ControlPlane;
-use cranelift_codegen::ir::Function;
+use cranelift_codegen::ir::{ExternalName, Function};
 use cranelift_codegen::isa::TargetIsa;
-use cranelift_codegen::{CodegenError, Context, FinalizedMachReloc};
+use cranelift_codegen::{CodegenError, Context, FinalizedMachReloc, FinalizedRelocTarget};
 
 /// One function's machine code, before it is placed in the object.
 pub struct CompiledFunction {
@@ -33,21 +33,50 @@ pub struct MachineCode {
     pub traps: Vec<(u32, String)>,
 }
 
-/// A module whose functions all compiled.
+/// A compiled module: the functions that go into the object, and why the
+/// others do not. A function that fails does not fail the others: each
+/// failure is its own function's, and a function that compiled is left
+/// out only when its code refers (through calls, `func_addr` or `symbol`
+/// values, directly or through other functions) to one that failed.
 pub struct CompiledModule {
+    /// The functions to place in the object, in module order.
     pub functions: Vec<CompiledFunction>,
     pub imports: Vec<Import>,
+    /// Every function of the module, in module order.
+    pub outcomes: Vec<FunctionOutcome>,
 }
 
-/// A module failure, with the function it happened in when known.
+/// What became of one function of a module.
+pub struct FunctionOutcome {
+    /// Display name in the module.
+    pub name: String,
+    /// Its position in `CompiledModule::functions`, when placed.
+    pub placed: Option<usize>,
+    /// Why it is not placed: its own failure, or that of `needs`.
+    pub failure: Option<Failure>,
+    /// The function that failed, when this one compiled but refers to it.
+    pub needs: Option<String>,
+}
+
+impl CompiledModule {
+    /// The first function that failed on its own, if any.
+    pub fn first_failure(&self) -> Option<&FunctionOutcome> {
+        self.outcomes
+            .iter()
+            .find(|o| o.failure.is_some() && o.needs.is_none())
+    }
+}
+
+/// A module that failed as a whole (it does not parse), or in a function
+/// when `function` says so.
 pub struct ModuleFailure {
     pub function: Option<String>,
     pub failure: Failure,
 }
 
 /// Parses, verifies (as part of compilation) and compiles module `index`.
-/// Each function is compiled under `catch_unwind`; the first failure ends the
-/// module.
+/// Each function is compiled under `catch_unwind`, every one of them even
+/// after a failure, so that each failure names its own function.
 pub fn compile_module(
     index: usize,
     text: &str,
@@ -61,32 +90,114 @@ pub fn compile_module(
         .map_err(|c| unnamed(c.into()))?
         .map_err(|e| unnamed(e.into()))?;
     let mut names = ModuleNames::new(&functions);
-    let mut compiled = Vec::with_capacity(functions.len());
+    let mut results: Vec<(String, Result<(Function, MachineCode), Failure>)> =
+        Vec::with_capacity(functions.len());
     for func in functions.drain(..) {
         let name = func.name.to_string();
-        let result = panics::catch(|| {
+        let result = match panics::catch(|| {
             let mut func = func;
             names.rewrite(&mut func);
             compile_function(func, isa)
-        });
-        let named = |failure: Failure| ModuleFailure {
-            function: Some(name.clone()),
-            failure,
+        }) {
+            Ok(Ok(compiled)) => Ok(compiled),
+            Ok(Err(message)) => Err(Failure::Error(message)),
+            Err(crash) => Err(Failure::Crash(crash)),
         };
-        let (func, code) = result
-            .map_err(|c| named(c.into()))?
-            .map_err(|e| named(e.into()))?;
-        compiled.push(CompiledFunction {
-            symbol: format!("cliff_m{index}_{}", symbol_fragment(&name)),
-            name,
-            func,
-            code,
-        });
+        results.push((name, result));
+    }
+    let blocked = blocked_by(&results);
+    let all_names: Vec<String> = results.iter().map(|(name, _)| name.clone()).collect();
+    let failures: Vec<Option<Failure>> = results
+        .iter()
+        .map(|(_, r)| r.as_ref().err().cloned())
+        .collect();
+    let mut compiled = Vec::with_capacity(results.len());
+    let mut outcomes = Vec::with_capacity(results.len());
+    for ((name, result), blocker) in results.into_iter().zip(blocked) {
+        let mut outcome = FunctionOutcome {
+            name: name.clone(),
+            placed: None,
+            failure: None,
+            needs: None,
+        };
+        match (result, blocker) {
+            (Err(failure), _) => outcome.failure = Some(failure),
+            (Ok(_), Some(root)) => {
+                outcome.failure = failures[root].clone();
+                outcome.needs = Some(all_names[root].clone());
+            }
+            (Ok((func, code)), None) => {
+                outcome.placed = Some(compiled.len());
+                compiled.push(CompiledFunction {
+                    symbol: format!("cliff_m{index}_{}", symbol_fragment(&name)),
+                    name,
+                    func,
+                    code,
+                });
+            }
+        }
+        outcomes.push(outcome);
     }
     Ok(CompiledModule {
         functions: compiled,
         imports: names.imports().to_vec(),
+        outcomes,
     })
+}
+/// For each function that compiled, the first function that failed among
+/// those its code refers to, directly or through other functions of the
+/// module; `None` when there is none, and for the failed ones.
+fn blocked_by(
+    results: &[(String, Result<(Function, MachineCode), Failure>)],
+) -> Vec<Option<usize>> {
+    let targets: Vec<Vec<usize>> = results
+        .iter()
+        .map(|(_, r)| match r {
+            Ok((func, code)) => local_targets(func, code),
+            Err(_) => Vec::new(),
+        })
+        .collect();
+    // A failed function is its own root; the roots spread to the functions
+    // that refer to them until nothing changes.
+    let mut root: Vec<Option<usize>> = results
+        .iter()
+        .enumerate()
+        .map(|(i, (_, r))| r.is_err().then_some(i))
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in 0..results.len() {
+            if root[i].is_none() {
+                if let Some(r) = targets[i].iter().find_map(|&t| root[t]) {
+                    root[i] = Some(r);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    root.into_iter()
+        .enumerate()
+        .map(|(i, r)| r.filter(|&r| r != i))
+        .collect()
+}
+
+/// The functions of its own module that a function's code refers to: the
+/// relocations to module-local names (what `object.rs` links), so a
+/// reference the optimiser removed does not count.
+fn local_targets(func: &Function, code: &MachineCode) -> Vec<usize> {
+    code.relocs
+        .iter()
+        .filter_map(|r| match r.target {
+            FinalizedRelocTarget::ExternalName(ExternalName::User(reference)) => {
+                let name = &func.params.user_named_funcs()[reference];
+                (name.namespace == LOCAL_FUNCTION).then_some(name.index as usize)
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Compiles one (already rewritten) function; hands it back with its code.

@@ -2,20 +2,29 @@
 //! with the module's other functions callable.
 
 use crate::clif::{parse_module, verify_module};
+use crate::machine::{self, End, Limits};
 use crate::panics;
-use crate::target;
 use crate::protocol::{body, fields, null_as_empty, Body, Failure, WireValue};
+use crate::target;
 use cranelift_codegen::data_value::DataValue;
 use cranelift_codegen::ir::{Function, LibCall};
 use cranelift_interpreter::environment::FunctionStore;
-use cranelift_interpreter::interpreter::{
-    Interpreter, InterpreterError, InterpreterState, LibCallValues,
-};
-use cranelift_interpreter::step::{ControlFlow, CraneliftTrap};
+use cranelift_interpreter::interpreter::{InterpreterError, InterpreterState, LibCallValues};
+use cranelift_interpreter::step::{CraneliftTrap, StepError};
+use cranelift_interpreter::value::ValueError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 pub const DEFAULT_FUEL: u64 = 10_000_000;
+/// Nested frames an interpreted program may have: far more than any
+/// filetest or generated case needs (generated call graphs are acyclic),
+/// about what an 8 MiB native stack holds for small frames, and far fewer
+/// than the memory allows.
+pub const DEFAULT_MAX_DEPTH: usize = 100_000;
+/// Bytes the live frames may hold (value slots and stack slots).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 256 << 20;
 
 #[derive(Deserialize)]
 struct Request {
@@ -25,6 +34,12 @@ struct Request {
     args: Vec<WireValue>,
     #[serde(default)]
     fuel: Option<u64>,
+    /// Wall-clock bound on the run, in milliseconds from its first
+    /// instruction; none without it (fuel still bounds it).
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    max_depth: Option<usize>,
     /// Target and shared settings to verify the module against (the
     /// verifier rejects e.g. get_pinned_reg without an ISA); without a
     /// target, the default flags and no ISA.
@@ -34,12 +49,26 @@ struct Request {
     flags: Vec<String>,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Outcome {
-    Results(Vec<WireValue>),
-    Trap(String),
-    Timeout(bool),
+/// The fields of an `ok` answer: exactly one of results, trap, timeout,
+/// stack_overflow and unsupported; message says more about the last three.
+#[derive(Serialize, Default)]
+struct Outcome {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    results: Option<Vec<WireValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trap: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    timeout: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stack_overflow: bool,
+    /// What the interpreter cannot do ("not implemented: SequencePoint").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsupported: Option<String>,
+    /// Where the interpreter said so, for an unsupported panic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
 }
 
 pub fn interpret(request: &Value) -> Result<Body, Failure> {
@@ -54,8 +83,23 @@ pub fn interpret(request: &Value) -> Result<Body, Failure> {
         )));
     };
     let args = decode_args(func, &req.args)?;
-    let outcome =
-        panics::catch(|| run(&functions, func, &args, req.fuel.unwrap_or(DEFAULT_FUEL)))??;
+    let limits = Limits {
+        fuel: req.fuel.unwrap_or(DEFAULT_FUEL),
+        deadline: req
+            .timeout_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms)),
+        max_depth: req.max_depth.unwrap_or(DEFAULT_MAX_DEPTH),
+        max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+    };
+    let outcome = match panics::catch(|| run(&functions, func, &args, limits)) {
+        Ok(outcome) => outcome?,
+        Err(crash) if unsupported_panic(&crash.message) => Outcome {
+            unsupported: Some(crash.message),
+            location: Some(crash.location),
+            ..Outcome::default()
+        },
+        Err(crash) => return Err(crash.into()),
+    };
     Ok(body(&outcome))
 }
 
@@ -85,22 +129,30 @@ fn decode_args(func: &Function, args: &[WireValue]) -> Result<Vec<DataValue>, St
         .collect()
 }
 
+/// Runs `func` with every function of the module callable, and turns how
+/// it ended into the answer; an interpreter error that is no gap of the
+/// interpreter is the `Err`.
 fn run(
     functions: &[Function],
     func: &Function,
     args: &[DataValue],
-    fuel: u64,
+    limits: Limits,
 ) -> Result<Outcome, String> {
     let mut store = FunctionStore::default();
     for f in functions {
         store.add(f.name.to_string(), f);
     }
-    let state = InterpreterState::default()
+    let mut state = InterpreterState::default()
         .with_function_store(store)
         .with_libcall_handler(libcall);
-    let mut interpreter = Interpreter::new(state).with_fuel(Some(fuel));
-    match interpreter.call_by_name(&func.name.to_string(), args) {
-        Ok(ControlFlow::Return(values)) => {
+    MISSING_LIBCALL.set(None);
+    let end = machine::run(&mut state, func, args, limits);
+    let limit = |message: String| Outcome {
+        message: Some(message),
+        ..Outcome::default()
+    };
+    match end {
+        Ok(End::Returned(values)) => {
             let returns = &func.signature.returns;
             if values.len() != returns.len() {
                 return Err(format!(
@@ -109,19 +161,99 @@ fn run(
                     returns.len()
                 ));
             }
-            Ok(Outcome::Results(
-                values
-                    .iter()
-                    .zip(returns)
-                    .map(|(v, r)| WireValue::encode(v, r.value_type))
-                    .collect(),
-            ))
+            Ok(Outcome {
+                results: Some(
+                    values
+                        .iter()
+                        .zip(returns)
+                        .map(|(v, r)| WireValue::encode(v, r.value_type))
+                        .collect(),
+                ),
+                ..Outcome::default()
+            })
         }
-        Ok(ControlFlow::Trap(trap)) => Ok(Outcome::Trap(trap_name(&trap))),
-        Ok(other) => Err(format!("interpreter ended with {other:?}")),
-        Err(InterpreterError::FuelExhausted) => Ok(Outcome::Timeout(true)),
-        Err(e) => Err(format!("interpreter: {}", error_chain(&e))),
+        Ok(End::Trap(trap)) => match MISSING_LIBCALL.take() {
+            Some(libcall) => Ok(Outcome {
+                unsupported: Some(format!(
+                    "libcall {libcall} is not available in the interpreter"
+                )),
+                ..Outcome::default()
+            }),
+            None => Ok(Outcome {
+                trap: Some(trap_name(&trap)),
+                ..Outcome::default()
+            }),
+        },
+        Ok(End::FuelExhausted(n)) => Ok(Outcome {
+            timeout: true,
+            ..limit(format!("fuel exhausted after {n} instructions"))
+        }),
+        Ok(End::DeadlinePassed(n)) => Ok(Outcome {
+            timeout: true,
+            ..limit(format!("deadline passed after {n} instructions"))
+        }),
+        Ok(End::StackOverflow(why)) => Ok(Outcome {
+            stack_overflow: true,
+            ..limit(why)
+        }),
+        Err(e) => match unsupported_error(&e, &state) {
+            Some(what) => Ok(Outcome {
+                unsupported: Some(what),
+                ..Outcome::default()
+            }),
+            None => Err(format!("interpreter: {}", error_chain(&e))),
+        },
     }
+}
+
+/// Whether a panic message is the interpreter saying it lacks something
+/// (`unimplemented!`, `todo!`, its "exceptions not supported") rather than
+/// a bug in it (an index out of bounds, an unwrap of None, which stay
+/// crashes: a verified function should never make it panic otherwise).
+/// Any crate counts: the interpreter reaches `unimplemented!` in
+/// cranelift-codegen's `DataValue` too.
+fn unsupported_panic(message: &str) -> bool {
+    message == "not implemented"
+        || message.starts_with("not implemented: ")
+        || message == "not yet implemented"
+        || message.starts_with("not yet implemented: ")
+        || message == "exceptions not supported"
+}
+
+/// Whether an interpreter error says that it cannot run this verified
+/// function, rather than that it went wrong: a call to a function outside
+/// the module (the interpreter has no way to reach one), a value or type
+/// it has no operation for, an address it cannot call. Describes it if so.
+fn unsupported_error(e: &InterpreterError, state: &InterpreterState) -> Option<String> {
+    let what = match e {
+        InterpreterError::StepError(StepError::UnknownFunction(fref)) => {
+            let caller = state.frame_stack.last()?.function();
+            let name = caller
+                .dfg
+                .ext_funcs
+                .get(*fref)
+                .map(|ext| ext.name.display(Some(&caller.params)).to_string())
+                .unwrap_or_else(|| fref.to_string());
+            return Some(format!(
+                "{} calls {name}, which is not a function of the module",
+                caller.name
+            ));
+        }
+        InterpreterError::StepError(StepError::ValueError(v)) | InterpreterError::ValueError(v) => {
+            match v {
+                ValueError::InvalidType(..)
+                | ValueError::InvalidValue(_)
+                | ValueError::InvalidDataValueCast(_)
+                | ValueError::InvalidInteger(_) => v.to_string(),
+                ValueError::IntegerDivisionByZero | ValueError::IntegerOverflow => return None,
+            }
+        }
+        // Memory errors that `step` does not turn into traps: calling an
+        // address that is not an interpreted function.
+        InterpreterError::StepError(StepError::MemoryError(m)) => m.to_string(),
+        _ => return None,
+    };
+    Some(format!("interpreter: {what}"))
 }
 
 /// The trap as CLIF names it (`int_divz`, `user1`); the interpreter's own
@@ -190,7 +322,18 @@ fn libcall(libcall: LibCall, args: LibCallValues) -> Result<LibCallValues, Crane
         },
         _ => None,
     };
-    result
-        .map(|v| [v].into_iter().collect())
-        .ok_or(CraneliftTrap::UnreachableCodeReached)
+    match result {
+        Some(v) => Ok([v].into_iter().collect()),
+        None => {
+            // The handler can only answer with a trap; `run` turns this
+            // one into `unsupported`, since the program did not trap.
+            MISSING_LIBCALL.set(Some(libcall));
+            Err(CraneliftTrap::UnreachableCodeReached)
+        }
+    }
+}
+
+thread_local! {
+    /// The libcall the handler could not compute in the current run.
+    static MISSING_LIBCALL: Cell<Option<LibCall>> = const { Cell::new(None) };
 }

@@ -9,6 +9,7 @@
 mod clif;
 mod compile;
 mod interpret;
+mod machine;
 mod names;
 mod object;
 mod ops;
@@ -20,9 +21,10 @@ use serde_json::Value;
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-/// Cranelift recurses on deep input and the interpreter recurses on every
-/// call; a large stack turns most would-be stack overflows (which kill the
-/// process) into finished requests. Only touched pages cost memory.
+/// Cranelift recurses on deep input; a large stack turns most would-be
+/// stack overflows (which kill the process) into finished requests. Only
+/// touched pages cost memory. (Interpreted calls do not recurse: see
+/// machine.rs.)
 const STACK_BYTES: usize = 1 << 30;
 const FALLBACK_STACK_BYTES: usize = 64 << 20;
 

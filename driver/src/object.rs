@@ -105,7 +105,17 @@ fn define_module(
             if let ModuleRelocTarget::User { namespace, index } = reloc.name {
                 let index = index as usize;
                 reloc.name = match namespace {
-                    LOCAL_FUNCTION => func_ids[index].into(),
+                    LOCAL_FUNCTION => match module.outcomes.get(index).and_then(|o| o.placed) {
+                        Some(position) => func_ids[position].into(),
+                        // compile.rs leaves out every function that refers
+                        // to one not placed; this is the net.
+                        None => {
+                            return Err(format!(
+                                "{} refers to function {index} of its module, which is not in the object",
+                                f.name
+                            ))
+                        }
+                    },
                     IMPORT => match import_ids[index] {
                         Some(data_id) => data_id.into(),
                         None => {

@@ -1,7 +1,7 @@
 //! The ops of PROTOCOL.md and the dispatch from `op` to handler.
 
 use crate::clif::{inst_count, parse_module, verify_module};
-use crate::compile::{compile_module, CompiledModule, ModuleFailure};
+use crate::compile::{compile_module, CompiledModule, FunctionOutcome, ModuleFailure};
 use crate::object::{build_object, Entry};
 use crate::panics;
 use crate::protocol::{body, failure_fields, fields, null_as_empty, Body, Failure};
@@ -131,6 +131,7 @@ struct CompileAnswer {
 #[derive(Serialize)]
 struct FunctionAnswer<'a> {
     name: &'a str,
+    status: &'static str,
     symbol: &'a str,
     size: usize,
     /// Identifies the machine code (bytes and relocations): two compiles
@@ -214,31 +215,23 @@ fn module_answer(
     let mut out = Map::new();
     match (result, left_out) {
         (Ok(module), None) => {
-            out.insert("status".into(), "ok".into());
+            match module.first_failure() {
+                None => {
+                    out.insert("status".into(), "ok".into());
+                }
+                Some(first) => {
+                    let failure = first.failure.clone().expect("a failed function");
+                    failure_fields(&mut out, failure);
+                    out.insert("function".into(), first.name.clone().into());
+                }
+            }
             out.insert("compile_ms".into(), ms.into());
-            let functions: Vec<FunctionAnswer> = module
-                .functions
+            let functions: Vec<Value> = module
+                .outcomes
                 .iter()
-                .map(|f| FunctionAnswer {
-                    name: &f.name,
-                    symbol: &f.symbol,
-                    size: f.code.bytes.len(),
-                    code_hash: code_hash(&f.code),
-                    traps: f
-                        .code
-                        .traps
-                        .iter()
-                        .map(|(offset, code)| TrapAnswer {
-                            offset: *offset,
-                            code,
-                        })
-                        .collect(),
-                })
+                .map(|o| function_answer(&module, o))
                 .collect();
-            out.insert(
-                "functions".into(),
-                serde_json::to_value(functions).expect("serialisable"),
-            );
+            out.insert("functions".into(), functions.into());
         }
         (Ok(_), Some(failure)) => {
             failure_fields(&mut out, failure);
@@ -252,6 +245,41 @@ fn module_answer(
                 out.insert("function".into(), function.into());
             }
         }
+    }
+    Value::Object(out)
+}
+
+/// One function of a compiled module: its code in the object, or why it
+/// has none (its own failure, or `needs`: the failed function it refers
+/// to, whose failure it carries).
+fn function_answer(module: &CompiledModule, outcome: &FunctionOutcome) -> Value {
+    if let Some(position) = outcome.placed {
+        let f = &module.functions[position];
+        return serde_json::to_value(FunctionAnswer {
+            name: &f.name,
+            status: "ok",
+            symbol: &f.symbol,
+            size: f.code.bytes.len(),
+            code_hash: code_hash(&f.code),
+            traps: f
+                .code
+                .traps
+                .iter()
+                .map(|(offset, code)| TrapAnswer {
+                    offset: *offset,
+                    code,
+                })
+                .collect(),
+        })
+        .expect("serialisable");
+    }
+    let mut out = Map::new();
+    out.insert("name".into(), outcome.name.clone().into());
+    if let Some(failure) = outcome.failure.clone() {
+        failure_fields(&mut out, failure);
+    }
+    if let Some(needs) = &outcome.needs {
+        out.insert("needs".into(), needs.clone().into());
     }
     Value::Object(out)
 }

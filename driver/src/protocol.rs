@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 pub type Body = Map<String, Value>;
 
 /// Why an op did not answer `ok`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum Failure {
     /// Cranelift or the driver rejected the input (`status: error`).
     Error(String),

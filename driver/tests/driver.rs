@@ -78,6 +78,17 @@ impl Driver {
     }
 }
 
+/// A test that fails midway must not leave its driver running (one spinning
+/// in an endless loop would also hold the test's output open).
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if self.stdin.is_some() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
 fn temp_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cliff-driver-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -244,6 +255,21 @@ fn check_entry_table(target: &str, file: &object::File, little_endian: bool) {
 
     let table = file.symbol_by_name("cliff_entries").expect("cliff_entries");
     assert_eq!(table.size(), 4 * 8, "{target}: cliff_entries size");
+    // Entries 2 (failed module) and 3 (no such function) stay 0: no relocation.
+    assert_eq!(
+        entry_slots(file),
+        [
+            (0, "cliff_m0_cliff_tramp0".to_string()),
+            (8, "cliff_m1_cliff_tramp0".to_string())
+        ],
+        "{target}: cliff_entries relocations"
+    );
+}
+
+/// The filled slots of `cliff_entries`: byte offset and the symbol whose
+/// address it holds (a slot left 0 has no relocation).
+fn entry_slots(file: &object::File) -> Vec<(u64, String)> {
+    let table = file.symbol_by_name("cliff_entries").expect("cliff_entries");
     let section = file
         .section_by_index(table.section_index().unwrap())
         .unwrap();
@@ -253,15 +279,7 @@ fn check_entry_table(target: &str, file: &object::File, little_endian: bool) {
         .map(|(offset, reloc)| (offset - base, target_name(file, reloc.target())))
         .collect();
     slots.sort();
-    // Entries 2 (failed module) and 3 (no such function) stay 0: no relocation.
-    assert_eq!(
-        slots,
-        [
-            (0, "cliff_m0_cliff_tramp0".to_string()),
-            (8, "cliff_m1_cliff_tramp0".to_string())
-        ],
-        "{target}: cliff_entries relocations"
-    );
+    slots
 }
 
 /// Each trampoline's call goes to the helper of its own module.
@@ -320,6 +338,143 @@ fn target_name(file: &object::File, target: RelocationTarget) -> String {
             .to_string(),
         other => format!("{other:?}"),
     }
+}
+
+/// Each failure names its own function: a module where two functions fail
+/// for different reasons (x86_64 cannot lower umin.i128, an error, and
+/// panics on band.f16) reports each with its own message; a function that
+/// refers to a failed one (by a call, directly or through another, or by
+/// its address) carries that failure and says which; the others are in
+/// the object and their entries filled.
+#[test]
+fn each_function_of_a_module_fails_on_its_own() {
+    let module = "
+function %umin(i64, i64) -> i64 {
+block0(v0: i64, v1: i64):
+    v2 = uextend.i128 v0
+    v3 = uextend.i128 v1
+    v4 = umin v2, v3
+    v5 = ireduce.i64 v4
+    return v5
+}
+
+function %band(f16, f16) -> f16 {
+block0(v0: f16, v1: f16):
+    v2 = band v0, v1
+    return v2
+}
+
+function %ok(i64) -> i64 {
+block0(v0: i64):
+    return v0
+}
+
+function %caller(i64) -> i64 {
+    fn0 = %umin(i64, i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0, v0)
+    return v1
+}
+
+function %outer(i64) -> i64 {
+    fn0 = %caller(i64) -> i64
+    fn1 = %ok(i64) -> i64
+block0(v0: i64):
+    v1 = call fn1(v0)
+    v2 = call fn0(v1)
+    return v2
+}
+
+function %address() -> i64 {
+    fn0 = %band(f16, f16) -> f16
+block0:
+    v0 = func_addr.i64 fn0
+    return v0
+}
+
+function %uses_ok(i64) -> i64 {
+    fn0 = %ok(i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0)
+    return v1
+}
+";
+    let mut driver = Driver::start();
+    let output = temp_path("per-function.o");
+    let names = [
+        "%umin", "%band", "%ok", "%caller", "%outer", "%address", "%uses_ok",
+    ];
+    let entries: Vec<Value> = names
+        .iter()
+        .map(|f| json!({"module": 0, "func": f}))
+        .collect();
+    let answer = driver.request(json!({
+        "id": 1, "op": "compile", "target": "x86_64", "flags": ["opt_level=none"],
+        "output": output, "modules": [module], "entries": entries,
+    }));
+    assert_eq!(answer["status"], "ok", "{answer}");
+    let m = &answer["modules"][0];
+    // The module's status is its first failure, named.
+    assert_eq!(m["status"], "error", "{answer}");
+    assert_eq!(m["function"], "%umin", "{answer}");
+    let functions = m["functions"].as_array().unwrap();
+    let got: Vec<&str> = functions
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, names, "{answer}");
+    let text = |i: usize, field: &str| functions[i][field].as_str().unwrap_or("").to_string();
+
+    assert_eq!(text(0, "status"), "error", "{answer}");
+    assert!(
+        text(0, "message").starts_with("function %umin: ")
+            && text(0, "message").contains("umin.i128"),
+        "{answer}"
+    );
+    assert_eq!(text(1, "status"), "crash", "{answer}");
+    // ISLE's generated lowering: a path in cargo's build directory.
+    assert!(text(1, "location").contains("isle_x64.rs:"), "{answer}");
+    assert!(text(1, "message").contains("sse_and"), "{answer}");
+    assert_eq!(text(2, "status"), "ok", "{answer}");
+    assert_eq!(text(2, "symbol"), "cliff_m0_ok", "{answer}");
+    for (i, needs, status) in [
+        (3, "%umin", "error"),
+        (4, "%umin", "error"),
+        (5, "%band", "crash"),
+    ] {
+        assert_eq!(text(i, "status"), status, "{}: {answer}", names[i]);
+        assert_eq!(text(i, "needs"), needs, "{}: {answer}", names[i]);
+        let own = if needs == "%umin" { 0 } else { 1 };
+        assert_eq!(
+            text(i, "message"),
+            text(own, "message"),
+            "{}: {answer}",
+            names[i]
+        );
+    }
+    assert_eq!(text(6, "status"), "ok", "{answer}");
+
+    let bytes = std::fs::read(&output).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let defined: Vec<String> = file
+        .symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.is_definition())
+        .map(|s| s.name().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        defined,
+        ["cliff_m0_ok", "cliff_m0_uses_ok"],
+        "placed functions"
+    );
+    assert_eq!(
+        entry_slots(&file),
+        [
+            (2 * 8, "cliff_m0_ok".to_string()),
+            (6 * 8, "cliff_m0_uses_ok".to_string())
+        ],
+        "entries of failed functions stay 0"
+    );
+    driver.finish();
 }
 
 #[test]
@@ -513,6 +668,209 @@ fn interpret_runs_calls_traps_and_fuel() {
         assert_eq!(answer["status"], case.status, "case {i}: {answer}");
         assert_eq!(answer[case.field], case.want, "case {i}: {answer}");
     }
+    driver.finish();
+}
+
+/// Programs the interpreter cannot finish, or cannot run at all.
+const LIMITS: &str = "
+function %spin(i64) -> i64 {
+block0(v0: i64):
+    jump block1(v0)
+block1(v1: i64):
+    v2 = iconst.i64 1
+    v3 = iadd v1, v2
+    jump block1(v3)
+}
+
+function %deep(i64) -> i64 {
+    fn0 = %deep(i64) -> i64
+block0(v0: i64):
+    brif v0, block1, block2
+block1:
+    v1 = iconst.i64 1
+    v2 = isub v0, v1
+    v3 = call fn0(v2)
+    v4 = iadd v3, v1
+    return v4
+block2:
+    return v0
+}
+
+function %tail(i64) -> i64 tail {
+    fn0 = %tail(i64) -> i64 tail
+block0(v0: i64):
+    brif v0, block1, block2
+block1:
+    v1 = iconst.i64 1
+    v2 = isub v0, v1
+    return_call fn0(v2)
+block2:
+    return v0
+}
+
+function %seq(i64) -> i64 {
+block0(v0: i64):
+    sequence_point
+    return v0
+}
+
+function %outside(i64) -> i64 {
+    fn0 = %nowhere(i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0)
+    return v1
+}
+
+function %memcpy(i64) -> i64 {
+    fn0 = %Memcpy(i64, i64, i64) -> i64
+block0(v0: i64):
+    v1 = call fn0(v0, v0, v0)
+    return v1
+}
+
+function %lanes(i128) -> i64 {
+block0(v0: i128):
+    v1 = bitcast.i64x2 little v0
+    v2 = extractlane v1, 1
+    return v2
+}
+";
+
+fn i64_value(v: i64) -> Value {
+    json!({"type": "i64", "hex": hex(&v.to_le_bytes())})
+}
+
+/// Every run ends, in its own answer, and the driver lives on: an endless
+/// loop at the deadline whatever the fuel, deep recursion at the depth
+/// limit, what the interpreter lacks as `unsupported`; a bug of the
+/// interpreter stays a crash.
+#[test]
+fn interpret_stops_at_limits_and_says_what_it_cannot_run() {
+    let mut driver = Driver::start();
+    struct Case {
+        func: &'static str,
+        arg: Value,
+        extra: Value,
+        status: &'static str,
+        field: &'static str,
+        want: Value,
+        message: &'static str,
+    }
+    let unbounded = json!({"fuel": 1u64 << 50});
+    let cases = [
+        Case {
+            func: "%spin",
+            arg: i64_value(0),
+            extra: json!({"fuel": 1u64 << 50, "timeout_ms": 200}),
+            status: "ok",
+            field: "timeout",
+            want: json!(true),
+            message: "deadline passed after",
+        },
+        Case {
+            func: "%spin",
+            arg: i64_value(0),
+            extra: json!({"fuel": 1000, "timeout_ms": 60000}),
+            status: "ok",
+            field: "timeout",
+            want: json!(true),
+            message: "fuel exhausted after 1000 instructions",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(1_000_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "stack_overflow",
+            want: json!(true),
+            message: "more than 100000 frames",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(10),
+            extra: json!({"max_depth": 10}),
+            status: "ok",
+            field: "stack_overflow",
+            want: json!(true),
+            message: "more than 10 frames",
+        },
+        Case {
+            func: "%deep",
+            arg: i64_value(50_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "results",
+            want: json!([i64_value(50_000)]),
+            message: "",
+        },
+        // Tail calls replace their frame: no depth limit.
+        Case {
+            func: "%tail",
+            arg: i64_value(1_000_000),
+            extra: unbounded.clone(),
+            status: "ok",
+            field: "results",
+            want: json!([i64_value(0)]),
+            message: "",
+        },
+        Case {
+            func: "%seq",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("not implemented: SequencePoint"),
+            message: "",
+        },
+        Case {
+            func: "%outside",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("%outside calls %nowhere, which is not a function of the module"),
+            message: "",
+        },
+        Case {
+            func: "%memcpy",
+            arg: i64_value(1),
+            extra: json!({}),
+            status: "ok",
+            field: "unsupported",
+            want: json!("libcall Memcpy is not available in the interpreter"),
+            message: "",
+        },
+        // An interpreter bug (bitcast keeps the i128, extractlane indexes
+        // one lane) is a crash, as before.
+        Case {
+            func: "%lanes",
+            arg: json!({"type": "i128", "hex": hex(&[0u8; 16])}),
+            extra: json!({}),
+            status: "crash",
+            field: "message",
+            want: json!("index out of bounds: the len is 1 but the index is 1"),
+            message: "",
+        },
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let mut request = json!({"id": i, "op": "interpret", "clif": LIMITS, "func": case.func, "args": [case.arg]});
+        for (k, v) in case.extra.as_object().unwrap() {
+            request[k] = v.clone();
+        }
+        let answer = driver.request(request);
+        assert_eq!(answer["status"], case.status, "case {i}: {answer}");
+        assert_eq!(answer[case.field], case.want, "case {i}: {answer}");
+        if !case.message.is_empty() {
+            let message = answer["message"].as_str().unwrap_or("");
+            assert!(message.contains(case.message), "case {i}: {answer}");
+        }
+    }
+    let answer = driver.request(json!({"id": 99, "op": "interpret", "clif": LIMITS, "func": "%seq", "args": [i64_value(1)]}));
+    let location = answer["location"].as_str().unwrap_or("");
+    assert!(
+        location.starts_with("cranelift-interpreter-0.135.") && location.contains("src/step.rs:"),
+        "{answer}"
+    );
     driver.finish();
 }
 

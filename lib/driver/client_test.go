@@ -12,7 +12,7 @@ import (
 
 // realDriver is the cliff-driver that `make` builds; these tests talk to
 // the real Cranelift, so a missing driver is a failure, not a skip.
-func realDriver(t *testing.T) *Client {
+func realDriver(t testing.TB) *Client {
 	t.Helper()
 	p, err := filepath.Abs("../../bin/cliff-driver")
 	if err != nil {

@@ -102,16 +102,25 @@ type ModuleOutcome struct {
 	Functions []Function `json:"functions,omitempty"`
 }
 
-// Function is one compiled function in the object.
+// Function is one function of a compiled module: in the object (Status
+// ok, with its symbol and code), or left out with its own failure, or
+// with the failure of the function it Needs (one it refers to).
 type Function struct {
-	Name   string `json:"name"`
-	Symbol string `json:"symbol"`
-	Size   uint64 `json:"size"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Message  string `json:"message,omitempty"`
+	Location string `json:"location,omitempty"`
+	Needs    string `json:"needs,omitempty"`
+	Symbol   string `json:"symbol"`
+	Size     uint64 `json:"size"`
 	// CodeHash identifies the machine code and relocations: equal hashes,
 	// equal code.
 	CodeHash string     `json:"code_hash"`
 	Traps    []TrapSite `json:"traps,omitempty"`
 }
+
+// Placed reports whether the function is in the object.
+func (f *Function) Placed() bool { return f.Status == StatusOK }
 
 // TrapSite is a trapping instruction at Offset from its function's start.
 type TrapSite struct {
@@ -125,18 +134,30 @@ type InterpretRequest struct {
 	Func string  `json:"func"`
 	Args []Value `json:"args"`
 	Fuel uint64  `json:"fuel,omitempty"`
+	// TimeoutMS bounds the run in wall-clock milliseconds (0: only the
+	// fuel does); the driver answers Timeout when it passes.
+	TimeoutMS int64 `json:"timeout_ms,omitempty"`
+	// MaxDepth bounds the interpreted call depth (0: the driver's
+	// default); the driver answers StackOverflow past it.
+	MaxDepth int `json:"max_depth,omitempty"`
 	// Target and Flags, when given, are what the module is verified
 	// against before it runs.
 	Target string   `json:"target,omitempty"`
 	Flags  []string `json:"flags,omitempty"`
 }
 
-// InterpretAnswer holds results, or a trap code, or Timeout when the fuel
-// ran out.
+// InterpretAnswer holds exactly one of: results, a trap code, Timeout
+// (the fuel or the time ran out), StackOverflow (the depth or frame
+// limit), Unsupported (what the interpreter cannot do). Message says more
+// about the limits, Location where an unsupported panic was.
 type InterpretAnswer struct {
-	Results []Value `json:"results,omitempty"`
-	Trap    string  `json:"trap,omitempty"`
-	Timeout bool    `json:"timeout,omitempty"`
+	Results       []Value `json:"results,omitempty"`
+	Trap          string  `json:"trap,omitempty"`
+	Timeout       bool    `json:"timeout,omitempty"`
+	StackOverflow bool    `json:"stack_overflow,omitempty"`
+	Unsupported   string  `json:"unsupported,omitempty"`
+	Location      string  `json:"location,omitempty"`
+	Message       string  `json:"message,omitempty"`
 }
 
 // OptimizeRequest runs the mid-end on every function of a module.

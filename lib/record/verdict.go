@@ -35,11 +35,17 @@ const (
 	OutcomeCrash        Outcome = "crash"         // compiled code crashed
 	OutcomeTimeout      Outcome = "timeout"       // some configuration ran out of time
 	OutcomeHarnessError Outcome = "harness_error" // cliff failed: no judgement on Cranelift
+	// OutcomeStackOverflow and OutcomeUnsupported: no configuration left to
+	// compare, because the runs that did not answer hit the stack limit
+	// (StatusStackOverflow) or could not run the case at all
+	// (StatusUnsupported). Neither is a judgement on Cranelift.
+	OutcomeStackOverflow Outcome = "stack_overflow"
+	OutcomeUnsupported   Outcome = "unsupported"
 )
 
 // Outcomes lists every verdict.
 func Outcomes() []Outcome {
-	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError}
+	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError, OutcomeStackOverflow, OutcomeUnsupported}
 }
 
 // A Side is a group of configurations that ended the same way.
