@@ -230,7 +230,7 @@ func TestKilledWriter(t *testing.T) {
 				}
 				switch mode {
 				case "create":
-					if got := readFile(t, path);  !reflect.DeepEqual(got, old) {
+					if got := readFile(t, path); !reflect.DeepEqual(got, old) {
 						t.Errorf("target holds %d records after the kill, want the old %d", len(got), len(old))
 					}
 					if tmp := tempFiles(t, dir); len(tmp) != 1 {
