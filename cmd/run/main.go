@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
+	"cliff/lib/interrupt"
 )
 
 // Exit statuses.
@@ -27,7 +29,15 @@ const (
 )
 
 func main() {
-	if err := app().Run(os.Args); err != nil {
+	ctx, stop := interrupt.Context(context.Background())
+	err := app().RunContext(ctx, os.Args)
+	stop()
+	if in := interrupt.Cause(ctx); in != nil {
+		// Whatever failed after the signal failed because of it.
+		fmt.Fprintln(os.Stderr, "cliff-run:", in)
+		os.Exit(in.ExitStatus())
+	}
+	if err != nil {
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {
 			if msg := err.Error(); msg != "" {
@@ -76,12 +86,36 @@ file:line: FAIL config: command: what happened, and --summary ends with
 "runlines: N passed, M failed, K skipped". Targets cliff-run cannot run
 (pulley) and ISA flags QEMU cannot emulate are skipped, with the reason.
 
+Output. Records are written in input order, a chunk of --batch cases at a
+time as soon as all its configurations are done. -o FILE is written to a
+temporary file (.FILE.cliff-tmp-PID) renamed over FILE at the end, so a
+run that fails at once or is killed leaves FILE as it was. With --resume,
+FILE is a journal instead: each finished chunk is appended and flushed at
+once (for .zst, as a complete zstd block), so a kill loses only the chunks
+in flight (at most about (-j/configurations + 2) x --batch cases); run
+the same command again and it keeps every complete record of FILE (a
+damaged tail is dropped), skips the cases FILE holds with a result for
+every configuration asked, and appends the others, giving the
+uninterrupted run's output (timings aside). A case is recognised by its
+id and a hash of its CLIF, entry, settings and inputs; one whose record
+lacks configurations is run again and its old record dropped. An output
+that fails (a full disk) stops the run at the first failed write.
+SIGINT or SIGTERM stop the run cleanly: drivers and harnesses killed,
+scratch directories removed, the chunks finished before the signal
+written (and FILE renamed, its zstd frame finished); a second signal
+kills at once.
+
 Exit status: 0 done (and every run line passed), 1 some run line failed,
-2 error (bad input, missing tools); records finished before an error are
-still written.`,
+2 error (bad input, missing tools, a failed output); records finished
+before an error are still written. 130 (SIGINT) or 143 (SIGTERM): stopped
+by the signal, records finished before it written.`,
 		HideHelpCommand: true,
+		// Errors come back to main, which prints them with the prefix
+		// (cli's own handler would print them bare and exit in Run).
+		ExitErrHandler: func(*cli.Context, error) {},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
+			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
 			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
 			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAG,FLAG` (ARCH= for none); default: the richest set the host or QEMU runs"},
@@ -157,6 +191,7 @@ func run(c *cli.Context) error {
 		rep:      newReporter(os.Stderr),
 		progress: isTerminal(os.Stderr),
 		host:     host,
+		resume:   c.Bool("resume"),
 	}
 	if err := validateSetup(c.Context, driverPath, set, r.lim); err != nil {
 		return cli.Exit(err, exitError)

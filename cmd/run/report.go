@@ -26,6 +26,17 @@ type reporter struct {
 	// broken says, per architecture, why this machine cannot build or
 	// run its code (a missing cross compiler or C library, say).
 	broken map[string]error
+	// stopped: the run was cancelled (a signal, a failed output); what
+	// fails from then on fails because of it, and is neither printed nor
+	// counted.
+	stopped bool
+}
+
+// stop makes the reporter ignore every later report.
+func (r *reporter) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
 }
 
 // runlineCounts are the run lines of one architecture. notRun are those
@@ -54,6 +65,9 @@ func (r *reporter) checkCall(u *unit, e *entry, c call, cfg record.Config, vals 
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	counts := r.countsFor(cfg.Arch)
 	if failure == "" {
 		if runCommandHolds(c.cmd, vals) {
@@ -75,6 +89,9 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	if n > 0 {
 		r.countsFor(cfg.Arch).failed += n
 		fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
@@ -97,6 +114,9 @@ func (r *reporter) failedCalls(u *unit, e *entry, cfg record.Config, msg string)
 func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	r.countsFor(cfg.Arch).notRun += runChecks(u.entries)
 	if _, seen := r.broken[cfg.Arch]; !seen {
 		r.broken[cfg.Arch] = err
@@ -131,6 +151,9 @@ func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
 func (r *reporter) skippedEntries(entries []*entry, arch, label, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	n := runChecks(entries)
 	r.countsFor(arch).skipped += n
 	key := arch + ": " + reason

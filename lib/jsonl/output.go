@@ -38,6 +38,11 @@ type fileOutput struct {
 	f     *os.File
 	tmp   string // temporary file renamed to final by commit; "" when f is the output itself
 	final string
+	// appending says f is a resumed file (Resume), reopened when its size
+	// was appendedAt: a Writer that writes no record cuts it back there,
+	// so that resuming a finished run adds no empty zstd frame.
+	appending  bool
+	appendedAt int64
 }
 
 // commit makes what was written the output: for a temporary file, synced

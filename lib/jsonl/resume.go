@@ -57,7 +57,12 @@ func Resume(path string, scan ScanFunc, drop DropFunc, inputs ...string) (*Write
 	if err != nil {
 		return nil, err
 	}
-	return writerOn(path, &fileOutput{f: f, final: path})
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return writerOn(path, &fileOutput{f: f, final: path, appending: true, appendedAt: st.Size()})
 }
 
 // Rewrite scans the complete records of path as Resume does and rewrites

@@ -99,8 +99,20 @@ func TestResumeIntactAppends(t *testing.T) {
 			path := filepath.Join(t.TempDir(), name)
 			first := sampleRecords(5)
 			writeFile(t, path, first)
+			data, _ := os.ReadFile(path)
+			// Nothing written: not even an empty zstd frame is added.
+			w, err := Resume(path, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := os.ReadFile(path); !bytes.Equal(again, data) {
+				t.Errorf("a resume that wrote nothing changed the file from %d to %d bytes", len(data), len(again))
+			}
 			before, _ := os.Stat(path)
-			w, err := Resume(path, nil, func(int) bool { return false })
+			w, err = Resume(path, nil, func(int) bool { return false })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -237,6 +237,9 @@ func (w *Writer) finish(commit bool) error {
 		errs = append(errs, w.zw.Close())
 	}
 	if w.out != nil {
+		if w.records == 0 && w.out.appending && firstError(errs) == nil {
+			errs = append(errs, w.out.f.Truncate(w.out.appendedAt))
+		}
 		if commit && firstError(errs) == nil {
 			errs = append(errs, w.out.commit())
 		} else {
