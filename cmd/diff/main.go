@@ -5,12 +5,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"cliff/lib/interrupt"
 )
 
 // Exit statuses.
@@ -28,7 +31,13 @@ func main() {
 // are values all the way here: nothing below calls os.Exit, so every
 // deferred Close (which finishes a zstd output) has run.
 func run(args []string, stderr io.Writer) int {
-	err := app(stderr).Run(args)
+	ctx, stop := interrupt.Context(context.Background())
+	defer stop()
+	err := app(stderr).RunContext(ctx, args)
+	if in := interrupt.Cause(ctx); in != nil {
+		fmt.Fprintln(stderr, "cliff-diff:", in)
+		return in.ExitStatus()
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -90,8 +99,12 @@ instead. A result whose case is in no file is reported and not judged
 
 Exit status: 0 no Cranelift failure found (consistent and harness_error
 verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
-named as FILE: record N, or an I/O error). Reading stops at the first bad
-record; the cases read before it are still judged and written.`,
+named as FILE: record N, or an I/O error), 130 or 143 stopped by SIGINT
+or SIGTERM. Reading stops at the first bad record or signal; the cases
+read before it are still judged and written. -o FILE is written to a
+temporary file renamed over FILE at the end: a run that fails before its
+first verdict, or is killed, leaves FILE as it was; an output that is
+also an input is refused.`,
 		HideHelpCommand: true,
 		// Report a usage error in one line on stderr: the help text would
 		// go to stdout, into the stream of verdicts.
@@ -104,6 +117,7 @@ record; the cases read before it are still judged and written.`,
 		},
 		Action: func(c *cli.Context) error {
 			t, err := diff(options{
+				ctx:      c.Context,
 				inputs:   c.Args().Slice(),
 				output:   c.String("output"),
 				failures: c.Bool("failures"),

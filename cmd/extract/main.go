@@ -3,19 +3,43 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/extract"
+	"cliff/lib/interrupt"
+)
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1 // some file failed to parse (or, with --check, to pass)
+	exitError  = 2 // bad usage, an unreadable path, an output that is also an input, an I/O error
 )
 
 func main() {
-	if err := app().Run(os.Args); err != nil {
-		fmt.Fprintln(os.Stderr, "cliff-extract:", err)
-		os.Exit(1)
+	ctx, stop := interrupt.Context(context.Background())
+	err := app().RunContext(ctx, os.Args)
+	stop()
+	if in := interrupt.Cause(ctx); in != nil {
+		fmt.Fprintln(os.Stderr, "cliff-extract:", in)
+		os.Exit(in.ExitStatus())
 	}
+	if err == nil {
+		os.Exit(exitOK)
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(os.Stderr, "cliff-extract:", msg)
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		os.Exit(ec.ExitCode())
+	}
+	os.Exit(exitError)
 }
 
 func app() *cli.App {
@@ -30,9 +54,18 @@ file:line:col: message and skipped.
 With --check, only parses (and with --verify verifies) the files and prints
 one line per failing file.
 
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first record, or is killed, leaves FILE as it was;
+an output that is also an input is refused.
+
 Exit status: 0 all files were read (or passed --check), 1 some file failed
-(unless --keep-going) or an error occurred.`,
+(unless --keep-going), 2 an error (an unreadable path, an output that is
+also an input, an I/O error), 130 or 143 stopped by SIGINT or SIGTERM
+(between files; the records before are written).`,
 		HideHelpCommand: true,
+		// Errors come back to main, which prints them with the prefix
+		// (cli's own handler would print them bare and exit in Run).
+		ExitErrHandler: func(*cli.Context, error) {},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
@@ -52,11 +85,11 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 					return err
 				}
 				if failed > 0 {
-					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), 1)
+					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), exitFailed)
 				}
 				return nil
 			}
-			summary, err := extract.Run(extract.RunOptions{
+			summary, err := extract.Run(c.Context, extract.RunOptions{
 				Sources:   sources,
 				Output:    c.String("output"),
 				Functions: c.Bool("functions"),
@@ -68,7 +101,7 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 				return err
 			}
 			if summary.FailedFiles > 0 && !c.Bool("keep-going") {
-				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), 1)
+				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), exitFailed)
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/batchjob"
+	"cliff/lib/interrupt"
 	"cliff/lib/refine"
 )
 
@@ -35,7 +37,13 @@ func main() {
 // below calls os.Exit, so every deferred Close (which finishes a zstd
 // output) has run.
 func run(args []string, stderr io.Writer) int {
-	err := app(stderr).Run(args)
+	ctx, stop := interrupt.Context(context.Background())
+	defer stop()
+	err := app(stderr).RunContext(ctx, args)
+	if in := interrupt.Cause(ctx); in != nil {
+		fmt.Fprintln(stderr, "cliff-refine:", in)
+		return in.ExitStatus()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cliff-refine:", err)
 	}
@@ -96,9 +104,15 @@ names the pass, the case and the verifier's errors: a cliff-refine bug).
 each refined case's instructions it keeps, into metrics.survival; a case
 the driver cannot optimise is reported on stderr and keeps no survival.
 
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first record, or is killed, leaves FILE as it was;
+an output that is also an input is refused.
+
 Exit status: 0 done, 1 a pass produced invalid CLIF (--verify-each),
 2 error (unreadable or invalid input, named as FILE: record N (ID), or
-an I/O error). Records refined before an error are written.`,
+an I/O error), 130 or 143 stopped by SIGINT or SIGTERM (between records;
+one waiting for its input stops when the next record or the end comes).
+Records refined before an error or a signal are written.`,
 		HideHelpCommand: true,
 		// A usage error is one line on stderr: the help text would go to
 		// stdout, into the stream of cases.
