@@ -48,13 +48,19 @@ func TestSignalFinishesOutput(t *testing.T) {
 			}()
 			// Wait (polling; the backstop only keeps a broken cliff-gen
 			// from hanging the test) until compressed output reaches the
-			// temporary file, so the run is well under way.
+			// disk (the temporary file, or the output itself should it be
+			// written directly), so the run is well under way.
 			tmp := filepath.Join(dir, fmt.Sprintf(".out.jsonl.zst.cliff-tmp-%d", cmd.Process.Pid))
-			backstop := time.After(5 * time.Minute)
-			for waiting := true; waiting; {
-				if st, err := os.Stat(tmp); err == nil && st.Size() > 0 {
-					break
+			written := func() bool {
+				for _, path := range []string{tmp, filepath.Join(dir, "out.jsonl.zst")} {
+					if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+						return true
+					}
 				}
+				return false
+			}
+			backstop := time.After(5 * time.Minute)
+			for !written() {
 				select {
 				case err := <-done:
 					t.Fatalf("cliff-gen -n 0 ended: %v\n%s", err, stderr.String())

@@ -258,3 +258,25 @@ func TestSignalStopsCleanly(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalBeforeFirstRecord interrupts a run before it finished any
+// record: an existing output keeps what it held.
+func TestSignalBeforeFirstRecord(t *testing.T) {
+	dir := t.TempDir()
+	old := "{\"kind\":\"case\",\"v\":1,\"id\":\"old\",\"clif\":\"function %f() {\\nblock0:\\n    return\\n}\\n\"}\n"
+	writeFiles(t, dir, map[string]string{"spin.clif": spinCLIF, "out.jsonl": old})
+	r := startCliffRun(t, dir, "-j", "1", "--opt", "none", "--timeout", "1h", "-o", "out.jsonl", "spin.clif")
+	r.waitExecuting(t)
+	if err := r.cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.wait(t); got != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", got, r.stderr.String())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "out.jsonl")); string(got) != old {
+		t.Errorf("out.jsonl holds %q, want what it held, %q", got, old)
+	}
+	if files := r.outputFiles(t, "out.jsonl"); len(files) != 1 {
+		t.Errorf("output files %v, want out.jsonl alone", files)
+	}
+}

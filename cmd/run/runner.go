@@ -130,15 +130,23 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	werr := <-writeErr
 	workersDone.Wait()
 	stopProgress()
+	// An interruption (a signal: the cause of a cancellation that was
+	// neither the output's failure nor the end of run) is an error of
+	// the run like the others: before the first record, the output is
+	// left as it was.
+	var interrupted error
+	if cause := context.Cause(ctx); ctx.Err() != nil && cause != context.Canceled && cause != errOutputFailed {
+		interrupted = cause
+	}
 	var cerr error
 	if werr == nil { // else Close returns the same write error
-		cerr = w.CloseAfter(rerr)
+		cerr = w.CloseAfter(errors.Join(rerr, interrupted))
 	} else {
 		w.CloseAfter(werr)
 	}
 	err = errors.Join(rerr, werr, cerr, r.finishResume(output))
-	if err == nil && context.Cause(ctx) != context.Canceled && context.Cause(ctx) != errOutputFailed {
-		err = context.Cause(ctx) // an interruption
+	if err == nil {
+		err = interrupted
 	}
 	return err
 }
