@@ -31,7 +31,13 @@ type cliffRun struct {
 
 func startCliffRun(t *testing.T, dir string, args ...string) *cliffRun {
 	t.Helper()
-	r := &cliffRun{dir: dir, tmp: t.TempDir(), done: make(chan error, 1)}
+	return startCliffRunIn(t, dir, t.TempDir(), args...)
+}
+
+// startCliffRunIn is startCliffRun with tmp as $TMPDIR.
+func startCliffRunIn(t *testing.T, dir, tmp string, args ...string) *cliffRun {
+	t.Helper()
+	r := &cliffRun{dir: dir, tmp: tmp, done: make(chan error, 1)}
 	r.cmd = exec.Command("cliff-run", args...)
 	r.cmd.Dir = dir
 	r.cmd.Env = append(os.Environ(), "CLIFF_DRIVER="+driverPath(t), "TMPDIR="+r.tmp)
@@ -72,13 +78,13 @@ func (r *cliffRun) waitRecords(t *testing.T, output string, n int) {
 	}
 }
 
-// waitExecuting waits until a harness runs jobs: its scratch directory
-// in $TMPDIR has its job file (see harness.Executable.Run).
+// waitExecuting waits until a harness runs jobs: its scratch directory,
+// in the run's, has its job file (see harness.Executable.Run).
 func (r *cliffRun) waitExecuting(t *testing.T) {
 	t.Helper()
 	backstop := time.After(5 * time.Minute)
 	for {
-		if jobs, _ := filepath.Glob(filepath.Join(r.tmp, "cliff-run-*", "jobs")); len(jobs) > 0 {
+		if jobs, _ := filepath.Glob(filepath.Join(r.tmp, "cliff-run.*", "cliff-run-*", "jobs")); len(jobs) > 0 {
 			return
 		}
 		select {

@@ -121,10 +121,19 @@ func TestResumeAfterKill(t *testing.T) {
 	if got := len(readRecords(filepath.Join(dir, "part.jsonl.zst"))); got < 2 {
 		t.Fatalf("the killed run left %d records, want the 2 it had written", got)
 	}
+	if left, _ := filepath.Glob(filepath.Join(r.tmp, "cliff-run.*")); len(left) != 1 {
+		t.Errorf("the killed run left scratch directories %v, want its one", left)
+	}
 
-	code, stderr := runCliff(t, dir, args("part.jsonl.zst")...)
+	// The resumed run, with the same $TMPDIR, removes the killed run's
+	// scratch directory.
+	again := startCliffRunIn(t, dir, r.tmp, args("part.jsonl.zst")...)
+	code, stderr := again.wait(t), again.stderr.String()
 	if code != 0 {
 		t.Fatalf("resumed run: exit status %d\n%s", code, stderr)
+	}
+	if left, _ := os.ReadDir(r.tmp); len(left) != 0 {
+		t.Errorf("after the resumed run, $TMPDIR holds %d entries, want none", len(left))
 	}
 	if !strings.Contains(stderr, "cliff-run: --resume: 2 cases already in part.jsonl.zst, not run again") {
 		t.Errorf("resumed run's stderr:\n%s\nwant it to say 2 cases were already done", stderr)

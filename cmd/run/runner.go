@@ -126,6 +126,10 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	select {
 	case rerr = <-readErr:
 	case <-ctx.Done():
+		select {
+		case rerr = <-readErr: // a bad input found before the cancellation
+		default:
+		}
 	}
 	werr := <-writeErr
 	workersDone.Wait()

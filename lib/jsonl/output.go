@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"cliff/lib/scratch"
 )
 
 // Named outputs. A tool that takes -o FILE must never lose what FILE held
@@ -22,8 +23,9 @@ import (
 //   - A write error (the output itself failed, e.g. a full disk) or Abort
 //     removes it: FILE is as it was.
 //   - A killed process leaves FILE as it was and one temporary file,
-//     .FILE.cliff-tmp-PID, which the next Create or Resume of FILE removes
-//     once no process PID runs.
+//     .FILE.cliff-tmp-PID, which the next Create or Resume of FILE removes:
+//     a writer holds its temporary file locked while it lives (see
+//     lib/scratch), so an unlocked one is litter.
 //
 // Outputs that cannot be renamed over are written directly: stdout ("-"),
 // anything under /dev or /proc (/dev/stdout, /dev/fd/N) and existing files
@@ -135,7 +137,7 @@ func openOutput(path string) (*fileOutput, error) {
 	removeStale(dir, base)
 	f, tmp, err := createTemp(dir, base, mode)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("output %s: cannot create a temporary file beside it: %w", path, err)
 	}
 	if st != nil {
 		// Keep the replaced file's permissions (the umask may have cut
@@ -178,12 +180,18 @@ func writtenDirectly(path string) (bool, error) {
 func tempPrefix(base string) string { return "." + base + tmpMarker }
 
 // createTemp creates .BASE.cliff-tmp-PID in dir (with a counter after it
-// should this process write BASE twice at once).
+// should this process write BASE twice at once), locked until it is
+// closed.
 func createTemp(dir, base string, mode fs.FileMode) (*os.File, string, error) {
 	name := filepath.Join(dir, tempPrefix(base)+strconv.Itoa(os.Getpid()))
 	for n := 2; ; n++ {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
 		if err == nil {
+			if err := scratch.Lock(f); err != nil {
+				f.Close()
+				os.Remove(name)
+				return nil, "", err
+			}
 			return f, name, nil
 		}
 		if !errors.Is(err, fs.ErrExist) || n > 100 {
@@ -194,8 +202,8 @@ func createTemp(dir, base string, mode fs.FileMode) (*os.File, string, error) {
 }
 
 // removeStale removes base's temporary files left in dir by processes that
-// no longer run (killed before they could rename or remove them). Files
-// of a running process, or whose process cannot be told, stay.
+// ended before they could rename or remove them: those nobody holds
+// locked. Those of running writers (this process's included) stay.
 func removeStale(dir, base string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -203,17 +211,11 @@ func removeStale(dir, base string) {
 	}
 	prefix := tempPrefix(base)
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), prefix)
-		if !ok {
+		if !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
-		digits, _, _ := strings.Cut(rest, ".")
-		pid, err := strconv.Atoi(digits)
-		if err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.Remove(filepath.Join(dir, e.Name()))
+		if path := filepath.Join(dir, e.Name()); scratch.Abandoned(path) {
+			os.Remove(path)
 		}
 	}
 }

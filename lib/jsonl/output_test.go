@@ -3,13 +3,14 @@ package jsonl
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"cliff/lib/scratch"
 )
 
 // readFile reads every record of path, failing the test on any error.
@@ -269,26 +270,36 @@ func TestCreateNonRegular(t *testing.T) {
 }
 
 // Temporary files of processes that no longer run are removed by the next
-// Create of the same output; those of running processes and other
-// outputs' stay.
+// Create of the same output; those of live writers (a file this test
+// holds locked, a Writer of this process) and other outputs' stay.
 func TestCreateRemovesStaleTemporaries(t *testing.T) {
 	dir := t.TempDir()
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip(err)
-	}
-	deadPID := strconv.Itoa(dead.Process.Pid)
-	stale := []string{".out.jsonl.cliff-tmp-" + deadPID, ".out.jsonl.cliff-tmp-" + deadPID + ".2"}
-	keep := []string{".out.jsonl.cliff-tmp-1", ".other.jsonl.cliff-tmp-" + deadPID, "out.jsonl.cliff-tmp-x"}
+	stale := []string{".out.jsonl.cliff-tmp-99999", ".out.jsonl.cliff-tmp-1.2"}
+	keep := []string{".out.jsonl.cliff-tmp-7", ".other.jsonl.cliff-tmp-99999", "out.jsonl.cliff-tmp-x"}
 	for _, name := range append(append([]string(nil), stale...), keep...) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("partial"), 0o666); err != nil {
 			t.Fatal(err)
 		}
 	}
+	held, err := os.Open(filepath.Join(dir, keep[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := scratch.Lock(held); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Create(filepath.Join(dir, "out.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Abort()
+	keep = append(keep, filepath.Base(other.out.tmp))
+
 	writeFile(t, filepath.Join(dir, "out.jsonl"), sampleRecords(1))
 	for _, name := range stale {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			t.Errorf("%s (of a dead process) was left", name)
+			t.Errorf("%s (nobody's) was left", name)
 		}
 	}
 	for _, name := range keep {
