@@ -89,15 +89,17 @@ func checkInputs(output string, inputs []string) error {
 		if in == "-" {
 			continue
 		}
+		st, err := os.Stat(in)
+		if err == nil && !st.Mode().IsRegular() {
+			// A FIFO or a device: opening it here could block, or make a
+			// FIFO's writer lose its reader; it is no regular output.
+			continue
+		}
 		f, err := os.Open(in)
 		if err != nil {
 			return err
 		}
-		st, err := f.Stat()
 		f.Close()
-		if err != nil {
-			return err
-		}
 		if out != nil && os.SameFile(out, st) {
 			return fmt.Errorf("output %s is also an input (%s): write to another file", output, in)
 		}

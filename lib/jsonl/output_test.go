@@ -165,6 +165,12 @@ func TestCreateChecksInputs(t *testing.T) {
 	writeFile(t, other, nil)
 	relative := filepath.Join(dir, ".", "sub", "..", "data.jsonl")
 	os.Mkdir(filepath.Join(dir, "sub"), 0o777)
+	// A FIFO without a writer yet: checking it must not open it (that
+	// would wait for the writer, then take its reader away).
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name   string
@@ -179,6 +185,7 @@ func TestCreateChecksInputs(t *testing.T) {
 		{"hard link", path, []string{hard}, "is also an input"},
 		{"other path", relative, []string{path}, "is also an input"},
 		{"stdin", path, []string{"-"}, ""},
+		{"fifo", path, []string{fifo, other}, ""},
 		{"other file", path, []string{other}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
