@@ -95,9 +95,13 @@ instead. A result whose case is in no file is reported and not judged
 (exit status 2). One stream is judged as it comes.
 
 Exit status: 0 no Cranelift failure found (consistent, harness_error,
-stack_overflow and unsupported verdicts only), 1 some case failed, 2 error (unreadable or invalid input,
-named as FILE: record N, or an I/O error). Reading stops at the first bad
-record; the cases read before it are still judged and written.`,
+stack_overflow and unsupported verdicts only), 1 some case failed, 2 error
+(unreadable or invalid input, named as FILE: record N, or an I/O error),
+130 or 143 stopped by SIGINT or SIGTERM. Reading stops at the first bad
+record or signal; the cases read before it are still judged and written.
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first verdict, or is killed, leaves FILE as it was;
+an output that is also an input is refused.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write verdicts to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 			&cli.BoolFlag{Name: "failures", Usage: "write only verdicts other than consistent"},
@@ -106,6 +110,7 @@ record; the cases read before it are still judged and written.`,
 		},
 		Action: func(c *cli.Context) error {
 			t, err := diff(options{
+				ctx:      c.Context,
 				inputs:   c.Args().Slice(),
 				output:   c.String("output"),
 				failures: c.Bool("failures"),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -11,10 +12,11 @@ import (
 
 // options are what the command line asks for.
 type options struct {
-	inputs   []string // paths, "-" for stdin; none means stdin
-	output   string   // path, "-" for stdout; ".zst" compresses
-	failures bool     // write only verdicts other than consistent
-	hold     bool     // judge nothing before every input has ended
+	ctx      context.Context // cancelled by SIGINT or SIGTERM: stop reading, judge and write what was read
+	inputs   []string        // paths, "-" for stdin; none means stdin
+	output   string          // path, "-" for stdout; ".zst" compresses
+	failures bool            // write only verdicts other than consistent
+	hold     bool            // judge nothing before every input has ended
 	log      io.Writer
 }
 
@@ -90,12 +92,12 @@ func diff(opts options) (t tally, err error) {
 		defer closer.Close()
 		readers = append(readers, r)
 	}
-	w, err := jsonl.Create(opts.output)
+	w, err := jsonl.Create(opts.output, opts.inputs...)
 	if err != nil {
 		return t, err
 	}
 	defer func() {
-		if cerr := w.Close(); err == nil {
+		if cerr := w.CloseAfter(err); err == nil {
 			err = cerr
 		}
 	}()
@@ -124,6 +126,9 @@ func diff(opts options) (t tally, err error) {
 func (d *differ) read(readers []*jsonl.Reader, j *joiner) error {
 	ended := make([]bool, len(readers))
 	for live := len(readers); live > 0; {
+		if d.opts.ctx != nil && d.opts.ctx.Err() != nil {
+			return context.Cause(d.opts.ctx)
+		}
 		for i, r := range readers {
 			if ended[i] {
 				continue

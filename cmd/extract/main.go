@@ -12,6 +12,13 @@ import (
 	"cliff/lib/extract"
 )
 
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitFailed = 1 // some file failed to parse (or, with --check, to pass)
+	exitError  = 2 // bad usage, an unreadable path, an output that is also an input, an I/O error
+)
+
 func main() {
 	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
 }
@@ -28,8 +35,14 @@ file:line:col: message and skipped.
 With --check, only parses (and with --verify verifies) the files and prints
 one line per failing file.
 
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first record, or is killed, leaves FILE as it was;
+an output that is also an input is refused.
+
 Exit status: 0 all files were read (or passed --check), 1 some file failed
-(unless --keep-going), 2 error (bad usage, unreadable input, I/O error).`,
+(unless --keep-going), 2 an error (an unreadable path, an output that is
+also an input, an I/O error), 130 or 143 stopped by SIGINT or SIGTERM
+(between files; the records before are written).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
 			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
@@ -54,11 +67,11 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 					return err
 				}
 				if failed > 0 {
-					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), 1)
+					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), exitFailed)
 				}
 				return nil
 			}
-			summary, err := extract.Run(extract.RunOptions{
+			summary, err := extract.Run(c.Context, extract.RunOptions{
 				Sources:   sources,
 				Output:    c.String("output"),
 				Functions: c.Bool("functions"),
@@ -70,7 +83,7 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 				return err
 			}
 			if summary.FailedFiles > 0 && !c.Bool("keep-going") {
-				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), 1)
+				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), exitFailed)
 			}
 			return nil
 		},

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"cliff/lib/scripttest"
 )
 
 func TestMain(m *testing.M) {
@@ -31,6 +33,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, nil
 		},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
 }

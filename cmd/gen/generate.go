@@ -34,6 +34,7 @@ type config struct {
 	survival, driver         string
 	output                   string
 	log                      io.Writer
+	ctx                      context.Context // cancelled by SIGINT or SIGTERM: stop after the case at hand
 }
 
 // survivalTimeout bounds one optimize request to the driver.
@@ -81,13 +82,19 @@ func generate(cfg config) error {
 		surv = metrics.NewSurvival(d, cfg.survival, survivalTimeout)
 	}
 
-	w, err := jsonl.Create(cfg.output)
+	var inputs []string // checked before the output is touched, and never the output
+	for _, in := range []string{cfg.corpus, cfg.mask} {
+		if in != "" {
+			inputs = append(inputs, in)
+		}
+	}
+	w, err := jsonl.Create(cfg.output, inputs...)
 	if err != nil {
 		return err
 	}
 	var summary metrics.Summary
 	werr := write(g, cfg, w, surv, &summary)
-	if err := w.Close(); werr == nil {
+	if err := w.CloseAfter(werr); werr == nil {
 		werr = err
 	}
 	if cfg.stats {
@@ -118,6 +125,9 @@ func loadProfile(cfg config) (*profile.Profile, error) {
 // verifier stops the run (with the cases before it written).
 func write(g *gen.Generator, cfg config, w *jsonl.Writer, surv *metrics.Survival, summary *metrics.Summary) error {
 	finish := func(c *record.Case, mod *ir.Module, index uint64) error {
+		if cfg.ctx.Err() != nil {
+			return context.Cause(cfg.ctx)
+		}
 		if cfg.refine && !cfg.enumerate {
 			names, err := refine.Module(mod, c.Seed, c.Options.Index, refine.Options{Passes: refine.Passes()})
 			if err != nil {
@@ -135,7 +145,7 @@ func write(g *gen.Generator, cfg config, w *jsonl.Writer, surv *metrics.Survival
 		}
 		c.Metrics = metrics.Of(mod)
 		if surv != nil {
-			s, err := surv.Measure(context.Background(), c.CLIF)
+			s, err := surv.Measure(cfg.ctx, c.CLIF)
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.ID, err)
 			}

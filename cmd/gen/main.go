@@ -27,7 +27,8 @@ func main() {
 }
 
 // run runs the command; errors come back here as values, so that every
-// deferred Close (which finishes a zstd output) has run.
+// deferred Close (which finishes a zstd output) has run. SIGINT and
+// SIGTERM stop it after the case at hand, with the cases before written.
 func run(args []string, stderr io.Writer) int {
 	return cliapp.Run(app(stderr), args, stderr, func(error) int { return exitError })
 }
@@ -62,8 +63,13 @@ known to fail; --portable keeps to the CLIF that older Cranelift releases
 parse. --enumerate writes one minimal case per opcode and type the profile
 allows instead (a backend that fails one has a finding).
 
-Exit status: 0 ok, 2 error (bad option, unreadable corpus or mask, or a
-generated case that fails cliff's verifier: a bug in cliff-gen).`,
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first case, or is killed, leaves FILE as it was.
+
+Exit status: 0 ok, 2 error (bad option, unreadable corpus or mask, an
+output that is also an input, or a generated case that fails cliff's
+verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
+(the cases generated before it are written).`,
 		Flags: []cli.Flag{
 			&cli.Uint64Flag{Name: "seed", Usage: "campaign `SEED`, stated in every record", DefaultText: "from the clock"},
 			&cli.Uint64Flag{Name: "start", Usage: "index of the first case"},
@@ -107,7 +113,7 @@ generated case that fails cliff's verifier: a bug in cliff-gen).`,
 				crashOnly: c.Bool("crash-only"), features: c.String("features"),
 				enumerate: c.Bool("enumerate"), verify: c.Bool("verify"), stats: c.Bool("stats"), refine: c.Bool("refine"),
 				survival: c.String("survival"), driver: c.String("driver"),
-				output: c.String("output"), log: stderr,
+				output: c.String("output"), log: stderr, ctx: c.Context,
 			})
 		},
 	}

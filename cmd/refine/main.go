@@ -93,9 +93,15 @@ names the pass, the case and the verifier's errors: a cliff-refine bug).
 each refined case's instructions it keeps, into metrics.survival; a case
 the driver cannot optimise is reported on stderr and keeps no survival.
 
+-o FILE is written to a temporary file renamed over FILE at the end: a run
+that fails before its first record, or is killed, leaves FILE as it was;
+an output that is also an input is refused.
+
 Exit status: 0 done, 1 a pass produced invalid CLIF (--verify-each),
 2 error (unreadable or invalid input, named as FILE: record N (ID), or
-an I/O error). Records refined before an error are written.`,
+an I/O error), 130 or 143 stopped by SIGINT or SIGTERM (between records;
+one waiting for its input stops when the next record or the end comes).
+Records refined before an error or a signal are written.`,
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			passes, err := choosePasses(c)

@@ -46,17 +46,17 @@ func (s *session) refineAll(ctx context.Context, inputs []string, output string)
 		}
 		s.survival = metrics.NewSurvival(client, s.target, s.timeout)
 	}
-	r := jsonl.OpenAll(inputs)
-	defer r.Close()
-	w, err := jsonl.Create(output)
+	w, err := jsonl.Create(output, inputs...)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := w.Close(); err == nil {
+		if cerr := w.CloseAfter(err); err == nil {
 			err = cerr
 		}
 	}()
+	r := jsonl.OpenAll(inputs)
+	defer r.Close()
 	if s.stats {
 		defer func() {
 			if perr := s.summary.Print(s.log, nil); err == nil {
@@ -65,6 +65,9 @@ func (s *session) refineAll(ctx context.Context, inputs []string, output string)
 		}()
 	}
 	for {
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // a signal: stop with what is written
+		}
 		line, err := r.NextRaw()
 		if err == io.EOF {
 			return nil

@@ -18,6 +18,7 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
+	"cliff/lib/scratch"
 )
 
 // Exit statuses.
@@ -68,11 +69,33 @@ file:line: FAIL config: command: what happened, and --summary ends with
 "runlines: N passed, M failed, K skipped". Targets cliff-run cannot run
 (pulley) and ISA flags QEMU cannot emulate are skipped, with the reason.
 
+Output. Records are written in input order, a chunk of --batch cases at
+a time, as soon as all its configurations are done. -o FILE is written to
+a temporary file (.FILE.cliff-tmp-PID) renamed over FILE at the end, so a
+run that fails at once or is killed leaves FILE as it was. With --resume,
+FILE is a journal instead: each finished chunk is appended and flushed at
+once (for .zst, as a complete zstd block), so a kill loses only the chunks
+not yet written (at most -j + 2 chunks of --batch cases, usually one or
+two). Run the same command again and it keeps every complete record of
+FILE (a damaged tail is dropped), skips the cases FILE holds with a result
+for every configuration asked, and appends the others: the uninterrupted
+run's output, record for record (timings aside). A case is recognised by
+its id and a hash of its CLIF, entry, settings and inputs; one whose
+record lacks configurations is run again and its old record dropped.
+An output that fails (a full disk) stops the run at the first failed
+write. SIGINT or SIGTERM stop the run cleanly: drivers, compilers and
+harnesses killed, the run's scratch directory ($TMPDIR/cliff-run.PID.*,
+which the next run removes if a kill -9 left it) removed, the chunks
+finished before the signal written, FILE renamed and its zstd frame
+finished; a second signal kills at once.
+
 Exit status: 0 done (and every run line passed), 1 some run line failed,
-2 error (bad input, missing tools); records finished before an error are
-still written.`,
+2 error (bad input, missing tools, a failed output); records finished
+before an error are still written. 130 (SIGINT) or 143 (SIGTERM): stopped
+by the signal, records finished before it written.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
+			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
 			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
 			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAG,FLAG` (ARCH= for none); default: the richest set the host or QEMU runs"},
@@ -93,6 +116,11 @@ still written.`,
 }
 
 func run(c *cli.Context) error {
+	release, err := useScratchDir()
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	defer release()
 	arches, err := parseArches(c.StringSlice("arch"))
 	if err != nil {
 		return cli.Exit(err, exitError)
@@ -153,6 +181,7 @@ func run(c *cli.Context) error {
 		rep:      newReporter(os.Stderr),
 		progress: isTerminal(os.Stderr),
 		host:     host,
+		resume:   c.Bool("resume"),
 	}
 	cranelift, err := validateSetup(c.Context, driverPath, set, r.lim)
 	if err != nil {
@@ -176,6 +205,28 @@ func run(c *cli.Context) error {
 		return cli.Exit("", exitRunlines)
 	}
 	return nil
+}
+
+// useScratchDir makes one scratch directory for the whole run (locked
+// while it lives, see lib/scratch) the $TMPDIR of this process and its
+// children: the workers' and harnesses' directories, the driver's and
+// gcc's temporary files all go there, and release removes it. What a
+// killed cliff-run leaves is one directory, which the next run removes.
+func useScratchDir() (release func(), err error) {
+	dir, remove, err := scratch.Dir("cliff-run")
+	if err != nil {
+		return nil, err
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		remove()
+	}, nil
 }
 
 func isTerminal(f *os.File) bool {

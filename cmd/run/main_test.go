@@ -21,6 +21,7 @@ import (
 	"cliff/lib/harness"
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
+	"cliff/lib/scripttest"
 )
 
 func TestMain(m *testing.M) {
@@ -73,6 +74,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"results":  cmdResults,
 			"samehash": cmdSameHash,
+			"status":   scripttest.Status,
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})

@@ -35,6 +35,17 @@ type reporter struct {
 	// filesSkipped counts the files found in directories that have
 	// nothing to check, by reason.
 	filesSkipped map[string]int
+	// stopped: the run was cancelled (a signal, a failed output); what
+	// fails from then on fails because of it, and is neither printed nor
+	// counted.
+	stopped bool
+}
+
+// stop makes the reporter ignore every later report.
+func (r *reporter) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
 }
 
 // runlineCounts are the run lines of one architecture. notRun are those
@@ -74,6 +85,9 @@ func (r *reporter) check(u *unit, c call, cfg record.Config, vals []ir.DataValue
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	counts := r.countsFor(cfg.Arch)
 	if harnessFailure != "" {
 		counts.notRun++
@@ -112,6 +126,9 @@ func (r *reporter) endedCalls(u *unit, e *entry, cfg record.Config, msg string, 
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	if n > 0 && harness {
 		r.countsFor(cfg.Arch).notRun += n
 		r.harnessErrors += n
@@ -170,6 +187,9 @@ func (r *reporter) failedFunction(u *unit, name string, cfg record.Config, msg s
 func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	r.countsFor(cfg.Arch).notRun += runChecks(u.entries)
 	if _, seen := r.broken[cfg.Arch]; !seen {
 		r.broken[cfg.Arch] = err
@@ -203,6 +223,9 @@ func (r *reporter) skippedFile(path, kind string) {
 func (r *reporter) harnessFailedCompile(u *unit, e *entry, cfg record.Config, msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	r.harnessErrors++
 	fmt.Fprintf(r.log, "%s:%d: NOT RUN %s: compile %s: harness error: %s\n", u.source, e.fn.Pos.Func.Line, cfg, e.fn.Name, msg)
 }
@@ -212,6 +235,9 @@ func (r *reporter) harnessFailedCompile(u *unit, e *entry, cfg record.Config, ms
 func (r *reporter) compileChecked(u *unit, e *entry, cfg record.Config, failure string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	c := r.compileCounts(cfg.Arch)
 	if failure == "" {
 		c.passed++
@@ -264,6 +290,9 @@ func (r *reporter) skippedAs(u *unit, arch, label, reason string) {
 func (r *reporter) skippedEntries(entries []*entry, arch, label, reason string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
 	n := runChecks(entries)
 	r.countsFor(arch).skipped += n
 	r.reasons[arch+": "+reason] += n

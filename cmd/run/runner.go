@@ -22,8 +22,17 @@ import (
 // A runner streams units through the workers: the input is read in
 // chunks, each chunk's units are grouped by configuration into tasks (one
 // compile and one executable each), and a chunk's records are written, in
-// input order, as soon as all its tasks are done. At most a few chunks are
-// in flight, so memory stays bounded whatever the input size.
+// input order, as soon as all its tasks are done, then flushed, so that
+// they reach the output (and, with --resume, survive a kill) at once. One
+// dispatcher hands the tasks to the workers in chunk order, so the oldest
+// chunk is always the nearest to done; at most a few chunks are in
+// flight, so memory stays bounded whatever the input size.
+//
+// The run stops early on a signal or when the output fails: the context
+// is cancelled, which kills the drivers and harnesses at work, the
+// remaining tasks are not run, and no chunk touched by the cancellation is
+// written (its results would be harness errors of cliff's making): the
+// output holds the chunks finished before, in input order.
 type runner struct {
 	configs  *configSet
 	jobs     int
@@ -35,6 +44,8 @@ type runner struct {
 	host     harness.Host
 	tools    toolchains
 	versions *versions // stamps every result written; nil stamps none
+	resume   bool         // --resume: the output is a journal to go on with
+	resumed  *resumeState // with resume: what the output held
 
 	units, tasksDone atomic.Int64
 }
@@ -44,68 +55,213 @@ type chunk struct {
 	units   []*unit
 	configs []record.Config // union over the units, first seen first
 	pending sync.WaitGroup  // tasks not yet done
+	// spoiled says a task of the chunk ended after the run was cancelled:
+	// its results may be the cancellation's, the chunk is not written.
+	spoiled atomic.Bool
 }
 
+// errOutputFailed cancels a run whose output cannot be written.
+var errOutputFailed = errors.New("the output failed")
+
 func (r *runner) run(ctx context.Context, sources []extract.Source, output string) error {
-	w, err := jsonl.Create(output)
+	w, err := r.openOutput(output, sources)
 	if err != nil {
 		return err
 	}
-	tasks := make(chan *task)
-	ordered := make(chan *chunk, r.jobs+1)
-	var workersDone sync.WaitGroup
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// Once cancelled, failures are the cancellation's: not reported.
+	context.AfterFunc(ctx, r.rep.stop)
+	var workers []*worker
 	for range r.jobs {
 		wk, err := newWorker(r.driver, r.lim, r.rep, r.host, &r.tools)
 		if err != nil {
-			return err
+			for _, wk := range workers {
+				wk.close()
+			}
+			return errors.Join(err, w.CloseAfter(err))
 		}
+		workers = append(workers, wk)
+	}
+
+	tasks := make(chan *task)
+	queued := make(chan *chunk)            // read → dispatcher
+	ordered := make(chan *chunk, r.jobs+1) // dispatcher → writer, in input order
+	var workersDone sync.WaitGroup
+	for _, wk := range workers {
 		workersDone.Add(1)
 		go func() {
 			defer workersDone.Done()
 			defer wk.close()
 			for t := range tasks {
-				wk.run(ctx, t)
-				t.done(r)
+				if ctx.Err() == nil {
+					wk.run(ctx, t)
+				}
+				t.done(ctx, r)
 			}
 		}()
 	}
-	// The writer waits for each chunk in order.
-	writeErr := make(chan error, 1)
 	go func() {
-		var err error
-		for ch := range ordered {
-			ch.pending.Wait()
-			if err == nil {
-				err = writeChunk(w, ch, r.versions)
-			}
-		}
-		writeErr <- err
+		defer close(ordered)
+		defer close(tasks)
+		r.dispatchAll(ctx, queued, ordered, tasks)
 	}()
+	writeErr := make(chan error, 1)
+	go func() { writeErr <- r.write(w, ordered, cancel) }()
 	stopProgress := r.startProgress()
-	var senders sync.WaitGroup
-	readErr := r.read(sources, func(ch *chunk) {
-		r.dispatch(ch, tasks, &senders)
-		ordered <- ch
-	})
-	senders.Wait()
-	close(tasks)
-	close(ordered)
+
+	// The reader may block on an idle stdin: a cancelled run does not
+	// wait for it (it sends nothing more once the context is done).
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(queued)
+		readErr <- r.read(ctx, sources, func(ch *chunk) bool {
+			select {
+			case queued <- ch:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
+	}()
+	var rerr error
+	select {
+	case rerr = <-readErr:
+	case <-ctx.Done():
+		select {
+		case rerr = <-readErr: // a bad input found before the cancellation
+		default:
+		}
+	}
 	werr := <-writeErr
 	workersDone.Wait()
 	stopProgress()
-	cerr := w.Close()
-	return errors.Join(readErr, werr, cerr)
+	// An interruption (a signal: the cause of a cancellation that was
+	// neither the output's failure nor the end of run) is an error of
+	// the run like the others: before the first record, the output is
+	// left as it was.
+	var interrupted error
+	if cause := context.Cause(ctx); ctx.Err() != nil && cause != context.Canceled && cause != errOutputFailed {
+		interrupted = cause
+	}
+	var cerr error
+	if werr == nil { // else Close returns the same write error
+		cerr = w.CloseAfter(errors.Join(rerr, interrupted))
+	} else {
+		w.CloseAfter(werr)
+	}
+	err = errors.Join(rerr, werr, cerr, r.finishResume(output))
+	if err == nil {
+		err = interrupted
+	}
+	return err
 }
 
-// done marks a task finished in its chunk.
-func (t *task) done(r *runner) {
+// openOutput opens the output: from scratch, or with --resume as a
+// journal whose complete records are kept.
+func (r *runner) openOutput(output string, sources []extract.Source) (*jsonl.Writer, error) {
+	var inputs []string
+	for _, s := range sources {
+		inputs = append(inputs, s.Path)
+		if r.resume && strings.HasSuffix(s.Path, ".clif") {
+			return nil, fmt.Errorf("--resume: %s: only runs of case records can be resumed, not of .clif files", s.Path)
+		}
+	}
+	if !r.resume {
+		return jsonl.Create(output, inputs...)
+	}
+	r.resumed = newResumeState(r.configs)
+	w, err := jsonl.Resume(output, r.resumed.scan, r.resumed.drop, inputs...)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	return w, nil
+}
+
+// finishResume drops from a resumed output the old records of the cases
+// that were run again, now that their new records follow them, and says
+// how many cases were skipped.
+func (r *runner) finishResume(output string) error {
+	s := r.resumed
+	if s == nil {
+		return nil
+	}
+	if s.skipped > 0 {
+		fmt.Fprintf(r.rep.log, "cliff-run: --resume: %d cases already in %s, not run again\n", s.skipped, output)
+	}
+	if s.rerun == 0 {
+		return nil
+	}
+	again := newResumeState(r.configs)
+	if err := jsonl.Rewrite(output, again.scan, again.drop); err != nil {
+		return fmt.Errorf("--resume: %w", err)
+	}
+	return nil
+}
+
+// done marks a task finished in its chunk; a task that ends in a
+// cancelled run spoils its chunk.
+func (t *task) done(ctx context.Context, r *runner) {
+	if ctx.Err() != nil {
+		t.chunk.spoiled.Store(true)
+	}
 	r.tasksDone.Add(1)
 	t.chunk.pending.Done()
 }
 
+// dispatchAll splits the queued chunks into tasks and hands these to the
+// workers in chunk order; each chunk goes to the writer first. Once the
+// run is cancelled, tasks are marked done without running.
+func (r *runner) dispatchAll(ctx context.Context, queued <-chan *chunk, ordered chan<- *chunk, tasks chan<- *task) {
+	for {
+		var ch *chunk
+		select {
+		case ch = <-queued:
+		case <-ctx.Done():
+			return
+		}
+		if ch == nil {
+			return
+		}
+		all := r.dispatch(ch)
+		ordered <- ch // waits while the writer is behind: bounds the chunks in flight
+		for _, t := range all {
+			select {
+			case tasks <- t:
+			case <-ctx.Done():
+				t.done(ctx, r)
+			}
+		}
+	}
+}
+
+// write writes each chunk of ordered once its tasks are done, in order,
+// until a chunk is spoiled or a write fails; a failed write cancels the
+// run (nothing more could be written). It drains ordered to the end.
+func (r *runner) write(w *jsonl.Writer, ordered <-chan *chunk, cancel context.CancelCauseFunc) error {
+	var err error
+	stopped := false
+	for ch := range ordered {
+		ch.pending.Wait()
+		switch {
+		case stopped:
+		case ch.spoiled.Load():
+			// Later chunks are not written either: the output stays a
+			// prefix of the input, which --resume relies on.
+			stopped = true
+		default:
+			if err = writeChunk(w, ch, r.versions); err != nil {
+				stopped = true
+				cancel(errOutputFailed)
+			}
+		}
+	}
+	return err
+}
+
 // dispatch splits a chunk into tasks: per configuration, batches of at
 // most r.batch units.
-func (r *runner) dispatch(ch *chunk, tasks chan<- *task, senders *sync.WaitGroup) {
+func (r *runner) dispatch(ch *chunk) []*task {
 	index := map[string]int{}
 	var members [][]*unit
 	for _, u := range ch.units {
@@ -141,13 +297,7 @@ func (r *runner) dispatch(ch *chunk, tasks chan<- *task, senders *sync.WaitGroup
 		}
 	}
 	ch.pending.Add(len(all))
-	senders.Add(1)
-	go func() {
-		defer senders.Done()
-		for _, t := range all {
-			tasks <- t
-		}
-	}()
+	return all
 }
 
 // writeChunk appends each entry's results in configuration order and
@@ -169,41 +319,58 @@ func writeChunk(w *jsonl.Writer, ch *chunk, v *versions) error {
 	return w.Flush()
 }
 
-// read turns the sources into chunks of units. It stops at the first bad
-// input and returns that error; the chunks before it are processed.
-func (r *runner) read(sources []extract.Source, emit func(*chunk)) error {
+// read turns the sources into chunks of units and emits them; emit says
+// false once the run is cancelled, and reading stops. It stops at the
+// first bad input and returns that error; the chunks before it are
+// processed.
+func (r *runner) read(ctx context.Context, sources []extract.Source, emit func(*chunk) bool) error {
 	ch := &chunk{}
+	stopped := false
 	flush := func() {
-		if len(ch.units) > 0 {
-			emit(ch)
+		if len(ch.units) > 0 && !stopped {
+			stopped = !emit(ch)
 			ch = &chunk{}
 		}
 	}
-	add := func(u *unit) {
+	add := func(u *unit) error {
 		r.units.Add(1)
 		ch.units = append(ch.units, u)
 		if len(ch.units) >= r.batch {
 			flush()
 		}
+		if stopped || ctx.Err() != nil {
+			stopped = true
+			return errStopped
+		}
+		return nil
 	}
 	defer flush()
 	for _, s := range sources {
+		var err error
 		if strings.HasSuffix(s.Path, ".clif") {
-			us, err := r.readFile(s)
-			if err != nil {
-				return err
+			var us []*unit
+			if us, err = r.readFile(s); err == nil {
+				for _, u := range us {
+					if err = add(u); err != nil {
+						break
+					}
+				}
 			}
-			for _, u := range us {
-				add(u)
-			}
-			continue
+		} else {
+			err = r.readCases(s, add)
 		}
-		if err := r.readCases(s, add); err != nil {
+		if err == errStopped {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// errStopped ends reading in a cancelled run.
+var errStopped = errors.New("stopped")
 
 // readFile makes the units of a .clif file: its run and print lines, and
 // for `test compile` its functions' compile checks. A named file with
@@ -269,7 +436,7 @@ func nothingToCheck(f *ir.File) (kind, why string) {
 	return kind, kind + " (" + checkedTests + ")"
 }
 
-func (r *runner) readCases(s extract.Source, add func(*unit)) error {
+func (r *runner) readCases(s extract.Source, add func(*unit) error) error {
 	in, closer, err := jsonl.Open(s.Path)
 	if err != nil {
 		return err
@@ -287,11 +454,16 @@ func (r *runner) readCases(s extract.Source, add func(*unit)) error {
 		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s: record %d: %w", in.Name(), in.Record(), err)
 		}
+		if r.resumed != nil && r.resumed.claim(&c) {
+			continue
+		}
 		u, err := caseUnit(fmt.Sprintf("%s: record %d (%s)", in.Name(), in.Record(), c.ID), &c)
 		if err != nil {
 			return fmt.Errorf("%s: record %d: case %q: %w", in.Name(), in.Record(), c.ID, err)
 		}
-		add(u)
+		if err := add(u); err != nil {
+			return err
+		}
 	}
 }
 

@@ -6,6 +6,7 @@
 package cliapp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"cliff/lib/interrupt"
 )
 
 // ExitUsage is the exit status of a misused command line (and of every
@@ -23,10 +26,18 @@ const ExitUsage = 2
 // Run runs app on args with cliff's manners and returns the exit status:
 // 0 on success; for an error, status(err) (nil: ExitUsage, or the code of
 // a cli.ExitCoder) after printing "NAME: error" to stderr, unless the
-// error's text is empty (the tool has said it already).
+// error's text is empty (the tool has said it already). The action's
+// context is cancelled by SIGINT or SIGTERM (lib/interrupt); a run so
+// stopped exits 128 + the signal, whatever failed after it.
 func Run(app *cli.App, args []string, stderr io.Writer, status func(error) int) int {
 	Prepare(app)
-	err := app.Run(args)
+	ctx, stop := interrupt.Context(context.Background())
+	defer stop()
+	err := app.RunContext(ctx, args)
+	if in := interrupt.Cause(ctx); in != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", app.Name, in)
+		return in.ExitStatus()
+	}
 	if err == nil {
 		return 0
 	}

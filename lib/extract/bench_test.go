@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func BenchmarkExtractFiletests(b *testing.B) {
 	b.ResetTimer()
 	var records int
 	for range b.N {
-		sum, err := Run(RunOptions{Sources: srcs, Output: out, Functions: true})
+		sum, err := Run(context.Background(), RunOptions{Sources: srcs, Output: out, Functions: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -42,16 +43,23 @@ type Summary struct {
 // time: a record is written as soon as it is made, so a failure later (a bad
 // file, a full disk) never loses what was already written. Snippets are
 // deduplicated over the whole run by their ID; the first occurrence is kept.
-func Run(opts RunOptions) (sum Summary, err error) {
+// The sources are checked before the output is opened (jsonl.Create: none
+// may be the output). When ctx is cancelled, Run stops before the next
+// file and returns the cause, with the records before written.
+func Run(ctx context.Context, opts RunOptions) (sum Summary, err error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	w, err := jsonl.Create(opts.Output)
+	var inputs []string
+	for _, src := range opts.Sources {
+		inputs = append(inputs, src.Path)
+	}
+	w, err := jsonl.Create(opts.Output, inputs...)
 	if err != nil {
 		return sum, err
 	}
 	defer func() {
-		if cerr := w.Close(); err == nil {
+		if cerr := w.CloseAfter(err); err == nil {
 			err = cerr
 		}
 	}()
@@ -59,6 +67,9 @@ func Run(opts RunOptions) (sum Summary, err error) {
 	x.sum.OpcodeCount = map[string]int{}
 	x.sum.TypeCount = map[string]int{}
 	for _, src := range opts.Sources {
+		if ctx.Err() != nil {
+			return x.sum, context.Cause(ctx)
+		}
 		if err := x.source(src); err != nil {
 			return x.sum, err
 		}

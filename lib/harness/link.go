@@ -41,6 +41,7 @@ func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable,
 	ctx, cancel := context.WithTimeout(ctx, linkTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, arch.Compiler(), "-static", "-no-pie", "-o", exePath, harnessObj, objPath, "-lm")
+	cmd.Env = scratchEnv(filepath.Dir(exePath))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if tc := toolchainFailure(arch, "link a static executable with "+arch.Compiler(), out, err, ctx); tc.Package != "" || ctx.Err() != nil {
 			// A missing C library or start file, or a linker that
@@ -50,6 +51,14 @@ func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable,
 		return nil, fmt.Errorf("link %s for %s: %w\n%s", objPath, arch, err, bytes.TrimSpace(out))
 	}
 	return Open(arch, exePath)
+}
+
+// scratchEnv is the environment of a C toolchain run whose temporary files
+// must go to dir, a scratch directory its caller removes: a gcc killed
+// mid-way (a cancelled run) cannot remove its cc*.s and cc*.res, and would
+// leave them in /tmp.
+func scratchEnv(dir string) []string {
+	return append(os.Environ(), "TMPDIR="+dir)
 }
 
 // cachedObjects maps a compiler to its harness object path, so each
@@ -138,8 +147,14 @@ func compileHarness(ctx context.Context, arch Arch, dir, path string) error {
 	tmp.Close()
 	defer os.Remove(tmpPath) // a no-op after the rename
 
+	scratch, err := os.MkdirTemp("", "cliff-harness-")
+	if err != nil {
+		return fmt.Errorf("harness cache: %w", err)
+	}
+	defer os.RemoveAll(scratch)
 	args := append(append([]string{}, harnessCFlags...), "-c", "-x", "c", "-o", tmpPath, "-")
 	cmd := exec.CommandContext(ctx, compiler, args...)
+	cmd.Env = scratchEnv(scratch)
 	cmd.Stdin = bytes.NewReader(harnessSource)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return toolchainFailure(arch, "compile harness.c with "+compiler, out, err, ctx)

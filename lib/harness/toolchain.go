@@ -100,6 +100,7 @@ func CheckToolchain(ctx context.Context, arch Arch) error {
 	cctx, cancel := context.WithTimeout(ctx, compileTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, compiler, "-O1", "-c", "-x", "c", "-o", obj, "-")
+	cmd.Env = scratchEnv(dir)
 	cmd.Stdin = strings.NewReader(checkSource)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return toolchainFailure(arch, "compile a C file with "+compiler, out, err, cctx)

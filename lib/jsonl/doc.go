@@ -11,6 +11,14 @@
 // first bytes, whatever the file is called) and by name on output (a path
 // ending in ".zst" is written compressed).
 //
+// Named outputs (Create) never lose what they held: the inputs are checked
+// first (an output that is also an input is refused), and the records go
+// to a temporary file renamed over the output when the Writer is closed,
+// so a failed or killed run leaves it as it was (see output.go). Resume
+// reopens the output of a run that may have been killed, keeps its
+// complete records and appends to it: the journal of cliff-run --resume
+// (see resume.go).
+//
 // A Writer is not safe for concurrent use. Concurrent producers send their
 // records on a channel that one goroutine drains into the Writer (see Funnel),
 // so lines never interleave — the same design as httpx.

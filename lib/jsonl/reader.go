@@ -65,9 +65,12 @@ type Reader struct {
 	long   []byte        // accumulates lines longer than the bufio buffer
 	raw    []byte        // current record
 	record int
-	line   int   // line number of the current record
-	lines  int   // lines read so far
-	err    error // sticky: io.EOF or a fatal error
+	line   int // line number of the current record
+	lines  int // lines read so far
+	// unterminated says the current record is the input's last line and
+	// has no line ending: what a writer killed mid-record leaves (Resume).
+	unterminated bool
+	err          error // sticky: io.EOF or a fatal error
 }
 
 // NewReader returns a Reader for r. The name identifies the input in error
@@ -156,6 +159,7 @@ func (r *Reader) NextRaw() ([]byte, error) {
 			if len(line) == 0 {
 				return nil, io.EOF
 			}
+			r.unterminated = true
 		}
 		r.lines++
 		line = trimLineEnd(line)

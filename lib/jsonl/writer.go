@@ -19,7 +19,8 @@ const writeBufferSize = 256 << 10
 // buffers: call Close (idempotent, so defer it and also check it on the
 // success path) to flush and, for zstd, finish the frame. A Writer whose
 // producer fails half-way still leaves every record it accepted readable once
-// Close has run.
+// Close has run. A Writer on a named file (Create) writes through a
+// temporary file that Close renames over the target (see output.go).
 //
 // A Writer is for one goroutine; see Funnel for concurrent producers.
 type Writer struct {
@@ -28,7 +29,7 @@ type Writer struct {
 	appended []byte        // the record being appended (by an Appender)
 	enc      *json.Encoder // encodes into line
 	zw       *zstd.Encoder // nil for plain output
-	dst      io.Closer     // closed by Close when the Writer owns it (Create)
+	out      *fileOutput   // the named output of Create or Resume; nil for a bare io.Writer
 	records  int
 	err      error // sticky write error
 	closed   bool
@@ -49,8 +50,8 @@ func NewZstdWriter(w io.Writer) (*Writer, error) {
 	return newWriter(zw, zw, nil), nil
 }
 
-func newWriter(w io.Writer, zw *zstd.Encoder, dst io.Closer) *Writer {
-	wr := &Writer{buf: bufio.NewWriterSize(w, writeBufferSize), zw: zw, dst: dst}
+func newWriter(w io.Writer, zw *zstd.Encoder, out *fileOutput) *Writer {
+	wr := &Writer{buf: bufio.NewWriterSize(w, writeBufferSize), zw: zw, out: out}
 	// Encoding into a separate buffer keeps a value that fails to marshal
 	// from leaving half a line in the output.
 	wr.enc = json.NewEncoder(&wr.line)
@@ -60,26 +61,42 @@ func newWriter(w io.Writer, zw *zstd.Encoder, dst io.Closer) *Writer {
 	return wr
 }
 
-// Create creates (or truncates) a file for writing; "-" is stdout. A name
-// ending in ".zst" is written zstd-compressed. Close closes the file (but not
-// stdout).
-func Create(path string) (*Writer, error) {
+// Create opens path for writing; "-" is stdout. A name ending in ".zst" is
+// written zstd-compressed.
+//
+// The inputs (paths the caller will read; "-" is stdin) are checked first:
+// each must open, and none may be the output itself, so that a wrong
+// command line fails before anything is touched. A named output is then
+// written to a temporary file beside it, renamed over it by Close, so
+// that a failed or killed run leaves an existing file as it was; outputs
+// that cannot be renamed over (devices, pipes, /dev/stdout) are written
+// directly. See output.go.
+func Create(path string, inputs ...string) (*Writer, error) {
+	if err := checkInputs(path, inputs); err != nil {
+		return nil, err
+	}
 	if path == "-" {
 		return NewWriter(os.Stdout), nil
 	}
-	f, err := os.Create(path)
+	out, err := openOutput(path)
 	if err != nil {
 		return nil, err
 	}
+	return writerOn(path, out)
+}
+
+// writerOn returns a Writer on an opened output, compressed if the name
+// says so.
+func writerOn(path string, out *fileOutput) (*Writer, error) {
 	if !strings.HasSuffix(path, ".zst") {
-		return newWriter(f, nil, f), nil
+		return newWriter(out.f, nil, out), nil
 	}
-	zw, err := zstd.NewWriter(f, encoderOptions...)
+	zw, err := zstd.NewWriter(out.f, encoderOptions...)
 	if err != nil {
-		f.Close()
+		out.abort()
 		return nil, err
 	}
-	return newWriter(zw, zw, f), nil
+	return newWriter(zw, zw, out), nil
 }
 
 // An Appender writes itself as JSON, byte for byte as encoding/json without
@@ -179,10 +196,33 @@ func (w *Writer) Flush() error {
 }
 
 // Close flushes the buffer, finishes the zstd frame and closes the file
-// opened by Create. It runs once; later calls return the first call's result.
-// It finishes the zstd frame even after a write error, so whatever reached
-// the output stays decodable.
-func (w *Writer) Close() error {
+// opened by Create, renaming its temporary file over the target. It runs
+// once; later calls (and Abort) return the first call's result. It
+// finishes the zstd frame even after a write error, so whatever reached a
+// direct output stays decodable; a temporary file that saw a write error is
+// removed instead of renamed (the output itself failed: the target keeps
+// what it held).
+func (w *Writer) Close() error { return w.finish(true) }
+
+// Abort closes the Writer and discards what it wrote where it can: the
+// temporary file of a named output is removed, the target is untouched.
+// Stdout, devices and a resumed file (Resume) keep what reached them, as
+// with Close.
+func (w *Writer) Abort() error { return w.finish(false) }
+
+// CloseAfter closes a Writer whose producer ended with runErr: if the run
+// failed before writing any record, it aborts, so that a run that failed
+// at once (bad input, an interrupt) leaves an existing output as it was;
+// otherwise it closes, so that the records finished before an error are
+// in the output. It returns the error of closing.
+func (w *Writer) CloseAfter(runErr error) error {
+	if runErr != nil && w.records == 0 {
+		return w.Abort()
+	}
+	return w.Close()
+}
+
+func (w *Writer) finish(commit bool) error {
 	if w.closed {
 		return w.closeErr
 	}
@@ -196,8 +236,15 @@ func (w *Writer) Close() error {
 	if w.zw != nil {
 		errs = append(errs, w.zw.Close())
 	}
-	if w.dst != nil {
-		errs = append(errs, w.dst.Close())
+	if w.out != nil {
+		if w.records == 0 && w.out.appending && firstError(errs) == nil {
+			errs = append(errs, w.out.f.Truncate(w.out.appendedAt))
+		}
+		if commit && firstError(errs) == nil {
+			errs = append(errs, w.out.commit())
+		} else {
+			errs = append(errs, w.out.abort())
+		}
 	}
 	w.closeErr = firstError(errs)
 	return w.closeErr

@@ -1,0 +1,88 @@
+package scratch
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A directory of a live process (this one) stays; those whose lock nobody
+// holds go; one without a lock file (in the making) stays; release
+// removes the directory.
+func TestDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	live, releaseLive, err := Dir("tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := filepath.Join(tmp, "tool.1.123")
+	making := filepath.Join(tmp, "tool.2.456")
+	other := filepath.Join(tmp, "othertool.1.789")
+	for _, d := range []string{dead, making, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{dead, other} {
+		if err := os.WriteFile(filepath.Join(d, lockName), nil, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mine, release, err := Dir("tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir  string
+		kept bool
+	}{{live, true}, {mine, true}, {dead, false}, {making, true}, {other, true}} {
+		if _, err := os.Stat(tc.dir); (err == nil) != tc.kept {
+			t.Errorf("%s: kept = %v, want %v", filepath.Base(tc.dir), err == nil, tc.kept)
+		}
+	}
+	release()
+	releaseLive()
+	if _, err := os.Stat(mine); err == nil {
+		t.Error("release left the directory")
+	}
+}
+
+// A file locked by another process is not abandoned; once that process
+// ends (it is killed), it is.
+func TestAbandoned(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if !Abandoned(path) {
+		t.Error("an unlocked file is not abandoned")
+	}
+	// flock(1) holds the lock (-o: its sleep does not inherit it).
+	holder := exec.Command("flock", "-o", path, "sleep", "600")
+	holder.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := holder.Start(); err != nil {
+		t.Skip("flock(1):", err)
+	}
+	defer syscall.Kill(-holder.Process.Pid, syscall.SIGKILL)
+	ended := make(chan struct{})
+	go func() { holder.Wait(); close(ended) }()
+	for Abandoned(path) { // flock(1) has not taken the lock yet
+		select {
+		case <-ended:
+			t.Fatal("flock(1) ended")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	holder.Process.Kill()
+	<-ended
+	if !Abandoned(path) {
+		t.Error("the file of a killed process is not abandoned")
+	}
+	if Abandoned(filepath.Join(t.TempDir(), "missing")) {
+		t.Error("a missing file is abandoned")
+	}
+}
