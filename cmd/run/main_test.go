@@ -71,6 +71,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"results":  cmdResults,
 			"samehash": cmdSameHash,
+			"messages": cmdMessages,
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,7 +103,13 @@ type fakeBatch struct {
 	err  error
 }
 
-// linkFakeBatch links the fake batch object for arch with the harness.
+// entriesLibc are the libc functions testdata/entries.c calls, which
+// Link refuses in a batch object.
+var entriesLibc = []string{"abort", "_exit", "pause", "kill", "getppid"}
+
+// linkFakeBatch links the fake batch object for arch with the harness. Its
+// jobs call libc (abort, kill), so they run unconfined: these tests are
+// about what the harness does with each outcome (TestSandbox confines).
 func linkFakeBatch(t testing.TB, arch Arch) *Executable {
 	t.Helper()
 	requireArch(t, arch)
@@ -117,7 +124,10 @@ func linkFakeBatch(t testing.TB, arch Arch) *Executable {
 		if obj, fb.err = compileTestdata(arch, "entries.c", dir); fb.err != nil {
 			return
 		}
-		fb.exe, fb.err = Link(context.Background(), arch, obj, filepath.Join(dir, "batch-"+string(arch)))
+		fb.exe, fb.err = link(context.Background(), arch, obj, filepath.Join(dir, "batch-"+string(arch)), entriesLibc)
+		if fb.exe != nil {
+			fb.exe.unconfined = true
+		}
 	})
 	if fb.err != nil {
 		t.Fatal(fb.err)
@@ -442,7 +452,7 @@ func TestHarnessExitCodes(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				name, args, err := exe.command(placeFor(exe.Arch))
+				name, args, err := exe.command(context.Background(), placeFor(exe.Arch))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -470,7 +480,9 @@ func TestHarnessExitCodes(t *testing.T) {
 	}
 }
 
-// TestLinkError checks that a link failure reports the linker's message.
+// TestLinkError checks that an object using a symbol the harness does not
+// provide is refused before the link, and that a link failure reports the
+// linker's message.
 func TestLinkError(t *testing.T) {
 	for _, arch := range Arches() {
 		t.Run(string(arch), func(t *testing.T) {
@@ -479,6 +491,12 @@ func TestLinkError(t *testing.T) {
 			dir := t.TempDir()
 			obj := compileC(t, arch, "undefined.c", dir)
 			_, err := Link(context.Background(), arch, obj, filepath.Join(dir, "exe"))
+			var refused *RefusedSymbolsError
+			if !errors.As(err, &refused) || !slices.Equal(refused.Symbols, []string{"cliff_no_such_function"}) {
+				t.Errorf("error %v, want the harness's refusal of cliff_no_such_function", err)
+			}
+			// Allowed, the symbol is still undefined: the linker says so.
+			_, err = link(context.Background(), arch, obj, filepath.Join(dir, "exe"), []string{"cliff_no_such_function"})
 			if err == nil || !strings.Contains(err.Error(), "cliff_no_such_function") || !strings.Contains(err.Error(), "undefined reference") {
 				t.Errorf("error %v, want the linker's undefined reference to cliff_no_such_function", err)
 			}

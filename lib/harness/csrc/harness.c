@@ -18,10 +18,21 @@
  * again. When a job fails (signal, timeout, exit), the next job starts in
  * a fresh child, so a failure never affects another job.
  *
+ * With the job file's confine flag, each child installs a seccomp filter
+ * before it runs any job (confine_child): the compiled code may then only
+ * return, exit and set its CPU-time limit; any other system call is
+ * refused with SIGSYS and reported as a "syscall" line. Under qemu-user
+ * the guest cannot install a filter (QEMU refuses it), so there the
+ * emulator runs confined instead (sandbox.c).
+ *
  * Portable to x86_64, aarch64, riscv64 and s390x Linux (glibc). Only the
- * faulting-PC extraction differs per architecture.
+ * faulting-PC extraction differs per architecture; the system call
+ * numbers come from the target's headers (syscalls.h, put in front of
+ * this file when it is compiled).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -69,12 +81,14 @@ enum {
 	EXIT_BAD_FILE = 3,  /* the job file is malformed */
 	EXIT_BAD_ENTRY = 4, /* a job names an entry the object does not have */
 	EXIT_SYSTEM = 5,    /* fork, mmap, waitpid or stdout failed */
+	EXIT_CONFINE = 6,   /* a child could not install the seccomp filter */
 };
 
 #define MAGIC "CLIFJOB1"
 #define HEADER_SIZE 20
 #define JOB_HEADER_SIZE 12
 #define FLAG_ISOLATE 1u        /* one child per job, even for equal entries */
+#define FLAG_CONFINE 2u        /* children run under the seccomp filter */
 #define MAX_BUFFER (1u << 20)  /* largest args or results of one job */
 #define ALT_STACK_SIZE 65536
 
@@ -85,6 +99,8 @@ struct shared {
 	volatile int32_t signo;
 	volatile uint64_t pc;   /* PC in the signal context */
 	volatile uint64_t addr; /* si_addr */
+	volatile int32_t syscall;       /* SIGSYS: the refused system call */
+	volatile int32_t confine_errno; /* the filter could not be installed */
 };
 
 struct job {
@@ -102,7 +118,31 @@ static char alt_stack[ALT_STACK_SIZE] __attribute__((aligned(16)));
 static volatile sig_atomic_t backstop_fired;
 static volatile sig_atomic_t in_child;
 
-static const int fault_signals[] = {SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP};
+/* SIGSYS is the seccomp filter's refusal (SECCOMP_RET_TRAP). */
+static const int fault_signals[] = {SIGILL, SIGFPE, SIGSEGV, SIGBUS, SIGTRAP, SIGSYS};
+
+/*
+ * What a confined child may do once its jobs run: set its CPU-time limit
+ * (setitimer, before each job), return from a signal handler and exit
+ * (_exit after its jobs, or from on_fault). The jobs themselves need no
+ * system call: the only external functions they can call are Cranelift's
+ * libcalls (memcpy, ceilf, fma, ...; see libcalls.go), which make none.
+ * Another system call raises SIGSYS (on_fault reports it); one of another
+ * ABI (x86_64's int 0x80, say), whose number would mean something else,
+ * kills the child.
+ */
+#define ALLOW_SYSCALL(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+static struct sock_filter child_filter[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	ALLOW_SYSCALL(__NR_setitimer),
+	ALLOW_SYSCALL(__NR_rt_sigreturn),
+	ALLOW_SYSCALL(__NR_exit_group),
+	ALLOW_SYSCALL(__NR_exit),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+};
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int code, const char *fmt, ...)
@@ -147,6 +187,8 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 	shm->signo = sig;
 	shm->pc = fault_pc((const ucontext_t *)ctx);
 	shm->addr = (uint64_t)(uintptr_t)si->si_addr;
+	if (sig == SIGSYS)
+		shm->syscall = si->si_syscall;
 	shm->signalled = 1;
 	_exit(0);
 }
@@ -185,8 +227,27 @@ static void install_fault_handlers(void)
 	setitimer(ITIMER_PROF, &off, NULL);
 }
 
+/*
+ * confine_child installs the seccomp filter in a child before its first
+ * job. The parent has set no_new_privs, which a filter requires of an
+ * unprivileged process. A failure is the machine's (a kernel without
+ * seccomp filters): the parent stops with EXIT_CONFINE.
+ */
+static void confine_child(void)
+{
+	struct sock_fprog prog = {
+		.len = sizeof child_filter / sizeof child_filter[0],
+		.filter = child_filter,
+	};
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0) {
+		shm->confine_errno = errno;
+		_exit(0);
+	}
+}
+
 /* run_child runs jobs[first, end) in order and exits; it never returns. */
-static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms)
+static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms, uint32_t flags)
 {
 	/* CPU time, not wall time, so a loaded machine does not cause false
 	 * timeouts; the parent has a wall-clock backstop for a blocked child. */
@@ -195,6 +256,8 @@ static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsi
 	uint32_t i;
 
 	in_child = 1;
+	if (flags & FLAG_CONFINE)
+		confine_child();
 	for (i = first; i < end; i++) {
 		memcpy(args_buf, jobs[i].args, jobs[i].args_len);
 		if (timeout_ms > 0 && setitimer(ITIMER_PROF, &limit, NULL) != 0)
@@ -290,12 +353,20 @@ static void print_outcome(uint32_t index, const char *status, const unsigned cha
 	printf(" %ld 0x%llx 0x%llx\n", code, (unsigned long long)pc, (unsigned long long)addr);
 }
 
+/* print_refusal reports a system call the seccomp filter refused. */
+static void print_refusal(uint32_t index, int nr, uint64_t pc)
+{
+	const char *name = syscall_name(nr);
+
+	printf("%u syscall %s %d 0x%llx 0x0\n", index, name ? name : "-", nr, (unsigned long long)pc);
+}
+
 /*
  * run_group forks one child for jobs[first, end), which share an entry,
  * waits for it, and reports the jobs it finished plus the one that failed.
  * It returns the index of the first job not reported.
  */
-static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms)
+static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, unsigned timeout_ms, uint32_t flags)
 {
 	/* Wall-clock backstop: a child that sleeps or blocks uses no CPU
 	 * time. It is killed when no job finished for this long. */
@@ -319,7 +390,7 @@ static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, 
 	if (pid < 0)
 		die(EXIT_SYSTEM, "fork: %s", strerror(errno));
 	if (pid == 0)
-		run_child(jobs, first, end, timeout_ms);
+		run_child(jobs, first, end, timeout_ms, flags);
 
 	backstop_fired = 0;
 	if (timeout_ms > 0)
@@ -339,6 +410,8 @@ static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, 
 	if (timeout_ms > 0)
 		setitimer(ITIMER_REAL, &off, NULL);
 
+	if (shm->confine_errno)
+		die(EXIT_CONFINE, "cannot confine the jobs: seccomp filter: %s", strerror(shm->confine_errno));
 	completed = shm->completed;
 	if (completed > end - first)
 		completed = end - first; /* the code scribbled on the shared page */
@@ -348,12 +421,16 @@ static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, 
 		return end;
 
 	failed = first + completed;
-	if (shm->signalled)
+	if (shm->signalled && shm->signo == SIGSYS)
+		print_refusal(failed, shm->syscall, shm->pc);
+	else if (shm->signalled)
 		print_outcome(failed, "signal", NULL, 0, shm->signo, shm->pc, shm->addr);
 	else if (killed || (WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF))
 		print_outcome(failed, "timeout", NULL, 0, 0, 0, 0);
 	else if (WIFSIGNALED(status))
-		print_outcome(failed, "signal", NULL, 0, WTERMSIG(status), 0, 0);
+		/* Under the emulator's sandbox the pid names the refusal in
+		 * its log (sandbox.c). */
+		print_outcome(failed, "signal", NULL, 0, WTERMSIG(status), 0, (uint64_t)pid);
 	else
 		print_outcome(failed, "exit", NULL, 0, WEXITSTATUS(status), 0, 0);
 	return failed + 1;
@@ -401,6 +478,10 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_backstop; /* no SA_RESTART: waitpid returns EINTR */
 	sigaction(SIGALRM, &sa, NULL);
+	/* Inherited by the children, whose filters need it; the harness
+	 * itself never executes a program. */
+	if ((flags & FLAG_CONFINE) && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		die(EXIT_CONFINE, "cannot confine the jobs: no_new_privs: %s", strerror(errno));
 
 	for (i = 0; i < count;) {
 		if (cliff_entries[jobs[i].entry] == NULL) {
@@ -412,7 +493,7 @@ int main(int argc, char **argv)
 		if (!(flags & FLAG_ISOLATE))
 			while (end < count && jobs[end].entry == jobs[i].entry)
 				end++;
-		i = run_group(jobs, i, end, timeout_ms);
+		i = run_group(jobs, i, end, timeout_ms, flags);
 		/* Flush per group: if the harness dies, the answered jobs are
 		 * not lost. */
 		if (fflush(stdout) != 0)
