@@ -21,13 +21,14 @@
 //
 // # Nothing escapes
 //
-// The jobs run confined (sandbox.go): natively each child installs a
-// seccomp filter before its first job that allows only setitimer,
-// rt_sigreturn, exit and exit_group, and traps any other system call;
-// under qemu-user, where a guest cannot install a filter, the emulator
-// runs under csrc/sandbox.c, a host program whose filter and supervisor
-// give the harness what it needs and its children only what QEMU needs.
-// A refused call is StatusUnsupported, naming the call.
+// The jobs run confined (sandbox.go): natively the harness installs a
+// seccomp filter before its first job, which its children inherit; a job
+// may then only set its CPU-time limit, return from a signal handler and
+// exit, and any other system call traps. Under qemu-user, where a guest
+// cannot install a filter, the emulator runs under csrc/sandbox.c, a host
+// program whose filter and supervisor give the harness what it needs and
+// its children only what QEMU needs. A refused call is StatusUnsupported,
+// naming the call.
 //
 // The harness runs jobs in forked children, so a crash, a trap or an
 // endless loop ends only that job. Consecutive jobs with the same entry (a

@@ -15,23 +15,35 @@ import (
 	"time"
 )
 
-//go:embed csrc/syscalls.h
-var syscallsHeader string
+//go:embed csrc/seccomp.h
+var seccompHeader string
 
 //go:embed csrc/harness.c
 var harnessFile string
 
-// harnessSource is what the compiler reads for the harness: syscalls.h,
+// harnessSource is what the compiler reads for the harness: seccomp.h,
 // then harness.c at its own line numbers, so messages point into it.
-var harnessSource = withSyscalls("harness.c", harnessFile)
+var harnessSource = withSeccomp("harness.c", harnessFile)
 
-// withSyscalls puts csrc/syscalls.h in front of a C file of csrc.
-func withSyscalls(name, text string) []byte {
-	return []byte("#line 1 \"syscalls.h\"\n" + syscallsHeader + "#line 1 \"" + name + "\"\n" + text)
+// withSeccomp puts csrc/seccomp.h in front of a C file of csrc.
+func withSeccomp(name, text string) []byte {
+	return []byte("#line 1 \"seccomp.h\"\n" + seccompHeader + "#line 1 \"" + name + "\"\n" + text)
 }
 
-// harnessCFlags compile harness.c; part of the cache key.
+// harnessCFlags compile harness.c (and sandbox.c); part of the cache key.
 var harnessCFlags = []string{"-O2", "-std=gnu11", "-Wall", "-Wextra", "-fno-strict-aliasing"}
+
+// pinnedRegFlags keep the harness's code off the register Cranelift pins
+// with enable_pinned_reg (x86_64 r15, aarch64 x21; riscv64 and s390x have
+// none): compiled code sets it and does not restore it, so the harness
+// must keep nothing there across a call of an entry. (libc's functions
+// save it as any callee-saved register, which is all they need.)
+var pinnedRegFlags = map[Arch][]string{X86_64: {"-ffixed-r15"}, AArch64: {"-ffixed-x21"}}
+
+// harnessFlags are the flags that compile harness.c for arch.
+func harnessFlags(arch Arch) []string {
+	return append(append([]string{}, harnessCFlags...), pinnedRegFlags[arch]...)
+}
 
 // Time limits of the external tools; they normally take well under a second.
 const (
@@ -89,7 +101,7 @@ type cachedObject struct {
 // harnessObject returns the path of harness.c compiled by arch's
 // compiler, compiling it unless the cache has it.
 func harnessObject(ctx context.Context, arch Arch) (string, error) {
-	return cachedBuild(ctx, arch, &cachedObjects, "harness", ".o", harnessSource, append(append([]string{}, harnessCFlags...), "-c"))
+	return cachedBuild(ctx, arch, &cachedObjects, "harness", ".o", harnessSource, append(harnessFlags(arch), "-c"))
 }
 
 // cachedBuild returns the path of what arch's compiler makes of source

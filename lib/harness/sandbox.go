@@ -12,10 +12,10 @@ import (
 )
 
 // Jobs run confined: compiled code, which can jump anywhere, must not be
-// able to reach the system. Natively the harness confines each job's
-// child with a seccomp filter (harness.c) that allows only setitimer,
-// rt_sigreturn, exit and exit_group; a refused call becomes StatusUnsupported
-// with the call's name. Under qemu-user a guest cannot install a filter
+// able to reach the system. Natively the harness runs under a seccomp
+// filter that its children inherit (harness.c, confine): a job may only
+// set its CPU-time limit, return from a signal handler and exit; a
+// refused call becomes StatusUnsupported with the call's name. Under qemu-user a guest cannot install a filter
 // (QEMU refuses it), so the emulator itself runs under csrc/sandbox.c,
 // built for the host, whose filter and supervisor allow the harness what
 // it needs and its children only what QEMU needs to run them: see that
@@ -25,7 +25,7 @@ import (
 //go:embed csrc/sandbox.c
 var sandboxFile string
 
-var sandboxSource = withSyscalls("sandbox.c", sandboxFile)
+var sandboxSource = withSeccomp("sandbox.c", sandboxFile)
 
 // cachedSandboxes maps the host compiler to the sandbox program's path.
 var cachedSandboxes sync.Map

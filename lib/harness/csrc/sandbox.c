@@ -1,7 +1,7 @@
 /*
  * cliff sandbox: runs qemu-user, and with it the harness and every job it
- * runs, under a seccomp filter. Natively the harness confines each job's
- * child itself (harness.c); under qemu-user it cannot, because QEMU
+ * runs, under a seccomp filter. Natively the harness confines itself and
+ * its children (harness.c); under qemu-user it cannot, because QEMU
  * refuses a guest's filter (prctl(PR_SET_SECCOMP) fails with EINVAL,
  * seccomp() with ENOSYS). This program, compiled for the host, confines
  * the emulator instead: the host system calls it filters are the ones
@@ -17,22 +17,23 @@
  *
  *   allowed for every process (decided by the filter): reading, memory,
  *   signal handling and masks, clocks and sleeping, futexes, identity
- *   queries, timers, waiting for children, exiting; writing to stderr
- *   (QEMU's own messages, which Run reads); creating threads (QEMU's RCU thread, a guest's threads)
- *   but no other process; resource limits of itself only; fcntl to get
- *   and set flags; ioctl TCGETS (stdio asking whether stdout is a
- *   terminal);
+ *   queries, timers, waiting for children, exiting; writing to stdout
+ *   (which each job's child closes, and no process but the harness can
+ *   open a file) and stderr (QEMU's own messages); creating threads
+ *   (QEMU's RCU thread, a guest's threads) but no other process; resource
+ *   limits of itself only; fcntl to get and set flags; ioctl TCGETS
+ *   (stdio asking whether stdout is a terminal);
  *
  *   allowed by the supervisor: for the harness (the process that runs
  *   the emulator), executing the emulator once, forking, signalling a
- *   process, writing to stdout and opening files read-only; for any process, signalling
+ *   process and opening files read-only; for any process, signalling
  *   itself (QEMU dies of a guest's fatal signal by sending it to itself);
  *
  *   refused: everything else, notably executing programs, sockets,
  *   opening files for writing, changing the file system, signalling other
  *   processes, ptrace, namespaces and mounts. The supervisor writes
- *   "cliff-sandbox: process P: refused NAME (host system call N)" to stderr,
- *   kills P with SIGKILL and fails the call. The harness reports a child
+ *   "cliff-sandbox: process P: refused NAME (host system call N)" to
+ *   stderr, kills P with SIGKILL and fails the call. The harness reports a child
  *   killed by a signal with its pid, which Run matches to that line.
  *
  * Set-up: the sandbox forks the supervisor, installs the filter on
@@ -78,69 +79,17 @@ static void die(const char *what)
 	exit(EXIT_SANDBOX);
 }
 
-/* The filter, built at start-up: which calls exist differs by machine. */
-static struct sock_filter filter[256];
-static unsigned short filter_len;
-
-static void emit(unsigned short code, unsigned k, unsigned char jt, unsigned char jf)
-{
-	if (filter_len == sizeof filter / sizeof filter[0]) {
-		errno = E2BIG;
-		die("filter");
-	}
-	filter[filter_len++] = (struct sock_filter)BPF_JUMP(code, k, jt, jf);
-}
-
-#define LOAD(offset) emit(BPF_LD | BPF_W | BPF_ABS, (offset), 0, 0)
-#define RETURN(action) emit(BPF_RET | BPF_K, (action), 0, 0)
-#define NOTIFY SECCOMP_RET_USER_NOTIF
-#define ALLOW SECCOMP_RET_ALLOW
-
-/* allow: nr is allowed. (The accumulator holds the call's number.) */
-static void allow(long nr)
-{
-	emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
-	RETURN(ALLOW);
-}
-
-/* allow_if_in: nr is allowed when (the low 32 bits of) argument arg is
- * one of the n values, else notified. Leaves the argument in the
- * accumulator. */
-static void allow_if_in(long nr, int arg, const unsigned *values, unsigned char n)
-{
-	unsigned char j;
-
-	emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, n + 3);
-	LOAD(SECCOMP_ARG_LOW(arg));
-	for (j = 0; j < n; j++)
-		emit(BPF_JMP | BPF_JEQ | BPF_K, values[j], n - j, 0);
-	RETURN(NOTIFY);
-	RETURN(ALLOW);
-}
-
-#define ALLOW_IF_IN(call, arg, ...)                                                        \
-	do {                                                                               \
-		const unsigned values[] = {__VA_ARGS__};                                   \
-		allow_if_in((call), (arg), values, sizeof values / sizeof values[0]);      \
-		LOAD(offsetof(struct seccomp_data, nr));                                   \
-	} while (0)
-
-/* allow_threads: clone is allowed for a thread in no new namespace. */
+/* allow_threads: clone is allowed for a thread in no new namespace, and
+ * notified otherwise. */
 static void allow_threads(long nr)
 {
-	emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 5);
-	LOAD(SECCOMP_ARG_LOW(CLONE_FLAGS_ARG));
-	emit(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 1, 0);
-	emit(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0);
-	RETURN(NOTIFY);
-	RETURN(ALLOW);
-}
-
-/* fail: nr fails with errno e. */
-static void fail(long nr, int e)
-{
-	emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
-	RETURN(SECCOMP_RET_ERRNO | (unsigned)e);
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 5);
+	FILTER_LOAD(SECCOMP_ARG_LOW(CLONE_FLAGS_ARG));
+	filter_emit(BPF_JMP | BPF_JSET | BPF_K, NAMESPACE_FLAGS, 1, 0);
+	filter_emit(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0);
+	FILTER_RETURN(SECCOMP_RET_USER_NOTIF);
+	FILTER_RETURN(SECCOMP_RET_ALLOW);
+	FILTER_LOAD(SECCOMP_NR);
 }
 
 /* build_filter builds the filter; sock is the socket the sandbox passes
@@ -166,29 +115,31 @@ static void build_filter(int sock)
 		__NR_arch_prctl,
 #endif
 	};
+	const uint32_t notify = SECCOMP_RET_USER_NOTIF;
 	size_t i;
 
-	LOAD(offsetof(struct seccomp_data, arch));
-	emit(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0);
-	RETURN(NOTIFY); /* another ABI's numbers: refused, with a message */
-	LOAD(offsetof(struct seccomp_data, nr));
+	filter_start(notify); /* another ABI's numbers: refused, with a message */
 	for (i = 0; i < sizeof harmless / sizeof harmless[0]; i++)
-		allow(harmless[i]);
-	/* stderr, where QEMU reports its own failures; stdout is the
-	 * harness's (a child that wrote there could forge a job's line). */
-	ALLOW_IF_IN(__NR_write, 0, 2);
-	ALLOW_IF_IN(__NR_writev, 0, 2);
-	ALLOW_IF_IN(__NR_prlimit64, 0, 0); /* pid 0: the caller */
-	ALLOW_IF_IN(__NR_fcntl, 1, F_GETFL, F_SETFL, F_GETFD, F_SETFD);
-	ALLOW_IF_IN(__NR_ioctl, 1, TCGETS);
+		filter_allow(harmless[i]);
+	/* stdout, which each job's child closes (harness.c) and cannot get
+	 * back, for no call that makes a descriptor is allowed it; stderr,
+	 * where QEMU reports its own failures. */
+	FILTER_ALLOW_IF_IN(__NR_write, 0, notify, 1, 2);
+	FILTER_ALLOW_IF_IN(__NR_writev, 0, notify, 1, 2);
+	FILTER_ALLOW_IF_IN(__NR_prlimit64, 0, notify, 0); /* pid 0: the caller */
+	FILTER_ALLOW_IF_IN(__NR_fcntl, 1, notify, F_GETFL, F_SETFL, F_GETFD, F_SETFD);
+	FILTER_ALLOW_IF_IN(__NR_ioctl, 1, notify, TCGETS);
 	/* Only the sandbox has a socket: no process can make one. */
-	ALLOW_IF_IN(__NR_sendmsg, 0, (unsigned)sock);
+	FILTER_ALLOW_IF_IN(__NR_sendmsg, 0, notify, (uint32_t)sock);
 	allow_threads(__NR_clone);
-	LOAD(offsetof(struct seccomp_data, nr));
 	/* clone3's flags are in memory, where a filter cannot look; libc
 	 * falls back to clone. */
-	fail(__NR_clone3, ENOSYS);
-	RETURN(NOTIFY);
+	filter_fail(__NR_clone3, ENOSYS);
+	FILTER_RETURN(notify);
+	if (filter_error) {
+		errno = filter_error;
+		die("filter");
+	}
 }
 
 /* The supervisor's view of the sandbox. */
@@ -231,8 +182,6 @@ static int allowed(pid_t p, const struct seccomp_data *d)
 	}
 	if (nr == __NR_clone)
 		return p == harness;
-	if (nr == __NR_write || nr == __NR_writev)
-		return p == harness && arg0 == 1;
 #ifdef __NR_fork
 	if (nr == __NR_fork || nr == __NR_vfork)
 		return p == harness;

@@ -1,16 +1,19 @@
 /*
  * What the harness (harness.c, for the target) and the emulator's sandbox
- * (sandbox.c, for the host) share about system calls: the machine's
- * seccomp architecture, where a system call's arguments are in struct
- * seccomp_data, and the names of the system calls a message may have to
- * name. Link and sandbox.go put this file in front of each source (it is
- * not a header on disk), so it compiles for whichever machine the
- * compiler targets: every number comes from that machine's <sys/syscall.h>.
+ * (sandbox.c, for the host) share about system calls and seccomp: the
+ * machine's seccomp architecture, where struct seccomp_data holds what a
+ * filter looks at, a small builder of filters, and the names of the
+ * system calls a message may have to name. Link and sandbox.go put this
+ * file in front of each source (it is not a header on disk), so it
+ * compiles for whichever machine the compiler targets: every number comes
+ * from that machine's <sys/syscall.h>.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* before any system header, for the file that follows */
 #endif
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -28,12 +31,108 @@
 #error "unsupported architecture"
 #endif
 
-/* The offset of the low 32 bits of system call argument i. */
+/* The offsets of the low and high 32 bits of a 64-bit field of struct
+ * seccomp_data at offset off. */
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define SECCOMP_ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i) + 4)
+#define SECCOMP_LOW(off) ((off) + 4)
+#define SECCOMP_HIGH(off) (off)
 #else
-#define SECCOMP_ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#define SECCOMP_LOW(off) (off)
+#define SECCOMP_HIGH(off) ((off) + 4)
 #endif
+#define SECCOMP_ARG_LOW(i) SECCOMP_LOW(offsetof(struct seccomp_data, args) + 8 * (i))
+#define SECCOMP_NR offsetof(struct seccomp_data, nr)
+
+#define SECCOMP_UNUSED __attribute__((unused))
+
+/*
+ * A filter under construction: blocks that each test the system call
+ * number (in the accumulator) and, when it matches, decide; otherwise the
+ * next block runs, with the number in the accumulator again. filter_error
+ * is set when the program does not fit.
+ */
+static struct sock_filter filter[256];
+static unsigned short filter_len;
+static int filter_error;
+
+static SECCOMP_UNUSED void filter_emit(unsigned short code, uint32_t k, unsigned char jt, unsigned char jf)
+{
+	if (filter_len == sizeof filter / sizeof filter[0]) {
+		filter_error = E2BIG;
+		return;
+	}
+	filter[filter_len++] = (struct sock_filter)BPF_JUMP(code, k, jt, jf);
+}
+
+#define FILTER_LOAD(offset) filter_emit(BPF_LD | BPF_W | BPF_ABS, (offset), 0, 0)
+#define FILTER_RETURN(action) filter_emit(BPF_RET | BPF_K, (action), 0, 0)
+
+/* filter_start makes a call of another ABI (whose numbers mean other
+ * calls) get action, and loads the call's number. */
+static SECCOMP_UNUSED void filter_start(uint32_t action)
+{
+	FILTER_LOAD(offsetof(struct seccomp_data, arch));
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0);
+	FILTER_RETURN(action);
+	FILTER_LOAD(SECCOMP_NR);
+}
+
+/* filter_allow: system call nr is allowed. */
+static SECCOMP_UNUSED void filter_allow(long nr)
+{
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1);
+	FILTER_RETURN(SECCOMP_RET_ALLOW);
+}
+
+/* filter_fail: system call nr fails with errno e. */
+static SECCOMP_UNUSED void filter_fail(long nr, int e)
+{
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1);
+	FILTER_RETURN(SECCOMP_RET_ERRNO | (uint32_t)e);
+}
+
+/* filter_allow_if_in: nr is allowed when (the low 32 bits of) argument
+ * arg is one of the n values, else it gets otherwise. */
+static SECCOMP_UNUSED void filter_allow_if_in(long nr, int arg, const uint32_t *values, unsigned char n, uint32_t otherwise)
+{
+	unsigned char j;
+
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, n + 3);
+	FILTER_LOAD(SECCOMP_ARG_LOW(arg));
+	for (j = 0; j < n; j++)
+		filter_emit(BPF_JMP | BPF_JEQ | BPF_K, values[j], n - j, 0);
+	FILTER_RETURN(otherwise);
+	FILTER_RETURN(SECCOMP_RET_ALLOW);
+	FILTER_LOAD(SECCOMP_NR);
+}
+
+#define FILTER_ALLOW_IF_IN(nr, arg, otherwise, ...)                                               \
+	do {                                                                                      \
+		const uint32_t values_[] = {__VA_ARGS__};                                         \
+		filter_allow_if_in((nr), (arg), values_, sizeof values_ / sizeof values_[0], (otherwise)); \
+	} while (0)
+
+/* filter_allow_from: nr is allowed when the call is made from an
+ * instruction in [start, start+size), else it gets otherwise. The range
+ * must not cross a multiple of 4 GiB. */
+static SECCOMP_UNUSED void filter_allow_from(long nr, uint64_t start, uint32_t size, uint32_t otherwise)
+{
+	size_t ip = offsetof(struct seccomp_data, instruction_pointer);
+
+	if ((uint32_t)start + size < (uint32_t)start) {
+		filter_error = ERANGE;
+		return;
+	}
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 7);
+	FILTER_LOAD(SECCOMP_HIGH(ip));
+	filter_emit(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(start >> 32), 0, 4);
+	FILTER_LOAD(SECCOMP_LOW(ip));
+	filter_emit(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)start, 0, 2);
+	filter_emit(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)start + size, 1, 0);
+	FILTER_RETURN(SECCOMP_RET_ALLOW);
+	FILTER_RETURN(otherwise);
+	FILTER_LOAD(SECCOMP_NR);
+}
 
 struct syscall_name {
 	long nr;
@@ -105,7 +204,7 @@ static const struct syscall_name syscall_names[] = {
 };
 
 /* syscall_name is the name of system call nr, or NULL. */
-static const char *syscall_name(long nr)
+static SECCOMP_UNUSED const char *syscall_name(long nr)
 {
 	size_t i;
 
