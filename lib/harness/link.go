@@ -187,6 +187,11 @@ func compileCached(ctx context.Context, arch Arch, dir, path, name, ext string, 
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return toolchainFailure(arch, "compile "+name+".c with "+compiler, out, err, ctx)
 	}
+	if ext == "" { // a program: CreateTemp made the file private
+		if err := os.Chmod(tmpPath, 0o755); err != nil {
+			return fmt.Errorf("harness cache: %w", err)
+		}
+	}
 	if err := os.Rename(tmpPath, path); err != nil {
 		return fmt.Errorf("harness cache: %w", err)
 	}

@@ -28,6 +28,7 @@ const (
 	escapeFork
 	escapeExit
 	escapeGate
+	escapeForeignABI
 )
 
 // TestSandbox runs jobs that try to leave the harness with raw system
@@ -99,6 +100,22 @@ func TestSandbox(t *testing.T) {
 				for i, c := range cases {
 					checkOutcome(t, c.name, outcomes[2*i], c.want)
 					checkOutcome(t, "canary after "+c.name, outcomes[2*i+1], want{status: record.StatusOK, results: answer})
+				}
+				// i386's umask under x86_64's number for exit: natively the
+				// filter's check of the ABI stops it (or a kernel without
+				// i386 emulation faults); qemu-x86_64 takes it for x86_64's
+				// exit; elsewhere the entry only returns.
+				foreign, err := exe.Run(context.Background(), where, []Job{{escapeForeignABI, nil, 8}}, testPerJob, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch o := foreign[0]; {
+				case arch != X86_64:
+					checkOutcome(t, "no foreign ABI", o, want{status: record.StatusOK, results: make([]byte, 8)})
+				case !where.Emulated && o.Status == record.StatusUnsupported:
+					checkOutcome(t, "foreign ABI", o, want{status: record.StatusUnsupported, message: "another ABI"})
+				case o.Status != record.StatusCrash:
+					t.Errorf("foreign ABI: %s %x (%s), want unsupported or a crash", o.Status, o.Results, o.Message)
 				}
 				if _, err := os.Stat(created); !os.IsNotExist(err) {
 					t.Errorf("a job created %s (stat: %v)", created, err)
