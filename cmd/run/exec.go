@@ -127,8 +127,7 @@ type built struct {
 func (w *worker) compiled(ctx context.Context, t *task) {
 	var units []*unit
 	for _, u := range t.units {
-		if u.unrunnable != "" {
-			w.out.skipped(u, t.cfg, u.unrunnable)
+		if w.refused(t, u) {
 			continue
 		}
 		if w.failBroken(t, u) {
@@ -186,10 +185,11 @@ func (w *worker) build(ctx context.Context, t *task, units []*unit) *built {
 
 // failBuild records a unit whose build failed as a whole: a driver that
 // died on it is a compile crash with the signal, a link failure a compile
-// error, unless the machine's tools are to blame; anything else is
-// cliff's own failure.
+// error, unless the machine's tools are to blame or the harness refused
+// a symbol (unsupported); anything else is cliff's own failure.
 func (w *worker) failBuild(t *task, u *unit, err error) {
 	var died *driver.DiedError
+	var refused *harness.RefusedSymbolsError
 	switch {
 	case errors.As(err, &died):
 		w.failUnit(t, u, record.StatusCompileCrash, err.Error(), record.Timings{})
@@ -200,6 +200,9 @@ func (w *worker) failBuild(t *task, u *unit, err error) {
 		}
 	case errors.As(err, new(*harness.ToolchainError)):
 		w.failEnvironment(t, u, err)
+	case errors.As(err, &refused):
+		// The harness's refusal (externals.go), not Cranelift's failure.
+		w.failUnit(t, u, record.StatusUnsupported, refused.Error(), record.Timings{})
 	case errors.Is(err, errLink):
 		w.failUnit(t, u, record.StatusCompileError, err.Error(), record.Timings{})
 	default:
@@ -295,7 +298,7 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errLink, err)
+		return nil, fmt.Errorf("%w: %w", errLink, err)
 	}
 	return b, nil
 }
@@ -400,6 +403,9 @@ func (w *worker) execute(ctx context.Context, t *task, b *built, where harness.P
 // interpret runs a task in Cranelift's interpreter, one call per request.
 func (w *worker) interpret(ctx context.Context, t *task) {
 	for _, u := range t.units {
+		if w.refused(t, u) {
+			continue
+		}
 		if !w.failBroken(t, u) {
 			continue
 		}

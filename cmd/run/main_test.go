@@ -75,6 +75,7 @@ func TestScripts(t *testing.T) {
 			"results":  cmdResults,
 			"samehash": cmdSameHash,
 			"status":   scripttest.Status,
+			"messages": cmdMessages,
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})

@@ -38,31 +38,13 @@ type unit struct {
 	// pulley32 target would reject it), or "" for none.
 	verifyTarget string
 	// unrunnable says why compiled code of this unit cannot run in the
-	// harness (it calls a runtime function the harness lacks), or "".
+	// harness (it refers to an external name the harness does not
+	// provide; see externals.go), or "".
 	unrunnable string
 	// compileOnly marks the functions of a `test compile` file: each is
 	// compiled on its own and nothing runs (see compilecheck.go);
 	// expectFail says each must be rejected.
 	compileOnly, expectFail bool
-}
-
-// missingRuntime are functions that Cranelift's own test runner provides
-// to compiled code and cliff's harness does not, with the reason. A unit
-// that calls one is skipped on compiled configurations, not failed.
-var missingRuntime = map[string]string{
-	"%__cranelift_throw": "calls %__cranelift_throw, the exception-unwinding runtime of Cranelift's test runner, which cliff's harness does not provide",
-}
-
-// unrunnableReason checks a module's calls against missingRuntime.
-func unrunnableReason(funcs []*ir.Function) string {
-	for _, f := range funcs {
-		for _, fr := range f.Preamble.FuncRefs {
-			if why, ok := missingRuntime[fr.Name]; ok {
-				return why
-			}
-		}
-	}
-	return ""
 }
 
 // An entry is one called function of a unit and the calls made to it.

@@ -13,7 +13,8 @@ import (
 // BenchmarkRun runs batches of 100 trivial jobs. "isolated" gives every
 // job its own child, so it measures a fork and a wait (of qemu itself under
 // emulation) per job; "groups of 10" is 10 cases of 10 input vectors, as
-// cliff-run sends them: one child per case.
+// cliff-run sends them: one child per case. The jobs run confined, as
+// cliff-run's do (they make no system call).
 func BenchmarkRun(b *testing.B) {
 	for _, arch := range Arches() {
 		for _, mode := range []struct {
@@ -24,6 +25,7 @@ func BenchmarkRun(b *testing.B) {
 			b.Run(string(arch)+"/"+mode.name, func(b *testing.B) {
 				exe := *linkFakeBatch(b, arch)
 				exe.IsolateJobs = mode.isolated
+				exe.unconfined = false
 				jobs := make([]Job, 100)
 				for i := range jobs {
 					jobs[i] = Job{Entry: entryAddXor, Args: u32s(uint32(i), 1), ResultSize: 8}
@@ -71,12 +73,12 @@ func BenchmarkLink(b *testing.B) {
 			dir := b.TempDir()
 			obj := compileC(b, arch, "entries.c", dir)
 			exe := filepath.Join(dir, "exe")
-			if _, err := Link(context.Background(), arch, obj, exe); err != nil { // fills the harness cache
+			if _, err := link(context.Background(), arch, obj, exe, entriesLibc); err != nil { // fills the harness cache
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				if _, err := Link(context.Background(), arch, obj, exe); err != nil {
+				if _, err := link(context.Background(), arch, obj, exe, entriesLibc); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -14,7 +14,21 @@
 // compile). Link compiles csrc/harness.c (in a subdirectory because the go
 // tool refuses C files in a package without cgo) once per architecture and
 // compiler, cached under os.UserCacheDir()/cliff/harness, and links
-// `gcc -static -no-pie harness.o batch.o -lm`.
+// `gcc -static -no-pie harness.o batch.o -lm`. Before it links, it refuses
+// an object that leaves any symbol undefined but Cranelift's libcalls
+// (libcalls.go): the static link would resolve any libc function, exit or
+// system, for a case that names it.
+//
+// # Nothing escapes
+//
+// The jobs run confined (sandbox.go): natively the harness installs a
+// seccomp filter before its first job, which its children inherit; a job
+// may then only set its CPU-time limit, return from a signal handler and
+// exit, and any other system call traps. Under qemu-user, where a guest
+// cannot install a filter, the emulator runs under csrc/sandbox.c, a host
+// program whose filter and supervisor give the harness what it needs and
+// its children only what QEMU needs. A refused call is StatusUnsupported,
+// naming the call.
 //
 // The harness runs jobs in forked children, so a crash, a trap or an
 // endless loop ends only that job. Consecutive jobs with the same entry (a
@@ -41,7 +55,8 @@
 //	0       8     magic "CLIFJOB1"
 //	8       4     u32 number of jobs
 //	12      4     u32 per-job CPU-time limit in milliseconds (0: none)
-//	16      4     u32 flags: bit 0 runs every job in its own child
+//	16      4     u32 flags: bit 0 runs every job in its own child;
+//	                  bit 1 confines the children with the seccomp filter
 //	20            the jobs, each:
 //	        4       u32 entry index into cliff_entries
 //	        4       u32 length of the args in bytes (at most 1 MiB)
@@ -57,16 +72,22 @@
 //
 //	<index> <status> <results> <code> <pc> <addr>
 //
-// status is ok, signal, timeout, exit or null (the entry is 0). results is
-// the results buffer in hex (memory order) for ok, "-" otherwise. code is
-// the signal number for signal, the exit status for exit, else 0. pc is the
-// faulting PC in hex (0x0 when the child was killed by a signal it did not
-// catch, such as SIGABRT) and addr is si_addr (the faulting data address
-// for SIGSEGV and SIGBUS, the instruction for SIGILL and SIGFPE).
+// status is ok, signal, syscall (the filter refused a system call),
+// timeout, exit or null (the entry is 0). results is the results buffer in
+// hex (memory order) for ok, the system call's name for syscall ("-" if
+// the harness does not know it), "-" otherwise. code is the signal number
+// for signal, the system call's number for syscall, the exit status for
+// exit, else 0. pc is the faulting PC in hex (for syscall, the PC after
+// the call), or 0x0 when the child was killed by a signal it did not catch
+// (SIGABRT, the emulator's sandbox's SIGKILL); addr is then the child's
+// process id, else si_addr (the faulting data address for SIGSEGV and
+// SIGBUS, the instruction for SIGILL and SIGFPE).
 //
 // Exit status of the harness: 0 every job was run; 2 wrong usage or
 // unreadable job file; 3 malformed job file; 4 a job's entry index is out
-// of range; 5 a system call failed (fork, mmap, waitpid, writing stdout).
+// of range; 5 a system call failed (fork, mmap, waitpid, writing stdout);
+// 6 the children cannot be confined (no seccomp filters, or under
+// qemu-user); the emulator's sandbox adds 7, it could not be set up.
 // The message is on stderr. A job line that is missing means the harness
 // died; Run reports those jobs as StatusHarnessError.
 //

@@ -16,6 +16,10 @@ type Executable struct {
 	// one until a job fails: far cheaper under qemu, but a call that
 	// corrupts memory could affect the next call of the same entry.
 	IsolateJobs bool
+	// unconfined runs the jobs without the seccomp filter or the
+	// emulator's sandbox: only for the tests of what the harness does
+	// with jobs that call libc (abort, kill).
+	unconfined bool
 
 	entries []uint64          // address of each entry; 0 for a module that failed
 	symbols map[string]uint64 // every named symbol's address

@@ -15,11 +15,35 @@ import (
 	"time"
 )
 
-//go:embed csrc/harness.c
-var harnessSource []byte
+//go:embed csrc/seccomp.h
+var seccompHeader string
 
-// harnessCFlags compile harness.c; part of the cache key.
+//go:embed csrc/harness.c
+var harnessFile string
+
+// harnessSource is what the compiler reads for the harness: seccomp.h,
+// then harness.c at its own line numbers, so messages point into it.
+var harnessSource = withSeccomp("harness.c", harnessFile)
+
+// withSeccomp puts csrc/seccomp.h in front of a C file of csrc.
+func withSeccomp(name, text string) []byte {
+	return []byte("#line 1 \"seccomp.h\"\n" + seccompHeader + "#line 1 \"" + name + "\"\n" + text)
+}
+
+// harnessCFlags compile harness.c (and sandbox.c); part of the cache key.
 var harnessCFlags = []string{"-O2", "-std=gnu11", "-Wall", "-Wextra", "-fno-strict-aliasing"}
+
+// pinnedRegFlags keep the harness's code off the register Cranelift pins
+// with enable_pinned_reg (x86_64 r15, aarch64 x21; riscv64 and s390x have
+// none): compiled code sets it and does not restore it, so the harness
+// must keep nothing there across a call of an entry. (libc's functions
+// save it as any callee-saved register, which is all they need.)
+var pinnedRegFlags = map[Arch][]string{X86_64: {"-ffixed-r15"}, AArch64: {"-ffixed-x21"}}
+
+// harnessFlags are the flags that compile harness.c for arch.
+func harnessFlags(arch Arch) []string {
+	return append(append([]string{}, harnessCFlags...), pinnedRegFlags[arch]...)
+}
 
 // Time limits of the external tools; they normally take well under a second.
 const (
@@ -28,10 +52,23 @@ const (
 )
 
 // Link links the batch object objPath with the harness into the static
-// executable exePath, for arch, and reads its symbol table. A link error
-// (an undefined symbol, a bad object) comes back with the linker's message.
+// executable exePath, for arch, and reads its symbol table. An object
+// that leaves a symbol undefined that the harness does not provide
+// (Cranelift's libcalls, see libcalls.go) is refused before the linker
+// runs, with a *RefusedSymbolsError: a static link would resolve any libc
+// function. Another link error (a bad object) comes back with the
+// linker's message.
 func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable, error) {
+	return link(ctx, arch, objPath, exePath, nil)
+}
+
+// link is Link that also lets the object use the symbols alsoAllowed (for
+// the tests' fake batches, which call libc).
+func link(ctx context.Context, arch Arch, objPath, exePath string, alsoAllowed []string) (*Executable, error) {
 	if _, err := ParseArch(string(arch)); err != nil {
+		return nil, err
+	}
+	if err := checkImports(arch, objPath, alsoAllowed); err != nil {
 		return nil, err
 	}
 	harnessObj, err := harnessObject(ctx, arch)
@@ -70,14 +107,21 @@ type cachedObject struct {
 	path string // set once the object exists
 }
 
-// harnessObject returns the path of harness.c compiled by compiler,
-// compiling it unless the cache has it. The cache key is the hash of the
-// source, the flags and the compiler's identity; the object is written to
-// a temporary file and renamed, so concurrent processes never see half an
-// object.
+// harnessObject returns the path of harness.c compiled by arch's
+// compiler, compiling it unless the cache has it.
 func harnessObject(ctx context.Context, arch Arch) (string, error) {
+	return cachedBuild(ctx, arch, &cachedObjects, "harness", ".o", harnessSource, append(harnessFlags(arch), "-c"))
+}
+
+// cachedBuild returns the path of what arch's compiler makes of source
+// with args (an object with -c, else a program), building it unless the
+// cache has it; memo remembers the path per compiler for this process.
+// The cache key is the hash of the source, the arguments and the
+// compiler's identity; the output is written to a temporary file and
+// renamed, so concurrent processes never see half of it.
+func cachedBuild(ctx context.Context, arch Arch, memo *sync.Map, name, ext string, source []byte, args []string) (string, error) {
 	compiler := arch.Compiler()
-	v, _ := cachedObjects.LoadOrStore(compiler, &cachedObject{})
+	v, _ := memo.LoadOrStore(compiler, &cachedObject{})
 	c := v.(*cachedObject)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -95,16 +139,16 @@ func harnessObject(ctx context.Context, arch Arch) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{harnessSource, []byte(strings.Join(harnessCFlags, " ")), identity} {
+	for _, part := range [][]byte{source, []byte(strings.Join(args, " ")), identity} {
 		h.Write(part)
 		h.Write([]byte{0})
 	}
-	path := filepath.Join(dir, fmt.Sprintf("harness-%s-%s.o", compiler, hex.EncodeToString(h.Sum(nil))[:16]))
+	path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s%s", name, compiler, hex.EncodeToString(h.Sum(nil))[:16], ext))
 	if _, err := os.Stat(path); err == nil {
 		c.path = path
 		return path, nil
 	}
-	if err := compileHarness(ctx, arch, dir, path); err != nil {
+	if err := compileCached(ctx, arch, dir, path, name, ext, source, args); err != nil {
 		return "", err
 	}
 	c.path = path
@@ -137,9 +181,9 @@ func cacheDir() (string, error) {
 	return dir, nil
 }
 
-func compileHarness(ctx context.Context, arch Arch, dir, path string) error {
+func compileCached(ctx context.Context, arch Arch, dir, path, name, ext string, source []byte, args []string) error {
 	compiler := arch.Compiler()
-	tmp, err := os.CreateTemp(dir, ".harness-*.o")
+	tmp, err := os.CreateTemp(dir, "."+name+"-*"+ext)
 	if err != nil {
 		return fmt.Errorf("harness cache: %w", err)
 	}
@@ -152,12 +196,16 @@ func compileHarness(ctx context.Context, arch Arch, dir, path string) error {
 		return fmt.Errorf("harness cache: %w", err)
 	}
 	defer os.RemoveAll(scratch)
-	args := append(append([]string{}, harnessCFlags...), "-c", "-x", "c", "-o", tmpPath, "-")
-	cmd := exec.CommandContext(ctx, compiler, args...)
+	cmd := exec.CommandContext(ctx, compiler, append(append([]string{}, args...), "-x", "c", "-o", tmpPath, "-")...)
 	cmd.Env = scratchEnv(scratch)
-	cmd.Stdin = bytes.NewReader(harnessSource)
+	cmd.Stdin = bytes.NewReader(source)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return toolchainFailure(arch, "compile harness.c with "+compiler, out, err, ctx)
+		return toolchainFailure(arch, "compile "+name+".c with "+compiler, out, err, ctx)
+	}
+	if ext == "" { // a program: CreateTemp made the file private
+		if err := os.Chmod(tmpPath, 0o755); err != nil {
+			return fmt.Errorf("harness cache: %w", err)
+		}
 	}
 	if err := os.Rename(tmpPath, path); err != nil {
 		return fmt.Errorf("harness cache: %w", err)

@@ -14,9 +14,10 @@ import (
 // A line is one job's line of harness output (see the package doc).
 type line struct {
 	index   int
-	status  string // ok, signal, timeout, exit, null
+	status  string // ok, signal, syscall, timeout, exit, null
 	results []byte
-	code    int // signal number or exit status
+	syscall string // for syscall: its name, "-" if the harness has none
+	code    int    // signal number, exit status or system call number
 	pc      uint64
 	addr    uint64
 }
@@ -32,7 +33,9 @@ func parseLine(text string) (line, error) {
 		return line{}, fmt.Errorf("harness output %q: index: %w", text, err)
 	}
 	l.status = f[1]
-	if f[2] != "-" {
+	if l.status == "syscall" {
+		l.syscall = f[2]
+	} else if f[2] != "-" {
 		if l.results, err = hex.DecodeString(f[2]); err != nil {
 			return line{}, fmt.Errorf("harness output %q: results: %w", text, err)
 		}
@@ -51,8 +54,9 @@ func parseLine(text string) (line, error) {
 
 // parseOutput fills outcomes from the harness's stdout and returns how
 // many jobs, from the first, were answered. A line out of order or
-// unreadable stops it with an error that explains the rest.
-func (e *Executable) parseOutput(out []byte, jobs []Job, outcomes []Outcome, tm *trapMap, perJob time.Duration) (int, error) {
+// unreadable stops it with an error that explains the rest. refusals are
+// the emulator's sandbox's, by process id.
+func (e *Executable) parseOutput(out []byte, jobs []Job, outcomes []Outcome, tm *trapMap, perJob time.Duration, refusals map[uint64]string) (int, error) {
 	answered := 0
 	for len(out) > 0 && answered < len(jobs) {
 		nl := bytes.IndexByte(out, '\n')
@@ -68,7 +72,7 @@ func (e *Executable) parseOutput(out []byte, jobs []Job, outcomes []Outcome, tm 
 		if l.index != answered {
 			return answered, fmt.Errorf("harness output %q: expected job %d", text, answered)
 		}
-		o, err := e.outcome(jobs[answered], l, tm, perJob)
+		o, err := e.outcome(jobs[answered], l, tm, perJob, refusals)
 		if err != nil {
 			return answered, err
 		}
@@ -79,7 +83,7 @@ func (e *Executable) parseOutput(out []byte, jobs []Job, outcomes []Outcome, tm 
 }
 
 // outcome interprets one job's line.
-func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration) (Outcome, error) {
+func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration, refusals map[uint64]string) (Outcome, error) {
 	switch l.status {
 	case "ok":
 		if len(l.results) != job.ResultSize {
@@ -92,7 +96,15 @@ func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration)
 	case "signal":
 		sig := signalName(l.code)
 		if l.pc == 0 {
-			// Killed by a signal it did not catch (abort's SIGABRT).
+			// Killed by a signal it did not catch (abort's SIGABRT);
+			// addr is the process id.
+			if why, ok := refusals[l.addr]; ok && sig == "SIGKILL" {
+				return Outcome{Status: record.StatusUnsupported, Message: why + ": the emulator's sandbox stopped the job"}, nil
+			}
+			if sig == "SIGSYS" {
+				// The seccomp filter kills a call of another ABI.
+				return Outcome{Status: record.StatusUnsupported, Message: "refused a system call of another ABI: the seccomp filter killed the job"}, nil
+			}
 			return Outcome{Status: record.StatusCrash, Signal: sig, Message: "killed by " + sig}, nil
 		}
 		pc := faultingInstruction(l.pc, l.addr, sig)
@@ -106,6 +118,13 @@ func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration)
 			msg += fmt.Sprintf(", address 0x%x", l.addr)
 		}
 		return Outcome{Status: record.StatusCrash, Signal: sig, PC: pc, Message: msg}, nil
+	case "syscall":
+		name := l.syscall
+		if name == "-" {
+			name = "system call"
+		}
+		return Outcome{Status: record.StatusUnsupported, PC: l.pc,
+			Message: fmt.Sprintf("refused %s (system call %d) at %s: the seccomp filter stopped the job", name, l.code, e.describePC(l.pc))}, nil
 	case "timeout":
 		return Outcome{Status: record.StatusTimeout, Message: fmt.Sprintf("exceeded the per-job limit of %s", perJob)}, nil
 	case "exit":

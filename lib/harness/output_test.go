@@ -101,7 +101,19 @@ func TestOutcome(t *testing.T) {
 			Outcome{Status: record.StatusCrash, Message: "the job exited the process with status 3"}},
 		{"null", AArch64, Job{Entry: 1}, "0 null - 0 0x0 0x0",
 			Outcome{Status: record.StatusHarnessError, Message: "entry 1 is null: its module did not compile"}},
+		// Confined jobs (sandbox.go).
+		{"refused system call", X86_64, Job{}, "0 syscall execve 59 0x1014 0x0",
+			Outcome{Status: record.StatusUnsupported, PC: 0x1014, Message: "refused execve (system call 59) at cliff_m0_f+0x14: the seccomp filter stopped the job"}},
+		{"refused unnamed system call", X86_64, Job{}, "0 syscall - 999 0x9000 0x0",
+			Outcome{Status: record.StatusUnsupported, PC: 0x9000, Message: "refused system call (system call 999) at unknown function: the seccomp filter stopped the job"}},
+		{"another ABI", X86_64, Job{}, "0 signal - 31 0x0 0x4d2",
+			Outcome{Status: record.StatusUnsupported, Message: "refused a system call of another ABI: the seccomp filter killed the job"}},
+		{"stopped by the emulator's sandbox", S390X, Job{}, "0 signal - 9 0x0 0x4d2",
+			Outcome{Status: record.StatusUnsupported, Message: "refused socket (host system call 41): the emulator's sandbox stopped the job"}},
+		{"killed, not by the sandbox", S390X, Job{}, "0 signal - 9 0x0 0x4d3",
+			Outcome{Status: record.StatusCrash, Signal: "SIGKILL", Message: "killed by SIGKILL"}},
 	}
+	refusals := map[uint64]string{1234: "refused socket (host system call 41)"}
 	for _, tt := range tests {
 		e := fakeExecutable(tt.arch)
 		tm, err := e.trapMap(sites)
@@ -112,7 +124,7 @@ func TestOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := e.outcome(tt.job, l, tm, 250*time.Millisecond)
+		got, err := e.outcome(tt.job, l, tm, 250*time.Millisecond, refusals)
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
@@ -144,7 +156,7 @@ func TestParseOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		outcomes := make([]Outcome, len(jobs))
-		answered, err := e.parseOutput([]byte(tt.out), jobs, outcomes, tm, time.Second)
+		answered, err := e.parseOutput([]byte(tt.out), jobs, outcomes, tm, time.Second, nil)
 		if answered != tt.answered {
 			t.Errorf("%s: answered %d, want %d", tt.name, answered, tt.answered)
 		}

@@ -25,7 +25,7 @@ type Job struct {
 
 // An Outcome is how one job ended.
 type Outcome struct {
-	Status  record.Status // StatusOK, StatusTrap, StatusCrash, StatusTimeout or StatusHarnessError
+	Status  record.Status // StatusOK, StatusTrap, StatusCrash, StatusTimeout, StatusUnsupported or StatusHarnessError
 	Results []byte        // for StatusOK: what the trampoline stored
 	Trap    string        // for StatusTrap: the site's trap code
 	Signal  string        // for StatusTrap and StatusCrash by a signal: "SIGSEGV"
@@ -37,7 +37,10 @@ type Outcome struct {
 const maxBuffer = 1 << 20
 
 // Job file flags (see the package doc).
-const flagIsolate = 1
+const (
+	flagIsolate = 1
+	flagConfine = 2
+)
 
 // Harness process exit statuses (see the package doc).
 var harnessExitMeaning = map[int]string{
@@ -45,11 +48,15 @@ var harnessExitMeaning = map[int]string{
 	3: "malformed job file",
 	4: "entry index out of range",
 	5: "system call failed",
+	6: "cannot confine the jobs with a seccomp filter",
+	7: "the emulator's sandbox could not be set up",
 }
 
 // Run runs the jobs in order, in child processes, each with a limit of
 // perJob CPU time, where says: natively (only for the host's
-// architecture) or under qemu-user with its -cpu model. A signal at one of the trap sites becomes StatusTrap.
+// architecture) or under qemu-user with its -cpu model. A signal at one
+// of the trap sites becomes StatusTrap. The jobs run confined (see
+// sandbox.go): a system call they may not make is StatusUnsupported.
 // Consecutive jobs with the same entry share a child until one fails
 // (unless e.IsolateJobs); after a failure the next job gets a new child.
 //
@@ -76,13 +83,16 @@ func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJo
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
-	name, args, err := e.command(where)
+	name, args, err := e.command(ctx, where)
 	if err != nil {
 		return nil, err
 	}
 	var flags uint32
 	if e.IsolateJobs {
 		flags |= flagIsolate
+	}
+	if !where.Emulated && !e.unconfined {
+		flags |= flagConfine
 	}
 	dir, err := os.MkdirTemp("", "cliff-run-")
 	if err != nil {
@@ -130,8 +140,12 @@ func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJo
 		return nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
 
+	var refusals map[uint64]string
+	if where.Emulated && !e.unconfined {
+		refusals = sandboxRefusals(stderr)
+	}
 	outcomes := make([]Outcome, len(jobs))
-	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob)
+	answered, parseErr := e.parseOutput(output, jobs, outcomes, tm, perJob, refusals)
 	if where.Emulated && anyAbort(outcomes[:answered]) {
 		blameEmulator(outcomes[:answered], fileTail(stderr, 4096))
 	}
@@ -147,8 +161,9 @@ func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJo
 	return outcomes, nil
 }
 
-// command is the program and arguments that run the executable.
-func (e *Executable) command(where Placement) (string, []string, error) {
+// command is the program and arguments that run the executable: the
+// executable itself, or the emulator, in its sandbox.
+func (e *Executable) command(ctx context.Context, where Placement) (string, []string, error) {
 	exe, err := filepath.Abs(e.Path)
 	if err != nil {
 		return "", nil, err
@@ -160,13 +175,24 @@ func (e *Executable) command(where Placement) (string, []string, error) {
 		return exe, nil, nil
 	}
 	emulator, err := exec.LookPath(e.Arch.Emulator())
+	if err == nil {
+		emulator, err = filepath.Abs(emulator) // the sandbox executes it without a PATH search
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
-	if where.CPU == "" {
-		return emulator, []string{exe}, nil
+	args := []string{exe}
+	if where.CPU != "" {
+		args = []string{"-cpu", where.CPU, exe}
 	}
-	return emulator, []string{"-cpu", where.CPU, exe}, nil
+	if e.unconfined {
+		return emulator, args, nil
+	}
+	sandbox, err := sandboxProgram(ctx, e.Arch)
+	if err != nil {
+		return "", nil, err
+	}
+	return sandbox, append([]string{emulator}, args...), nil
 }
 
 // encodeJobs encodes the jobs in the format of the package doc.

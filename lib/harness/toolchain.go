@@ -163,7 +163,7 @@ func checkKey(ctx context.Context, arch Arch) (string, error) {
 		return "", err
 	}
 	h := sha256.New()
-	for _, part := range [][]byte{harnessSource, []byte(checkSource), []byte(strings.Join(harnessCFlags, " ")), identity} {
+	for _, part := range [][]byte{harnessSource, sandboxSource, []byte(checkSource), []byte(strings.Join(harnessFlags(arch), " ")), identity} {
 		h.Write(part)
 		h.Write([]byte{0})
 	}

@@ -173,8 +173,32 @@ __asm__(".text\n"
 #endif
 	".size trap_at_8, .-trap_at_8\n");
 
-const uint64_t cliff_entry_count = 14;
-void *const cliff_entries[14] = {
+/*
+ * clobber_pinned sets the register Cranelift pins with enable_pinned_reg
+ * (x86_64 r15, aarch64 x21) to all ones and returns without restoring
+ * it, as code compiled with that setting does; elsewhere it only returns.
+ * The harness must not keep anything there across a call.
+ */
+void clobber_pinned(void);
+__asm__(".text\n"
+	".globl clobber_pinned\n"
+	".type clobber_pinned, @function\n"
+	"clobber_pinned:\n"
+#if defined(__x86_64__)
+	"mov $-1, %r15\n"
+	"ret\n"
+#elif defined(__aarch64__)
+	"mov x21, #-1\n"
+	"ret\n"
+#elif defined(__riscv)
+	"ret\n"
+#elif defined(__s390x__)
+	"br %r14\n"
+#endif
+	".size clobber_pinned, .-clobber_pinned\n");
+
+const uint64_t cliff_entry_count = 15;
+void *const cliff_entries[15] = {
 	(void *)add_xor,        /* 0 */
 	(void *)loop_forever,   /* 1 */
 	(void *)builtin_trap,   /* 2 */
@@ -189,4 +213,5 @@ void *const cliff_entries[14] = {
 	(void *)kill_harness,   /* 11 */
 	(void *)by_mode,        /* 12 */
 	(void *)count_calls,    /* 13 */
+	(void *)clobber_pinned, /* 14 */
 };

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"maps"
+	"slices"
+
+	"cliff/lib/harness"
+	"cliff/lib/ir"
+	"cliff/lib/record"
+)
+
+// External names. A module may refer to functions and symbols it does not
+// define (`fn0 = %memcpy(...)`, `gv0 = symbol %x`). Compiled code can use
+// only those the harness provides, Cranelift's libcalls
+// (harness.CheckExternalName): any other name, `%exit`, `%kill`,
+// `%system`, would be resolved from libc by the static link. Such a unit
+// is refused before it is compiled, on every compiled configuration, with
+// StatusUnsupported "external name %x": it says nothing about Cranelift.
+// (Link refuses such a symbol too, should one get past this check, and
+// the jobs' seccomp filter stops the system calls of code that jumps
+// into libc anyway.)
+//
+// The interpreter refuses such a unit the same way, and more: it calls
+// only the module's own functions and the float libcalls, which the
+// driver computes (driver/src/interpret.rs), so it cannot reach the
+// system, but another external function would fail in it as a compile
+// error or, for another libcall, as a false trap `unreachable`, both
+// blamed on Cranelift.
+
+// missingRuntime are functions that Cranelift's own test runner provides
+// to compiled code and cliff's harness does not, with the reason.
+var missingRuntime = map[string]string{
+	"%__cranelift_throw": "the exception-unwinding runtime of Cranelift's test runner, which cliff's harness does not provide",
+}
+
+// interpreterLibcalls are the external functions the interpreter can
+// call.
+var interpreterLibcalls = map[string]bool{
+	"%CeilF32": true, "%CeilF64": true, "%FloorF32": true, "%FloorF64": true, "%TruncF32": true,
+	"%TruncF64": true, "%NearestF32": true, "%NearestF64": true, "%FmaF32": true, "%FmaF64": true,
+}
+
+// unrunnableReason says why compiled code of a module cannot run in the
+// harness: the first name it refers to but does not define that the
+// harness does not provide, or "".
+func unrunnableReason(funcs []*ir.Function) string {
+	return firstRefusal(funcs, func(name string, tls bool) string {
+		if why, ok := missingRuntime[name]; ok {
+			return "external name " + name + ": " + why
+		}
+		if err := harness.CheckExternalName(name, tls); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+}
+
+// interpRefusal says why the interpreter cannot run a unit: the first
+// external name, in the order of the module's function names, that it
+// cannot call, or "".
+func (u *unit) interpRefusal() string {
+	funcs := make([]*ir.Function, 0, len(u.funcs))
+	for _, name := range slices.Sorted(maps.Keys(u.funcs)) {
+		funcs = append(funcs, u.funcs[name])
+	}
+	if why := unrunnableReason(funcs); why != "" {
+		return why
+	}
+	return firstRefusal(funcs, func(name string, tls bool) string {
+		if tls || !interpreterLibcalls[name] {
+			return "external name " + name + ": the interpreter calls only the float libcalls (%CeilF32 ... %FmaF64)"
+		}
+		return ""
+	})
+}
+
+// firstRefusal applies refuse to every function and symbol that funcs
+// refer to but do not define, in order, and returns its first refusal.
+func firstRefusal(funcs []*ir.Function, refuse func(name string, tls bool) string) string {
+	defined := make(map[string]bool, len(funcs))
+	for _, f := range funcs {
+		defined[f.Name] = true
+	}
+	for _, f := range funcs {
+		for _, fr := range f.Preamble.FuncRefs {
+			if defined[fr.Name] {
+				continue
+			}
+			if why := refuse(fr.Name, false); why != "" {
+				return why
+			}
+		}
+		for _, gv := range f.Preamble.GlobalValues {
+			if gv.Kind != ir.GVSymbol || defined[gv.Name] && !gv.TLS {
+				continue
+			}
+			if why := refuse(gv.Name, gv.TLS); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// refused gives the entries of a unit that t's configuration cannot run
+// for its external names (u.unrunnable compiled, u.interpRefusal in the
+// interpreter) an unsupported result, and reports whether it did; their
+// run lines count as skipped, as ones the configuration cannot run.
+func (w *worker) refused(t *task, u *unit) bool {
+	why := u.unrunnable
+	if t.cfg.Executor == record.ExecInterp {
+		why = u.interpRefusal()
+	}
+	if why == "" {
+		return false
+	}
+	for _, e := range u.entries {
+		if e.results[t.cfgIndex] == nil {
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusUnsupported, Message: shorten(why)}
+		}
+	}
+	w.out.skipped(u, t.cfg, string(record.StatusUnsupported)+": "+why)
+	return true
+}

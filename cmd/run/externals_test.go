@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"cliff/lib/ir"
+	"cliff/lib/parser"
+)
+
+// cmdMessages prints one line per result of every case in a file:
+// "ID CONFIG STATUS[: MESSAGE]", for scripts that match what a result says.
+func cmdMessages(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: messages FILE")
+	}
+	for _, c := range readCases(ts, args[0]) {
+		for _, r := range c.Results {
+			line := fmt.Sprintf("%s %s %s", c.ID, r.Config, r.Status)
+			if r.Message != "" {
+				line += ": " + r.Message
+			}
+			fmt.Fprintln(ts.Stdout(), line)
+		}
+	}
+}
+
+// TestExternalNames checks which external names compiled code and the
+// interpreter refuse: everything a module does not define except the
+// libcalls each provides.
+func TestExternalNames(t *testing.T) {
+	fn := func(decl string) string {
+		return "function %f(i64) -> i64 {\n    " + decl + "\nblock0(v0: i64):\n    return v0\n}\n"
+	}
+	tests := []struct {
+		name, clif       string
+		compiled, interp string // substrings of the refusals; "" runs
+	}{
+		{"own function", fn("fn0 = %f(i64) -> i64"), "", ""},
+		{"own function by user name", "function u0:1() {\nblock0:\n    return\n}\n" + fn("fn0 = u0:1()"), "", ""},
+		{"float libcall", fn("fn0 = %CeilF32(f32) -> f32"), "", ""},
+		{"memory libcall", fn("fn0 = %Memcpy(i64, i64, i64) -> i64"), "", "external name %Memcpy: the interpreter calls only"},
+		{"libc name of a libcall", fn("fn0 = %memcpy(i64, i64, i64) -> i64"), "", "external name %memcpy: "},
+		{"pshufb", fn("fn0 = %X86Pshufb(i8x16, i8x16) -> i8x16"), "", "external name %X86Pshufb: "},
+		{"exit", fn("fn0 = %exit(i32)"), "external name %exit: not one of Cranelift's libcalls", "external name %exit: not one of"},
+		{"user name", fn("fn0 = u1:7(i32)"), "external name u1:7: ", "external name u1:7: "},
+		{"outline stack probe", fn("fn0 = %Probestack()"), "external name %Probestack: the outline stack probe", "external name %Probestack: "},
+		{"TLS libcall", fn("fn0 = %ElfTlsGetAddr(i64) -> i64"), "external name %ElfTlsGetAddr: thread-local storage", "external name %ElfTlsGetAddr: "},
+		{"symbol", fn("gv0 = symbol %environ"), "external name %environ: ", "external name %environ: "},
+		{"symbol of an own function", fn("gv0 = symbol %f"), "", ""},
+		{"thread-local symbol", fn("gv0 = symbol tls %f"), "external name %f (thread-local): ", "external name %f (thread-local): "},
+		{"exception runtime", fn("fn0 = %__cranelift_throw(i64)"), "external name %__cranelift_throw: the exception-unwinding runtime", "external name %__cranelift_throw: "},
+	}
+	for _, tt := range tests {
+		m, err := parser.ParseModuleString(tt.name, tt.clif)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		u := &unit{funcs: map[string]*ir.Function{}}
+		for _, f := range m.Funcs {
+			u.funcs[f.Name] = f
+		}
+		compiled, interp := unrunnableReason(m.Funcs), u.interpRefusal()
+		if (compiled == "") != (tt.compiled == "") || !strings.Contains(compiled, tt.compiled) {
+			t.Errorf("%s: compiled code: refusal %q, want %q", tt.name, compiled, tt.compiled)
+		}
+		if (interp == "") != (tt.interp == "") || !strings.Contains(interp, tt.interp) {
+			t.Errorf("%s: interpreter: refusal %q, want %q", tt.name, interp, tt.interp)
+		}
+	}
+}
