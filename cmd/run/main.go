@@ -63,11 +63,19 @@ vectors share the process until one fails; --isolate gives each its own).
 
 A .clif file (as in Cranelift's filetests) runs on each of its target
 lines, at every --opt level (a file's own opt_level is overridden), and in
-the interpreter if it says "test interpret"; --arch restricts that. Every
+the interpreter if it says "test interpret". --arch overrides the file's
+targets: it runs on exactly those, with the file's target line for an
+arch it has and the default (or --isa-flags) flags otherwise, so
+"cliff-run --arch all repro.clif" checks a repro everywhere. Every
 "; run:" line is checked, failures are printed to stderr as
 file:line: FAIL config: command: what happened, and --summary ends with
 "runlines: N passed, M failed, K skipped". Targets cliff-run cannot run
 (pulley) and ISA flags QEMU cannot emulate are skipped, with the reason.
+A "test compile" file is compiled function by function on each target:
+a panic or a rejected function fails (with expect-fail: one that
+compiles), counted as "compiles: N passed, M failed". A named file with
+nothing to check is an error; in a directory it is counted as skipped. A
+run line cliff itself failed to run is "NOT RUN" and the exit status 2.
 
 Output. Records are written in input order, a chunk of --batch cases at
 a time, as soon as all its configurations are done. -o FILE is written to
