@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# End-to-end test of scripts/campaign.sh (scripts/test.sh runs it): a small
+# campaign run from another directory with relative paths, its printed
+# seed, compressed results only, an honest job count, exit status 0; an
+# unfinished campaign is not replaced; one killed with SIGKILL and resumed
+# gives the same verdicts as an uninterrupted one, with nothing left over.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "campaign_test.sh: FAIL: $*" >&2; exit 1; }
+cd "$work"
+mkdir tmp
+export TMPDIR=$work/tmp
+
+# From another directory, OUT relative to it; a fresh seed, printed.
+OUT=rel CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 20 2 > first.log 2>&1 || fail "exit $?: $(cat first.log)"
+grep -q '^== campaign: 20 cases, depth 2, seed [0-9]\+, .*2 chunks of 10 on 2 jobs, in '"$work"'/rel$' first.log ||
+	fail "header: $(head -n1 first.log)"
+if [ ! -f rel/chunk-0.results.jsonl.zst ] || [ ! -f rel/failures.jsonl.zst ]; then fail "no .zst results in rel/: $(ls rel)"; fi
+if compgen -G 'rel/*results.jsonl' > /dev/null; then fail "an uncompressed copy of the results: $(ls rel)"; fi
+grep -q '^cases 20: consistent' first.log || fail "verdicts: $(cat first.log)"
+
+# One chunk, one job; two campaigns without a seed differ.
+OUT=one CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 5 2 > one.log 2>&1 || fail "exit $?: $(cat one.log)"
+grep -q '1 chunks of 10 on 1 jobs' one.log || fail "job count: $(head -n1 one.log)"
+seed1=$(sed -n 's/.* seed \([0-9]*\),.*/\1/p' first.log)
+seed2=$(sed -n 's/.* seed \([0-9]*\),.*/\1/p' one.log)
+[ "$seed1" != "$seed2" ] || fail "the same seed twice: $seed1"
+
+# Killed at once, then resumed: the same verdicts as an uninterrupted run.
+OUT=whole CHUNK=10 "$repo/scripts/campaign.sh" 30 2 7 > whole.log 2>&1 || fail "exit $?: $(cat whole.log)"
+OUT=killed CHUNK=10 setsid "$repo/scripts/campaign.sh" 30 2 7 > killed.log 2>&1 &
+pid=$!
+while [ ! -s killed/chunk-0.results.jsonl.zst ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+kill -9 -- "-$pid" 2>/dev/null || true
+{ wait "$pid"; } 2>/dev/null || true
+status=0
+OUT=killed "$repo/scripts/campaign.sh" 30 2 7 > refused.log 2>&1 || status=$?
+if [ ! -e killed/finished ]; then
+	if [ "$status" != 2 ] || ! grep -q 'unfinished campaign: resume it' refused.log; then
+		fail "unfinished campaign replaced: exit $status, $(cat refused.log)"
+	fi
+	OUT=killed "$repo/scripts/campaign.sh" --resume > resumed.log 2>&1 || fail "resume: exit $?: $(cat resumed.log)"
+	grep -q '^== campaign (resumed: ' resumed.log || fail "resume header: $(head -n1 resumed.log)"
+fi
+verdicts() { "$repo/bin/cliff-diff" "$1"/chunk-*.results.jsonl.zst 2>/dev/null | LC_ALL=C sort; }
+[ "$(verdicts whole | wc -l)" = 30 ] || fail "uninterrupted: $(verdicts whole | wc -l) verdicts, want 30"
+cmp -s <(verdicts whole) <(verdicts killed) || fail "resumed verdicts differ from uninterrupted ones"
+left=$(find tmp killed -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
+[ "$left" = 0 ] || fail "$left temporary files left: $(find tmp killed -mindepth 1 -name '*cliff*')"
+echo "campaign_test.sh: ok"
