@@ -33,7 +33,7 @@ OUT=whole CHUNK=10 "$repo/scripts/campaign.sh" 30 2 7 > whole.log 2>&1 || fail "
 OUT=killed CHUNK=10 setsid "$repo/scripts/campaign.sh" 30 2 7 > killed.log 2>&1 &
 pid=$!
 while [ ! -s killed/chunk-0.results.jsonl.zst ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-kill -9 -- "-$pid" 2>/dev/null || true
+pkill -KILL -s "$pid" 2>/dev/null || true # the session: Parallel gives each job its own group
 { wait "$pid"; } 2>/dev/null || true
 status=0
 OUT=killed "$repo/scripts/campaign.sh" 30 2 7 > refused.log 2>&1 || status=$?

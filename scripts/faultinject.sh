@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Fault injection for campaigns: runs a campaign once uninterrupted, then
-# again killed with SIGKILL (the whole process group, as a crash or the OOM
-# killer would) at K random points and resumed after each kill, and
+# again killed with SIGKILL (every process of it, as a crash of the machine
+# would) at K random points and resumed after each kill, and
 # compares the two. Prints cases lost, verdicts differing and temporary
 # files left; all three must be 0 (exit 1 otherwise).
 #
 #   scripts/faultinject.sh [N [KILLS [SEED]]]     (default 5000 10 2026)
 #
-# Environment: WORK (out/faultinject), JOBS, CHUNK (as campaign.sh).
+# Environment: WORK (out/faultinject), JOBS, CHUNK (as campaign.sh); REUSE=1
+# keeps the uninterrupted run of an earlier call with the same N and SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-5000} KILLS=${2:-10} SEED=${3:-2026}
 WORK=${WORK:-out/faultinject}
 export CHUNK=${CHUNK:-250}
-rm -rf "$WORK"
+if [ "${REUSE:-0}" = 1 ]; then
+	rm -rf "$WORK/killed" "$WORK/tmp" "$WORK"/killed.*
+else
+	rm -rf "$WORK"
+fi
 mkdir -p "$WORK"
 tmpdir=$WORK/tmp # the campaign's TMPDIR, to count what it leaves behind
 mkdir -p "$tmpdir"
@@ -23,10 +28,18 @@ verdicts() { # the verdicts of a campaign, one line per case, sorted
 }
 
 echo "== uninterrupted: $N cases, seed $SEED"
-start=$(date +%s)
-OUT=$WORK/whole TMPDIR=$tmpdir scripts/campaign.sh "$N" 5 "$SEED" > "$WORK/whole.log" 2>&1 || [ $? = 1 ]
-whole_s=$(($(date +%s) - start))
-echo "   $whole_s s"
+if [ -e "$WORK/whole/finished" ] && [ -f "$WORK/whole.seconds" ] &&
+	grep -q "^N=$N\$" "$WORK/whole/campaign.env" && grep -q "^SEED=$SEED\$" "$WORK/whole/campaign.env"; then
+	# REUSE=1 keeps an earlier uninterrupted run of the same campaign.
+	whole_s=$(cat "$WORK/whole.seconds")
+	echo "   reused ($whole_s s)"
+else
+	start=$(date +%s)
+	OUT=$WORK/whole TMPDIR=$tmpdir scripts/campaign.sh "$N" 5 "$SEED" > "$WORK/whole.log" 2>&1 || [ $? = 1 ]
+	whole_s=$(($(date +%s) - start))
+	echo "$whole_s" > "$WORK/whole.seconds"
+	echo "   $whole_s s"
+fi
 
 echo "== killed $KILLS times at random points, resumed after each"
 first=1
@@ -46,7 +59,9 @@ while :; do
 		delay=$(awk -v s="$whole_s" -v k="$KILLS" -v r="$RANDOM" 'BEGIN { printf "%.1f", 1 + (r / 32768) * (s / k) * 1.5 }')
 		sleep "$delay"
 		if kill -0 "$pid" 2>/dev/null; then
-			kill -9 -- "-$pid" 2>/dev/null || true
+			# The whole session: GNU Parallel puts each chunk in a
+			# process group of its own.
+			pkill -KILL -s "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
 			kills=$((kills + 1))
 			echo "   kill $kills at ${delay}s: $(find "$WORK/killed" -name 'chunk-*.done' | wc -l) chunks done"

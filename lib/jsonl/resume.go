@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"cliff/lib/scratch"
 )
 
 // Resuming. A long run that must survive a kill (cliff-run --resume) uses
@@ -50,12 +52,27 @@ func Resume(path string, scan ScanFunc, drop DropFunc, inputs ...string) (*Write
 		}
 		return nil, fmt.Errorf("cannot resume %s: not a regular file", path)
 	}
-	if err := Rewrite(path, scan, drop); err != nil {
+	// Two runs resuming one file would interleave their records (a zstd
+	// frame inside another is garbage to every reader): the file is
+	// locked while it is read and rewritten, and again from its reopening
+	// until the Writer is closed. Between the two, a second resumer may
+	// take the lock: then one of them is refused, never both let in.
+	held, err := lockOutput(path)
+	if err != nil {
+		return nil, err
+	}
+	err = Rewrite(path, scan, drop)
+	held.Close()
+	if err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
 		return nil, err
+	}
+	if err := scratch.Lock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot resume %s: another process is writing it (%v)", path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -63,6 +80,23 @@ func Resume(path string, scan ScanFunc, drop DropFunc, inputs ...string) (*Write
 		return nil, err
 	}
 	return writerOn(path, &fileOutput{f: f, final: path, appending: true, appendedAt: st.Size()})
+}
+
+// lockOutput locks the file at path, if there is one, for the resumer
+// (nil when there is none; closing nil is harmless).
+func lockOutput(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := scratch.Lock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot resume %s: another process is writing it (%v)", path, err)
+	}
+	return f, nil
 }
 
 // Rewrite scans the complete records of path as Resume does and rewrites

@@ -300,3 +300,40 @@ func killedWriter(spec string) {
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	select {}
 }
+
+// TestResumeLocked: while one run resumes a file, a second cannot (its
+// frames would land inside the first's); once the first is done, it can.
+func TestResumeLocked(t *testing.T) {
+	for _, name := range []string{"out.jsonl", "out.jsonl.zst"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			first, err := Resume(path, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := first.Write(map[string]int{"i": 1}); err != nil {
+				t.Fatal(err)
+			}
+			if err := first.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if w, err := Resume(path, nil, nil); err == nil || !strings.Contains(err.Error(), "another process is writing it") {
+				if w != nil {
+					w.Close()
+				}
+				t.Fatalf("second Resume while the first writes: %v, want refused", err)
+			}
+			if err := first.Close(); err != nil {
+				t.Fatal(err)
+			}
+			second, err := Resume(path, nil, nil)
+			if err != nil {
+				t.Fatalf("Resume after the first closed: %v", err)
+			}
+			second.Write(map[string]int{"i": 2})
+			if err := second.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
