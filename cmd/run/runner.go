@@ -43,7 +43,7 @@ type runner struct {
 	progress bool
 	host     harness.Host
 	tools    toolchains
-	versions *versions // stamps every result written; nil stamps none
+	versions *versions    // stamps every result written; nil stamps none
 	resume   bool         // --resume: the output is a journal to go on with
 	resumed  *resumeState // with resume: what the output held
 
