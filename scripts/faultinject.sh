@@ -56,7 +56,7 @@ while :; do
 	pid=$!
 	if [ "$kills" -lt "$KILLS" ]; then
 		# A random point within the expected remaining run time.
-		delay=$(awk -v s="$whole_s" -v k="$KILLS" -v r="$RANDOM" 'BEGIN { printf "%.1f", 1 + (r / 32768) * (s / k) * 1.5 }')
+		delay=$(awk -v s="$whole_s" -v k="$KILLS" -v r="$RANDOM" 'BEGIN { printf "%.1f", 1 + (r / 32768) * (s / k) * 0.8 }')
 		sleep "$delay"
 		if kill -0 "$pid" 2>/dev/null; then
 			# The whole session: GNU Parallel puts each chunk in a
