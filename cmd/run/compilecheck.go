@@ -118,13 +118,8 @@ func (w *worker) checkCompile(u *unit, e *entry, t *task, m driver.ModuleOutcome
 		res.Status, res.Message = record.StatusHarnessError, err.Error()
 	case m.Status == driver.StatusOK:
 		res.Status, res.Hash = record.StatusOK, record.HashString("")
-	case m.Status == driver.StatusCrash:
-		res.Status, res.Message = record.StatusCompileCrash, m.Message
-		if m.Location != "" {
-			res.Message += " (at " + m.Location + ")"
-		}
 	default:
-		res.Status, res.Message = record.StatusCompileError, m.Message
+		res.Status, res.Message = compileFailure(m.Status, m.Message, m.Location)
 	}
 	res.Message = shorten(res.Message)
 	e.results[t.cfgIndex] = res

@@ -59,11 +59,16 @@ func newReporter(log io.Writer) *reporter {
 	return &reporter{log: log, counts: map[string]*runlineCounts{}, reasons: map[string]int{}, warned: map[string]bool{}, broken: map[string]error{}, compiles: map[string]*runlineCounts{}, filesSkipped: map[string]int{}}
 }
 
-func (r *reporter) countsFor(arch string) *runlineCounts {
-	c := r.counts[arch]
+func (r *reporter) countsFor(arch string) *runlineCounts { return countsIn(r.counts, arch) }
+
+func (r *reporter) compileCounts(arch string) *runlineCounts { return countsIn(r.compiles, arch) }
+
+// countsIn returns arch's counts in m, made on first use.
+func countsIn(m map[string]*runlineCounts, arch string) *runlineCounts {
+	c := m[arch]
 	if c == nil {
 		c = &runlineCounts{}
-		r.counts[arch] = c
+		m[arch] = c
 	}
 	return c
 }
@@ -245,15 +250,6 @@ func (r *reporter) compileChecked(u *unit, e *entry, cfg record.Config, failure 
 	}
 	c.failed++
 	fmt.Fprintf(r.log, "%s:%d: FAIL %s: compile %s: %s\n", u.source, e.fn.Pos.Func.Line, cfg, e.fn.Name, failure)
-}
-
-func (r *reporter) compileCounts(arch string) *runlineCounts {
-	c := r.compiles[arch]
-	if c == nil {
-		c = &runlineCounts{}
-		r.compiles[arch] = c
-	}
-	return c
 }
 
 // brokenArches is an error naming every architecture whose code could

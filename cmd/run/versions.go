@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"time"
 
@@ -75,7 +74,7 @@ func printVersions(w io.Writer, driverPath string) {
 		}
 	}
 	for _, a := range compiledArches {
-		if slices.Contains([]string{hostArch()}, a) {
+		if a == hostArch() {
 			continue
 		}
 		if v, err := harness.EmulatorVersion(ctx, harness.Arch(a)); err != nil {

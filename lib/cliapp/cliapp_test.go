@@ -3,7 +3,6 @@ package cliapp
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -94,5 +93,4 @@ func TestVersion(t *testing.T) {
 	if v := Version(); v == "" || strings.ContainsAny(v, " \n") {
 		t.Errorf("Version() = %q", v)
 	}
-	_ = os.Stdout
 }
