@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/cliapp"
+	"cliff/lib/judge"
 )
 
 // Exit statuses.
@@ -109,22 +110,21 @@ an output that is also an input is refused.`,
 			&cli.BoolFlag{Name: "hold", Usage: "judge no case before every file has ended (for files whose records of a case are not adjacent; holds every case in memory)"},
 		},
 		Action: func(c *cli.Context) error {
-			t, err := diff(options{
-				ctx:      c.Context,
-				inputs:   c.Args().Slice(),
-				output:   c.String("output"),
-				failures: c.Bool("failures"),
-				hold:     c.Bool("hold"),
-				log:      stderr,
+			t, err := judge.Diff(c.Context, judge.Options{
+				Inputs:   c.Args().Slice(),
+				Output:   c.String("output"),
+				Failures: c.Bool("failures"),
+				Hold:     c.Bool("hold"),
+				Log:      stderr,
 			})
 			if c.Bool("summary") {
-				t.write(stderr)
+				t.Write(stderr)
 			}
 			if err != nil {
 				return err
 			}
-			if n := t.failures(); n > 0 {
-				return failuresFound{failures: n, cases: t.cases}
+			if n := t.Failures(); n > 0 {
+				return failuresFound{failures: n, cases: t.Cases}
 			}
 			return nil
 		},

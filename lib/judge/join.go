@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"cmp"
@@ -139,15 +139,9 @@ func (e *entry) addCase(c *record.Case, at position) error {
 
 // addResult adds a result unless it is a run already known (the same
 // configuration with the same outcome, as when two inputs carry a case's
-// earlier results). The same configuration with another outcome is kept: it
-// becomes a side of its own.
+// earlier results): merged as they come, repeats cost no memory.
 func (e *entry) addResult(r record.RunResult) {
-	for i := range e.results {
-		if sameRun(&e.results[i], &r) {
-			return
-		}
-	}
-	e.results = append(e.results, r)
+	e.results = appendRun(e.results, r)
 }
 
 // leave records that an input has moved past a case.

@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func (j judgement) summary() string {
 		if o == j.outcome || !j.present[o] {
 			continue
 		}
-		if notCompared(o) {
+		if NotCompared(o) {
 			left = append(left, j.failure(o))
 			continue
 		}
@@ -67,7 +67,7 @@ func (j judgement) summary() string {
 func (j judgement) agreement() string {
 	var answers []*group
 	for _, g := range j.groups {
-		if answered(g.status) {
+		if Answered(g.status) {
 			answers = append(answers, g)
 		}
 	}
@@ -94,7 +94,7 @@ func answerText(g *group) string {
 func (j judgement) divergence() string {
 	var sides []string
 	for _, g := range j.groups {
-		if !answered(g.status) {
+		if !Answered(g.status) {
 			continue
 		}
 		var what string
@@ -185,24 +185,28 @@ func (j judgement) configList(cs []record.Config) string {
 	return s
 }
 
-// configName names a configuration compactly, arch/opt/executor
-// ("x86_64/speed/native"), and in full (ISA flags, settings) only when
-// another configuration of the case has the same compact name: a campaign
-// gives every x86_64 configuration the same eleven flags and three
-// settings, which would make each summary hundreds of characters long
-// and say nothing the record does not.
-func (j judgement) configName(c record.Config) string {
-	short := c.Arch + "/" + c.OptLevel + "/" + c.Executor
+// configName names a configuration of the case the way ConfigName does.
+func (j judgement) configName(c record.Config) string { return ConfigName(c, j.configs) }
+
+// ConfigName names a configuration compactly, as the summaries do:
+// arch/opt/executor ("x86_64/speed/native"), and in full (ISA flags,
+// settings: record.Config.String) only when another configuration among
+// those given, the case's, has the same compact name. A campaign gives
+// every x86_64 configuration the same eleven flags and three settings,
+// which would make each summary hundreds of characters long and say
+// nothing the record does not.
+func ConfigName(c record.Config, among []record.Config) string {
+	short := compactName(c)
 	full := c.String()
-	for _, g := range j.groups {
-		for _, r := range g.results {
-			if o := r.Config; o.Arch+"/"+o.OptLevel+"/"+o.Executor == short && o.String() != full {
-				return full
-			}
+	for _, o := range among {
+		if compactName(o) == short && o.String() != full {
+			return full
 		}
 	}
 	return short
 }
+
+func compactName(c record.Config) string { return c.Arch + "/" + c.OptLevel + "/" + c.Executor }
 
 // shorten cuts s to at most n characters, marking the cut.
 func shorten(s string, n int) string {

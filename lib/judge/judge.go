@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"cmp"
@@ -52,26 +52,32 @@ var precedence = []record.Outcome{
 	record.OutcomeUnsupported,
 }
 
-// isCraneliftFailure reports whether a verdict is a failure of Cranelift
-// (exit status 1), as opposed to agreement, a failure of cliff itself, or
-// a case no configuration could be compared on.
-func isCraneliftFailure(o record.Outcome) bool {
-	return o != record.OutcomeConsistent && o != record.OutcomeHarnessError && !notCompared(o)
+// Precedence returns the failures a verdict can name, most certain and
+// severe first (see precedence): the order in which a case's failures are
+// chosen as its verdict, and in which cliff-diff counts them.
+func Precedence() []record.Outcome { return slices.Clone(precedence) }
+
+// IsCraneliftFailure reports whether a verdict is a failure of Cranelift
+// (cliff-diff's exit status 1), as opposed to agreement, a failure of cliff
+// itself, or a case no configuration could be compared on.
+func IsCraneliftFailure(o record.Outcome) bool {
+	return o != record.OutcomeConsistent && o != record.OutcomeHarnessError && !NotCompared(o)
 }
 
-// notCompared reports whether results that ended this way are left out of
+// NotCompared reports whether results that ended this way are left out of
 // the comparison and the case judged on the others (the verdict only when
 // no configuration answered): the limits and gaps of a configuration,
 // not Cranelift's.
-func notCompared(o record.Outcome) bool {
+func NotCompared(o record.Outcome) bool {
 	return o == record.OutcomeStackOverflow || o == record.OutcomeUnsupported
 }
 
-// answered reports whether a run produced an answer of the program to
+// Answered reports whether a run produced an answer of the program to
 // compare across configurations: values, or a trap (a trap is an outcome
 // like a value: every configuration must trap the same way on the same
-// input).
-func answered(s record.Status) bool {
+// input). The other statuses are failures, spelled as the verdicts they
+// give.
+func Answered(s record.Status) bool {
 	return s == record.StatusOK || s == record.StatusTrap
 }
 
@@ -138,6 +144,28 @@ func sameRun(a, b *record.RunResult) bool {
 	return a.Config.String() == b.Config.String() && groupKey(a) == groupKey(b)
 }
 
+// mergeRepeats returns the results with each run reported more than once
+// kept only the first time (see sameRun), in their order.
+func mergeRepeats(results []record.RunResult) []record.RunResult {
+	var merged []record.RunResult
+	for _, r := range results {
+		merged = appendRun(merged, r)
+	}
+	return merged
+}
+
+// appendRun appends r to results unless it is a run already there. The
+// same configuration with another outcome is kept: it becomes a side of its
+// own.
+func appendRun(results []record.RunResult, r record.RunResult) []record.RunResult {
+	for i := range results {
+		if sameRun(&results[i], &r) {
+			return results
+		}
+	}
+	return append(results, r)
+}
+
 // groupResults groups results by outcome, in order of first appearance.
 func groupResults(results []record.RunResult) []*group {
 	var groups []*group
@@ -152,7 +180,7 @@ func groupResults(results []record.RunResult) []*group {
 			groups = append(groups, g)
 		}
 		g.results = append(g.results, r)
-		if g.trace == nil && answered(r.Status) {
+		if g.trace == nil && Answered(r.Status) {
 			g.trace = trace(r)
 		}
 	}
@@ -198,12 +226,23 @@ type judgement struct {
 	input   int                     // first differing input, -1 if none or unknown
 	results int                     // results judged (duplicates merged)
 	ran     int                     // results that answered (ok or trap)
+	configs []record.Config         // of every result, for ConfigName
 }
 
-// judge compares a case's results across configurations and returns the
-// verdict (stamped). Non-consistent verdicts carry the case. The case's
-// results must already be free of duplicate runs (see addResult).
-func judge(c *record.Case) record.Verdict {
+// Case compares a case's results across configurations and returns its
+// verdict, stamped: the record cliff-diff writes for the case. The same run
+// reported twice (the same configuration with the same outcome) counts
+// once. A verdict other than consistent carries the case, stamped and with
+// those results; c itself is left as it was.
+func Case(c *record.Case) record.Verdict {
+	judged := *c
+	judged.Results = mergeRepeats(c.Results)
+	return verdict(&judged)
+}
+
+// verdict judges a case whose results hold no repeated run, and takes c
+// into the verdict.
+func verdict(c *record.Case) record.Verdict {
 	j := assess(c.Results)
 	v := record.Verdict{CaseID: c.ID, Verdict: j.outcome, Summary: j.summary()}
 	v.Stamp()
@@ -212,7 +251,7 @@ func judge(c *record.Case) record.Verdict {
 	}
 	for _, g := range j.groups {
 		side := record.Side{Configs: g.configs(), Status: g.status, Hash: commonHash(g)}
-		if j.input >= 0 && answered(g.status) {
+		if j.input >= 0 && Answered(g.status) {
 			side.Output = outputAt(g.trace, j.input)
 		}
 		v.Sides = append(v.Sides, side)
@@ -227,10 +266,13 @@ func judge(c *record.Case) record.Verdict {
 // assess groups the results and applies the precedence.
 func assess(results []record.RunResult) judgement {
 	j := judgement{present: map[record.Outcome]bool{}, input: -1, results: len(results)}
+	for _, r := range results {
+		j.configs = append(j.configs, r.Config)
+	}
 	j.groups = groupResults(results)
 	var answers []*group
 	for _, g := range j.groups {
-		if answered(g.status) {
+		if Answered(g.status) {
 			answers = append(answers, g)
 			j.ran += len(g.results)
 		} else {
@@ -249,7 +291,7 @@ func assess(results []record.RunResult) judgement {
 			break
 		}
 	}
-	if notCompared(j.outcome) && j.ran > 0 {
+	if NotCompared(j.outcome) && j.ran > 0 {
 		// Judged on the configurations that answered.
 		j.outcome = record.OutcomeConsistent
 	}
@@ -266,7 +308,7 @@ func orderSides(groups []*group, verdict record.Outcome) []*group {
 		switch {
 		case string(g.status) == string(verdict):
 			return 0
-		case answered(g.status):
+		case Answered(g.status):
 			return 1
 		case g.status == record.StatusHarnessError:
 			return len(precedence) + 2

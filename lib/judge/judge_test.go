@@ -1,4 +1,4 @@
-package main
+package judge
 
 import (
 	"slices"
@@ -296,7 +296,7 @@ func TestJudge(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &record.Case{ID: "0123456789abcdef", CLIF: "function %f() {\nblock0:\n    return\n}\n", Results: tt.results}
-			v := judge(c)
+			v := Case(c)
 			if err := v.Validate(); err != nil {
 				t.Errorf("invalid verdict: %v", err)
 			}
@@ -336,8 +336,8 @@ func TestFailureStatus(t *testing.T) {
 	for _, o := range record.Outcomes() {
 		want := o != record.OutcomeConsistent && o != record.OutcomeHarnessError &&
 			o != record.OutcomeUnsupported && o != record.OutcomeStackOverflow
-		if got := isCraneliftFailure(o); got != want {
-			t.Errorf("isCraneliftFailure(%s) = %v, want %v", o, got, want)
+		if got := IsCraneliftFailure(o); got != want {
+			t.Errorf("IsCraneliftFailure(%s) = %v, want %v", o, got, want)
 		}
 	}
 	// Every failure is ranked, so none can be dropped from a verdict.
