@@ -342,9 +342,14 @@ func TestFailureStatus(t *testing.T) {
 	}
 	// Every failure is ranked, so none can be dropped from a verdict.
 	for _, o := range record.Outcomes() {
-		if o != record.OutcomeConsistent && !slices.Contains(precedence, o) {
+		if o != record.OutcomeConsistent && !slices.Contains(Precedence(), o) {
 			t.Errorf("%s has no place in the precedence", o)
 		}
+	}
+	// A caller's change to the order is its own.
+	Precedence()[0] = record.OutcomeConsistent
+	if Precedence()[0] != record.OutcomeCompileCrash {
+		t.Errorf("Precedence starts with %s after a caller changed its copy", Precedence()[0])
 	}
 }
 

@@ -1,0 +1,123 @@
+package judge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"cliff/lib/record"
+)
+
+// TestFailing checks which sides of a verdict Failing blames and which it
+// measures them against, on verdicts made by Case.
+func TestFailing(t *testing.T) {
+	x86Size := record.Config{Arch: "x86_64", OptLevel: "speed_and_size", Executor: record.ExecNative}
+	tests := []struct {
+		name      string
+		results   []record.RunResult
+		failing   []string // per failing side, its configurations joined by " "
+		reference string   // "" when none
+	}{
+		{
+			name:      "consistent: nothing fails, the answer is the reference",
+			results:   []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashA, "i32 0x1")},
+			reference: "x86_64/speed/native riscv64/none/qemu",
+		},
+		{
+			name: "divergent: the minority fails against the majority, interpreter or not",
+			results: []record.RunResult{
+				ok(interp, hashA, "i32 0x1"),
+				ok(x86Speed, hashB, "i32 0x2"), ok(x86None, hashB, "i32 0x2"), ok(x86Size, hashB, "i32 0x2"),
+			},
+			failing:   []string{"x86_64/none/interp"},
+			reference: "x86_64/speed/native x86_64/none/native x86_64/speed_and_size/native",
+		},
+		{
+			name: "divergent with a tie: the interpreter's side is the reference",
+			results: []record.RunResult{
+				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashA, "i32 0x1"), ok(interp, hashA, "i32 0x1"), ok(x86None, hashB, "i32 0x2"),
+			},
+			failing:   []string{"x86_64/speed/native x86_64/none/native"},
+			reference: "riscv64/none/qemu x86_64/none/interp",
+		},
+		{
+			name: "divergent three ways: each minority answer is a failing side",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"), ok(arm, "00000000000000cc", "i32 0x3"),
+			},
+			failing:   []string{"riscv64/none/qemu", "aarch64/speed/qemu"},
+			reference: "x86_64/speed/native x86_64/none/native",
+		},
+		{
+			name: "a compile crash fails against the answers, not the other failures",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), failed(riscv, record.StatusCompileCrash, "panic"),
+				failed(arm, record.StatusTimeout, "timed out"), ok(interp, hashA, "i32 0x1"),
+			},
+			failing:   []string{"riscv64/none/qemu"},
+			reference: "x86_64/speed/native x86_64/none/interp",
+		},
+		{
+			name:      "crashes on two signals are two failing sides",
+			results:   []record.RunResult{crashed(arm, "SIGSEGV"), crashed(riscv, "SIGILL"), ok(x86Speed, hashA, "i32 0x1")},
+			failing:   []string{"aarch64/speed/qemu", "riscv64/none/qemu"},
+			reference: "x86_64/speed/native",
+		},
+		{
+			name:    "no answer: no reference",
+			results: []record.RunResult{failed(interp, record.StatusStackOverflow, "stack"), failed(riscv, record.StatusUnsupported, "no")},
+			failing: []string{"x86_64/none/interp"},
+		},
+	}
+	names := func(s record.Side) string {
+		var ns []string
+		for _, c := range s.Configs {
+			ns = append(ns, c.Arch+"/"+c.OptLevel+"/"+c.Executor)
+		}
+		return strings.Join(ns, " ")
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Case(&record.Case{ID: "0123456789abcdef", CLIF: "function %f() {\nblock0:\n    return\n}\n", Results: tt.results})
+			failing, reference := Failing(&v)
+			var got []string
+			for _, s := range failing {
+				got = append(got, names(s))
+			}
+			if !slices.Equal(got, tt.failing) {
+				t.Errorf("failing %q, want %q (verdict: %s)", got, tt.failing, v.Summary)
+			}
+			switch {
+			case reference == nil && tt.reference != "":
+				t.Errorf("no reference, want %q", tt.reference)
+			case reference != nil && names(*reference) != tt.reference:
+				t.Errorf("reference %q, want %q", names(*reference), tt.reference)
+			case reference != nil && !slices.ContainsFunc(v.Sides, func(s record.Side) bool { return &s.Configs[0] == &reference.Configs[0] }):
+				t.Errorf("reference is not one of the verdict's sides")
+			}
+		})
+	}
+}
+
+// TestConfigName checks the compact names of the summaries: full only when
+// another configuration has the same compact name.
+func TestConfigName(t *testing.T) {
+	sse3 := record.Config{Arch: "x86_64", OptLevel: "speed", Executor: record.ExecNative, Flags: []string{"has_sse3"}}
+	tests := []struct {
+		c     record.Config
+		among []record.Config
+		want  string
+	}{
+		{x86Speed, nil, "x86_64/speed/native"},
+		{x86Speed, []record.Config{x86Speed, riscv, x86None}, "x86_64/speed/native"},
+		{campaign(x86Speed), []record.Config{campaign(x86Speed), campaign(x86None)}, "x86_64/speed/native"},
+		{x86AVX, []record.Config{x86AVX, sse3}, "x86_64/speed/native:has_avx2,has_bmi2"},
+		{sse3, []record.Config{x86AVX, sse3, riscv}, "x86_64/speed/native:has_sse3"},
+		{riscv, []record.Config{x86AVX, sse3, riscv}, "riscv64/none/qemu"},
+	}
+	for _, tt := range tests {
+		if got := ConfigName(tt.c, tt.among); got != tt.want {
+			t.Errorf("ConfigName(%s, %d configs) = %q, want %q", tt.c, len(tt.among), got, tt.want)
+		}
+	}
+}
