@@ -232,8 +232,9 @@ type judgement struct {
 // Case compares a case's results across configurations and returns its
 // verdict, stamped: the record cliff-diff writes for the case. The same run
 // reported twice (the same configuration with the same outcome) counts
-// once. A verdict other than consistent carries the case, stamped and with
-// those results; c itself is left as it was.
+// once. A verdict other than consistent carries a copy of the case,
+// stamped and with those results (its CLIF, inputs and other fields shared
+// with c); c itself is left as it was.
 func Case(c *record.Case) record.Verdict {
 	judged := *c
 	judged.Results = mergeRepeats(c.Results)
