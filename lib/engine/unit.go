@@ -1,10 +1,10 @@
-package main
+package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"cliff/lib/arch"
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/printer"
@@ -184,7 +184,7 @@ func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skip
 		u.funcs[fn.Name] = fn
 	}
 	for _, h := range f.Header {
-		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && slices.Contains(compiledArches, h.Words[0]) {
+		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && arch.Known(h.Words[0]) {
 			u.verifyTarget = strings.Join(h.Words, " ")
 		}
 	}
