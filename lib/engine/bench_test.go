@@ -148,3 +148,33 @@ func addTimings(b *testing.B, path string, t record.Timings) record.Timings {
 		}
 	}
 }
+
+// BenchmarkEngineRun measures what cliff-locate pays per re-run of a
+// small case: one Engine.Run of one case on x86_64 (native) and in the
+// interpreter, the drivers kept across runs.
+//
+//	go test ./lib/engine -run '^$' -bench EngineRun
+func BenchmarkEngineRun(b *testing.B) {
+	drv, err := drivertest.Path()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(context.Background(), Options{DriverPath: drv, Jobs: 1, Timeout: 10 * time.Second, CompileTimeout: time.Minute, Fuel: 100_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	configs, err := Configs(ConfigSpec{Arches: []string{"x86_64", "interp"}, Opts: []string{"speed"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c := benchCase(1)
+		if err := e.Run(context.Background(), []*record.Case{c}, configs); err != nil {
+			b.Fatal(err)
+		}
+		if len(c.Results) != 2 || c.Results[0].Status != record.StatusOK || c.Results[0].Hash != c.Results[1].Hash {
+			b.Fatalf("results: %+v", c.Results)
+		}
+	}
+}

@@ -140,9 +140,10 @@ func (e *Engine) Close() {
 // Run runs every case under every configuration (see Configs) and
 // appends one result per configuration to each case's Results, in
 // configuration order, as cliff-run writes them: each configuration gets
-// the settings its case needs (Case.Settings) added. A case cliff cannot
-// take as it is (it does not validate, parse or verify, or its inputs do
-// not fit) is an error naming it, and nothing runs; a configuration
+// the settings its case needs (Case.Settings) added. The cases must be
+// valid records (record.Case.Validate; Stamp a new one). A case cliff
+// cannot take as it is (it does not validate, parse or verify, or its
+// inputs do not fit) is an error naming it, and nothing runs; a configuration
 // Cranelift refuses is an error too. A run cancelled through ctx appends
 // nothing and returns the cancellation's cause. What a run reports as it
 // goes goes to Options.Log.
