@@ -182,9 +182,9 @@ func (s *ConfigSpec) flagsFor(a string) []string {
 }
 
 // forCases lists the configurations a case record runs under: the
-// command line's, with the settings the case needs added (a setting the
-// command line gives itself keeps the command line's value, so a user can
-// still try other values).
+// spec's, with the settings the case needs added (a setting the spec
+// gives itself keeps the spec's value, so that a user can still try
+// other values).
 func (s *ConfigSpec) forCases(needs []string) []record.Config {
 	settings := withSettings(s.Settings, needs)
 	arches := s.Arches

@@ -20,11 +20,12 @@ type unit struct {
 	source  string // "file.clif" or "stdin: record 3", for messages
 	clif    string // the module as the driver compiles and interprets it
 	entries []*entry
-	// configs are the configurations of a .clif file; nil means the
-	// command line's configurations for case records.
+	// configs are the configurations of a .clif file; nil marks a case
+	// record, which runs under the run's configurations for cases
+	// (runner.caseConfigs).
 	configs []record.Config
 	// caseSettings are the Cranelift settings a case record needs
-	// (record.Case.Settings), added to the command line's.
+	// (record.Case.Settings), added to the run's.
 	caseSettings []string
 	skips        []skip
 	// tramps is the CLIF of every runnable entry's trampoline, appended
