@@ -48,7 +48,7 @@ rm -f "$gen_out" "$gen_out.t"
 filetests=${CLIFF_SHARED:-../shared}/cranelift-filetests
 [ -d "$filetests" ] || { echo "no $filetests: skipping the cliff-extract timing"; exit 0; }
 echo "== cliff-run: one worker, 100 cases, batches of 1, 10 and 100 (-benchtime 1x)"
-go test -run '^$' -bench 'Run' -benchtime 1x ./cmd/run ./lib/harness 2>&1 | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'Run' -benchtime 1x ./lib/engine ./lib/harness 2>&1 | grep -E '^(Benchmark|ok|FAIL)'
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 echo "== cliff-extract over $filetests (3 runs)"

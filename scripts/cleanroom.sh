@@ -7,7 +7,7 @@
 # root until setup.sh installs it).
 #
 #   scripts/cleanroom.sh            setup.sh, then go vet ./... and the tests
-#                                   of lib/harness and cmd/run
+#                                   of lib/harness, lib/engine and cmd/run
 #   scripts/cleanroom.sh --full     setup.sh, then all of scripts/test.sh
 #   scripts/cleanroom.sh --keep     leave the working copy (unmounted) for
 #                                   debugging; the path is printed
@@ -455,7 +455,7 @@ if [ -n "${CLIFF_CLEANROOM_TESTS:-}" ]; then
 elif [ "$full" = 1 ]; then
 	tests=scripts/test.sh
 else
-	tests="go vet ./... && go test -count=1 ./lib/harness/... ./cmd/run/..."
+	tests="go vet ./... && go test -count=1 ./lib/harness/... ./lib/engine/... ./cmd/run/..."
 fi
 echo "== cleanroom: $tests"
 running=tests

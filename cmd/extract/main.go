@@ -44,7 +44,7 @@ Exit status: 0 all files were read (or passed --check), 1 some file failed
 also an input, an I/O error), 130 or 143 stopped by SIGINT or SIGTERM
 (between files; the records before are written).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			cliapp.OutputFlag("records"),
 			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
 			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print counts per opcode and per type to stderr"},
 			&cli.BoolFlag{Name: "keep-going", Usage: "exit 0 even if some files did not parse"},

@@ -90,8 +90,8 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
 			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
 			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through cliff-driver (about 1 ms per case)"},
-			&cli.StringFlag{Name: "driver", Usage: "cliff-driver `PATH` (default: next to this binary, or on PATH)"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cases to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			cliapp.DriverFlag("for --survival"),
+			cliapp.OutputFlag("cases"),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("list-features") {

@@ -53,7 +53,7 @@ func exitStatus(err error) int {
 
 func app(stderr io.Writer) *cli.App {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cases to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+		cliapp.OutputFlag("cases"),
 		&cli.StringFlag{Name: "passes", Usage: "run only these passes (`NAME,NAME`; they still run in table order)"},
 	}
 	for _, p := range refine.Passes() {
@@ -63,7 +63,7 @@ func app(stderr io.Writer) *cli.App {
 		&cli.BoolFlag{Name: "verify-each", Usage: "verify each case before the passes and after every pass; stop at the first problem"},
 		&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print a summary of the refined cases' metrics to stderr at the end"},
 		&cli.StringFlag{Name: "survival", Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through the driver"},
-		&cli.StringFlag{Name: "driver", Usage: "`PATH` of cliff-driver for --survival (default: $CLIFF_DRIVER, beside cliff-refine, or on $PATH)"},
+		cliapp.DriverFlag("for --survival"),
 		&cli.DurationFlag{Name: "survival-timeout", Value: time.Minute, Usage: "`DURATION` limit per case for --survival"},
 	)
 	return &cli.App{

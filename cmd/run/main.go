@@ -14,11 +14,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"cliff/lib/arch"
 	"cliff/lib/cliapp"
 	"cliff/lib/driver"
+	"cliff/lib/engine"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
-	"cliff/lib/scratch"
 )
 
 // Exit statuses.
@@ -29,7 +30,7 @@ const (
 )
 
 func main() {
-	cli.VersionPrinter = func(c *cli.Context) { printVersions(c.App.Writer, c.String("driver")) }
+	cli.VersionPrinter = func(c *cli.Context) { engine.PrintVersions(c.App.Writer, c.String("driver")) }
 	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
 }
 
@@ -102,9 +103,9 @@ Exit status: 0 done (and every run line passed), 1 some run line failed,
 before an error are still written. 130 (SIGINT) or 143 (SIGTERM): stopped
 by the signal, records finished before it written.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write records to `FILE` (zstd if it ends in .zst; - is stdout)"},
+			cliapp.OutputFlag("records"),
 			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
-			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: x86_64, aarch64, riscv64, s390x, interp, all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
+			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + ", all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
 			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAG,FLAG` (ARCH= for none); default: the richest set the host or QEMU runs"},
 			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
@@ -115,7 +116,7 @@ by the signal, records finished before it written.`,
 			&cli.BoolFlag{Name: "isolate", Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
 			&cli.Uint64Flag{Name: "fuel", Value: 100_000_000, Usage: "interpreter instruction limit per call"},
 			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
-			&cli.StringFlag{Name: "driver", Usage: "path of cliff-driver (default: $CLIFF_DRIVER, beside cliff-run, or on $PATH)"},
+			cliapp.DriverFlag(""),
 			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
 			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
 		},
@@ -124,20 +125,20 @@ by the signal, records finished before it written.`,
 }
 
 func run(c *cli.Context) error {
-	release, err := useScratchDir()
+	release, err := engine.UseScratchDir("cliff-run")
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
 	defer release()
-	arches, err := parseArches(c.StringSlice("arch"))
+	arches, err := engine.ParseArches(c.StringSlice("arch"))
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
-	opts, err := parseOpts(c.StringSlice("opt"))
+	opts, err := engine.ParseOpts(c.StringSlice("opt"))
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
-	isa, err := parseISAFlags(c.StringSlice("isa-flags"))
+	isa, err := engine.ParseISAFlags(c.StringSlice("isa-flags"))
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
@@ -149,7 +150,7 @@ func run(c *cli.Context) error {
 		return cli.Exit(fmt.Errorf("--host-features (or $%s): %w", harness.HostFeaturesEnv, err), exitError)
 	}
 	if c.Bool("check-tools") {
-		if err := checkTools(c.Context, os.Stdout, host, arches); err != nil {
+		if err := engine.CheckTools(c.Context, os.Stdout, host, arches); err != nil {
 			return cli.Exit("", exitError)
 		}
 		return nil
@@ -169,72 +170,43 @@ func run(c *cli.Context) error {
 			return cliapp.Usagef("--set %s: the opt level is --opt's (results are labelled with it)", s)
 		}
 	}
-	set := &configSet{arches: arches, opts: opts, isaFlags: isa, settings: c.StringSlice("set")}
-	if len(arches) == 0 {
-		set.arches = nil
-	}
-	r := &runner{
-		configs: set,
-		jobs:    max(1, c.Int("jobs")),
-		batch:   max(1, c.Int("batch")),
-		driver:  driverPath,
-		lim: limits{
-			perInput:    c.Duration("timeout"),
-			compileBase: c.Duration("compile-timeout"),
-			compilePer:  2 * time.Second,
-			link:        2 * time.Minute,
-			fuel:        c.Uint64("fuel"),
-			isolate:     c.Bool("isolate"),
-		},
-		rep:      newReporter(os.Stderr),
-		progress: isTerminal(os.Stderr),
-		host:     host,
-		resume:   c.Bool("resume"),
-	}
-	cranelift, err := validateSetup(c.Context, driverPath, set, r.lim)
+	e, err := engine.New(c.Context, engine.Options{
+		DriverPath:     driverPath,
+		Jobs:           c.Int("jobs"),
+		Batch:          max(1, c.Int("batch")),
+		Timeout:        c.Duration("timeout"),
+		CompileTimeout: c.Duration("compile-timeout"),
+		Fuel:           c.Uint64("fuel"),
+		Isolate:        c.Bool("isolate"),
+		Host:           host,
+		Log:            os.Stderr,
+	})
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
-	r.versions = newVersions(cranelift)
-	runErr := r.run(c.Context, sources, c.String("output"))
+	defer e.Close()
+	report, err := e.Stream(c.Context, engine.StreamOptions{
+		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, ISAFlags: isa, Settings: c.StringSlice("set")},
+		Sources:  sources,
+		Output:   c.String("output"),
+		Resume:   c.Bool("resume"),
+		Progress: isTerminal(os.Stderr),
+	})
+	if report == nil {
+		return cli.Exit(err, exitError)
+	}
 	if c.Bool("summary") {
-		r.rep.summary(os.Stderr)
+		report.WriteSummary(os.Stderr)
 	}
-	if runErr != nil {
-		return cli.Exit(runErr, exitError)
-	}
-	if err := r.rep.brokenArches(); err != nil {
+	switch {
+	case err != nil:
 		return cli.Exit(err, exitError)
-	}
-	if err := r.rep.harnessFailed(); err != nil {
-		return cli.Exit(err, exitError)
-	}
-	if r.rep.anyFailed() {
+	case report.Err() != nil:
+		return cli.Exit(report.Err(), exitError)
+	case report.Failed():
 		return cli.Exit("", exitRunlines)
 	}
 	return nil
-}
-
-// useScratchDir makes one scratch directory for the whole run (locked
-// while it lives, see lib/scratch) the $TMPDIR of this process and its
-// children: the workers' and harnesses' directories, the driver's and
-// gcc's temporary files all go there, and release removes it. What a
-// killed cliff-run leaves is one directory, which the next run removes.
-func useScratchDir() (release func(), err error) {
-	dir, remove, err := scratch.Dir("cliff-run")
-	if err != nil {
-		return nil, err
-	}
-	old, had := os.LookupEnv("TMPDIR")
-	os.Setenv("TMPDIR", dir)
-	return func() {
-		if had {
-			os.Setenv("TMPDIR", old)
-		} else {
-			os.Unsetenv("TMPDIR")
-		}
-		remove()
-	}, nil
 }
 
 func isTerminal(f *os.File) bool {

@@ -121,6 +121,23 @@ func cmdResults(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdMessages prints one line per result of every case in a file:
+// "ID CONFIG STATUS[: MESSAGE]", for scripts that match what a result says.
+func cmdMessages(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: messages FILE")
+	}
+	for _, c := range readCases(ts, args[0]) {
+		for _, r := range c.Results {
+			line := fmt.Sprintf("%s %s %s", c.ID, r.Config, r.Status)
+			if r.Message != "" {
+				line += ": " + r.Message
+			}
+			fmt.Fprintln(ts.Stdout(), line)
+		}
+	}
+}
+
 // cmdSameHash checks that every case of a file has N results, all ok, all
 // with one hash and the same outputs.
 func cmdSameHash(ts *testscript.TestScript, neg bool, args []string) {

@@ -3,13 +3,15 @@ package harness
 import (
 	"fmt"
 	"os/exec"
-	"runtime"
+
+	"cliff/lib/arch"
 )
 
 // An Arch is a target architecture, named as in Cranelift's target triples.
 type Arch string
 
-// The architectures cliff runs code on.
+// The architectures cliff runs code on, for the code that is specific to
+// one of them; the list is lib/arch's.
 const (
 	X86_64  Arch = "x86_64"
 	AArch64 Arch = "aarch64"
@@ -17,8 +19,14 @@ const (
 	S390X   Arch = "s390x"
 )
 
-// Arches lists every architecture.
-func Arches() []Arch { return []Arch{X86_64, AArch64, RISCV64, S390X} }
+// Arches lists every architecture, in lib/arch's order.
+func Arches() []Arch {
+	var out []Arch
+	for _, name := range arch.Names() {
+		out = append(out, Arch(name))
+	}
+	return out
+}
 
 // ParseArch checks an architecture name.
 func ParseArch(name string) (Arch, error) {
@@ -32,19 +40,7 @@ func ParseArch(name string) (Arch, error) {
 
 // HostArch is the architecture of this machine ("" if cliff does not
 // support it).
-func HostArch() Arch {
-	switch runtime.GOARCH {
-	case "amd64":
-		return X86_64
-	case "arm64":
-		return AArch64
-	case "riscv64":
-		return RISCV64
-	case "s390x":
-		return S390X
-	}
-	return ""
-}
+func HostArch() Arch { return Arch(arch.Host()) }
 
 // Native reports whether code for a runs on this machine without qemu.
 func (a Arch) Native() bool { return a == HostArch() }

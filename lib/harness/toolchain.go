@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"cliff/lib/arch"
 )
 
 // A ToolchainError is a failure of this machine's tools, not of the code
@@ -34,9 +36,6 @@ func (e *ToolchainError) Error() string {
 	return msg
 }
 
-// debianArch is Debian's name for an architecture, as in package names.
-var debianArch = map[Arch]string{X86_64: "amd64", AArch64: "arm64", RISCV64: "riscv64", S390X: "s390x"}
-
 // compilerPackage and libcPackage are the Debian packages that provide
 // a's C compiler and its static C library: the host's own, or the cross
 // ones (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross).
@@ -51,7 +50,8 @@ func (a Arch) libcPackage() string {
 	if a.Native() {
 		return "libc6-dev"
 	}
-	return "libc6-dev-" + debianArch[a] + "-cross"
+	info, _ := arch.Lookup(string(a))
+	return "libc6-dev-" + info.Debian + "-cross"
 }
 
 // emulatorPackage provides every qemu-<arch>-static.

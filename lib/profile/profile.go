@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"cliff/lib/arch"
 	"cliff/lib/ir"
 )
 
@@ -49,8 +50,8 @@ type opData struct {
 }
 
 // Arches lists the architectures with a profile of their own, in the order
-// compat combines them.
-var Arches = []string{"x86_64", "aarch64", "riscv64", "s390x"}
+// compat combines them: every architecture cliff compiles for (lib/arch).
+var Arches = arch.Names()
 
 // CompatName is the name of the intersection profile.
 const CompatName = "compat"

@@ -123,7 +123,7 @@ func (a *archFacts) allowedImms(c combo) ([]string, bool) {
 func (f *Facts) render(a *archFacts, lines []opLines, combos int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `# Generation profile for %s: the CLIF that Cranelift 0.135's %s backend
-# should accept with cliff-run's default ISA flags (cmd/run/config.go),
+# should accept with cliff-run's default ISA flags (lib/arch),
 # restricted to what cliff-gen generates. %d (opcode, controlling type)
 # combinations.
 #

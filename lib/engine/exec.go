@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"cmp"
@@ -27,36 +27,24 @@ type task struct {
 	chunk    *chunk
 }
 
-// limits bound every external step.
-type limits struct {
-	perInput    time.Duration // one input vector's execution
-	compileBase time.Duration // a compile request, plus compilePer per module
-	compilePer  time.Duration
-	link        time.Duration
-	fuel        uint64 // interpreter instructions per call
-	// isolate runs every input vector in a fresh child process; by
-	// default a case's vectors share one until one of them fails.
-	isolate bool
-}
-
 // A worker owns one driver process and a scratch directory, and runs tasks
 // one at a time.
 type worker struct {
 	drv   *driver.Client
 	dir   string
 	lim   limits
-	out   *reporter
+	out   *reporter    // the current run's
 	host  harness.Host // where native code runs, and what it may use
 	tools *toolchains  // shared by the workers: checked once per arch
 	batch int          // counter for scratch file names
 }
 
-func newWorker(driverPath string, lim limits, out *reporter, host harness.Host, tools *toolchains) (*worker, error) {
+func newWorker(driverPath string, lim limits, host harness.Host, tools *toolchains) (*worker, error) {
 	dir, err := os.MkdirTemp("", "cliff-run-")
 	if err != nil {
 		return nil, err
 	}
-	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, out: out, host: host, tools: tools}, nil
+	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, host: host, tools: tools}, nil
 }
 
 func (w *worker) close() {

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cliff/lib/arch"
 	"cliff/lib/cliapp"
 	"cliff/lib/driver"
 	"cliff/lib/harness"
@@ -52,9 +53,9 @@ func (v *versions) stamp(res *record.RunResult) {
 	res.Versions = s
 }
 
-// printVersions is cliff-run's --version: cliff's, then Cranelift's (from
+// PrintVersions is cliff-run's --version: cliff's, then Cranelift's (from
 // the driver) and each QEMU's, each saying why when it cannot be had.
-func printVersions(w io.Writer, driverPath string) {
+func PrintVersions(w io.Writer, driverPath string) {
 	fmt.Fprintf(w, "cliff-run version %s\n", cliapp.Version())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -73,7 +74,7 @@ func printVersions(w io.Writer, driverPath string) {
 			fmt.Fprintf(w, "cranelift %s (%s)\n", a.Cranelift, driverPath)
 		}
 	}
-	for _, a := range compiledArches {
+	for _, a := range arch.Names() {
 		if a == hostArch() {
 			continue
 		}

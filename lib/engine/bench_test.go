@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"cliff/lib/arch"
 	"cliff/lib/driver/drivertest"
 	"cliff/lib/extract"
 	"cliff/lib/jsonl"
@@ -69,7 +70,7 @@ block0(v0: i64, v1: i64):
 // timings cliff-run writes into each result. Batches of 1 show the cost of
 // linking and starting qemu per case; batches of 100, what batching saves.
 //
-//	go test ./cmd/run -run '^$' -bench Run -benchtime 1x
+//	go test ./lib/engine -run '^$' -bench Run -benchtime 1x
 func BenchmarkRun(b *testing.B) {
 	drv, err := drivertest.Path()
 	if err != nil {
@@ -90,23 +91,21 @@ func BenchmarkRun(b *testing.B) {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	for _, arch := range compiledArches {
+	for _, a := range arch.Names() {
 		for _, batch := range []int{1, 10, 100} {
-			b.Run(fmt.Sprintf("arch=%s/batch=%d", arch, batch), func(b *testing.B) {
+			b.Run(fmt.Sprintf("arch=%s/batch=%d", a, batch), func(b *testing.B) {
 				var total record.Timings
 				var wall time.Duration
 				for i := 0; i < b.N; i++ {
 					out := filepath.Join(dir, "out.jsonl")
-					r := &runner{
-						configs: &configSet{arches: []string{arch}, opts: []string{"speed"}},
-						jobs:    1,
-						batch:   batch,
-						driver:  drv,
-						lim:     limits{perInput: 10 * time.Second, compileBase: time.Minute, compilePer: 2 * time.Second, link: time.Minute},
-						rep:     newReporter(io.Discard),
-					}
 					start := time.Now()
-					if err := r.run(context.Background(), []extract.Source{{Path: input}}, out); err != nil {
+					e, err := New(context.Background(), Options{DriverPath: drv, Jobs: 1, Batch: batch, Timeout: 10 * time.Second, CompileTimeout: time.Minute, Fuel: 100_000_000})
+					if err != nil {
+						b.Fatal(err)
+					}
+					_, err = e.Stream(context.Background(), StreamOptions{Configs: ConfigSpec{Arches: []string{a}, Opts: []string{"speed"}}, Sources: []extract.Source{{Path: input}}, Output: out})
+					e.Close()
+					if err != nil {
 						b.Fatal(err)
 					}
 					wall += time.Since(start)
@@ -146,6 +145,36 @@ func addTimings(b *testing.B, path string, t record.Timings) record.Timings {
 			t.CompileMS += r.Timings.CompileMS
 			t.LinkMS += r.Timings.LinkMS
 			t.ExecMS += r.Timings.ExecMS
+		}
+	}
+}
+
+// BenchmarkEngineRun measures what cliff-locate pays per re-run of a
+// small case: one Engine.Run of one case on x86_64 (native) and in the
+// interpreter, the drivers kept across runs.
+//
+//	go test ./lib/engine -run '^$' -bench EngineRun
+func BenchmarkEngineRun(b *testing.B) {
+	drv, err := drivertest.Path()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := New(context.Background(), Options{DriverPath: drv, Jobs: 1, Timeout: 10 * time.Second, CompileTimeout: time.Minute, Fuel: 100_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	configs, err := Configs(ConfigSpec{Arches: []string{"x86_64", "interp"}, Opts: []string{"speed"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c := benchCase(1)
+		if err := e.Run(context.Background(), []*record.Case{c}, configs); err != nil {
+			b.Fatal(err)
+		}
+		if len(c.Results) != 2 || c.Results[0].Status != record.StatusOK || c.Results[0].Hash != c.Results[1].Hash {
+			b.Fatalf("results: %+v", c.Results)
 		}
 	}
 }

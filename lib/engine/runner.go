@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"cliff/lib/extract"
-	"cliff/lib/harness"
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/parser"
@@ -34,18 +33,18 @@ import (
 // written (its results would be harness errors of cliff's making): the
 // output holds the chunks finished before, in input order.
 type runner struct {
-	configs  *configSet
-	jobs     int
-	batch    int
-	driver   string
-	lim      limits
-	rep      *reporter
-	progress bool
-	host     harness.Host
-	tools    toolchains
-	versions *versions    // stamps every result written; nil stamps none
-	resume   bool         // --resume: the output is a journal to go on with
-	resumed  *resumeState // with resume: what the output held
+	e   *Engine // its workers run the tasks
+	rep *reporter
+	// configs are the configurations of .clif files (see forFile); nil
+	// when only case records run.
+	configs *ConfigSpec
+	// caseConfigs are the configurations of a case record that needs
+	// some settings (record.Case.Settings).
+	caseConfigs func(needs []string) []record.Config
+	batch       int
+	progress    bool
+	resume      bool         // --resume: the output is a journal to go on with
+	resumed     *resumeState // with resume: what the output held
 
 	units, tasksDone atomic.Int64
 }
@@ -72,27 +71,15 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	defer cancel(nil)
 	// Once cancelled, failures are the cancellation's: not reported.
 	context.AfterFunc(ctx, r.rep.stop)
-	var workers []*worker
-	for range r.jobs {
-		wk, err := newWorker(r.driver, r.lim, r.rep, r.host, &r.tools)
-		if err != nil {
-			for _, wk := range workers {
-				wk.close()
-			}
-			return errors.Join(err, w.CloseAfter(err))
-		}
-		workers = append(workers, wk)
-	}
 
 	tasks := make(chan *task)
-	queued := make(chan *chunk)            // read → dispatcher
-	ordered := make(chan *chunk, r.jobs+1) // dispatcher → writer, in input order
+	queued := make(chan *chunk)                      // read → dispatcher
+	ordered := make(chan *chunk, len(r.e.workers)+1) // dispatcher → writer, in input order
 	var workersDone sync.WaitGroup
-	for _, wk := range workers {
+	for _, wk := range r.e.workers {
 		workersDone.Add(1)
 		go func() {
 			defer workersDone.Done()
-			defer wk.close()
 			for t := range tasks {
 				if ctx.Err() == nil {
 					wk.run(ctx, t)
@@ -170,7 +157,7 @@ func (r *runner) openOutput(output string, sources []extract.Source) (*jsonl.Wri
 	if !r.resume {
 		return jsonl.Create(output, inputs...)
 	}
-	r.resumed = newResumeState(r.configs)
+	r.resumed = newResumeState(r.caseConfigs)
 	w, err := jsonl.Resume(output, r.resumed.scan, r.resumed.drop, inputs...)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
@@ -192,7 +179,7 @@ func (r *runner) finishResume(output string) error {
 	if s.rerun == 0 {
 		return nil
 	}
-	again := newResumeState(r.configs)
+	again := newResumeState(r.caseConfigs)
 	if err := jsonl.Rewrite(output, again.scan, again.drop); err != nil {
 		return fmt.Errorf("--resume: %w", err)
 	}
@@ -250,7 +237,7 @@ func (r *runner) write(w *jsonl.Writer, ordered <-chan *chunk, cancel context.Ca
 			// prefix of the input, which --resume relies on.
 			stopped = true
 		default:
-			if err = writeChunk(w, ch, r.versions); err != nil {
+			if err = writeChunk(w, ch, r.e.versions); err != nil {
 				stopped = true
 				cancel(errOutputFailed)
 			}
@@ -267,7 +254,7 @@ func (r *runner) dispatch(ch *chunk) []*task {
 	for _, u := range ch.units {
 		cfgs := u.configs
 		if cfgs == nil {
-			cfgs = r.configs.forCases(u.caseSettings)
+			cfgs = r.caseConfigs(u.caseSettings)
 		}
 		for _, cfg := range cfgs {
 			key := cfg.String()
@@ -287,7 +274,7 @@ func (r *runner) dispatch(ch *chunk) []*task {
 	}
 	for _, u := range ch.units {
 		u.prepare(len(ch.configs))
-		r.rep.skippedTargets(u, len(r.configs.opts))
+		r.rep.skippedTargets(u, r.optLevels())
 	}
 	var all []*task
 	for i, us := range members {
@@ -300,9 +287,17 @@ func (r *runner) dispatch(ch *chunk) []*task {
 	return all
 }
 
-// writeChunk appends each entry's results in configuration order and
-// writes its record.
-func writeChunk(w *jsonl.Writer, ch *chunk, v *versions) error {
+// optLevels counts the opt levels a .clif file's target runs at.
+func (r *runner) optLevels() int {
+	if r.configs == nil {
+		return 0
+	}
+	return len(r.configs.Opts)
+}
+
+// appendResults appends each entry's results to its record, in
+// configuration order, stamped with v.
+func appendResults(ch *chunk, v *versions) {
 	for _, u := range ch.units {
 		for _, e := range u.entries {
 			for _, res := range e.results {
@@ -311,6 +306,15 @@ func writeChunk(w *jsonl.Writer, ch *chunk, v *versions) error {
 					e.rec.Results = append(e.rec.Results, *res)
 				}
 			}
+		}
+	}
+}
+
+// writeChunk appends each entry's results and writes its record.
+func writeChunk(w *jsonl.Writer, ch *chunk, v *versions) error {
+	appendResults(ch, v)
+	for _, u := range ch.units {
+		for _, e := range u.entries {
 			if err := w.Write(e.rec); err != nil {
 				return err
 			}
@@ -483,10 +487,10 @@ func (r *runner) startProgress() func() {
 		for {
 			select {
 			case <-stop:
-				fmt.Fprint(os.Stderr, "\r\033[K")
+				fmt.Fprint(r.rep.log, "\r\033[K")
 				return
 			case <-t.C:
-				fmt.Fprintf(os.Stderr, "\r\033[Kcliff-run: %d units read, %d batches done, %s", r.units.Load(), r.tasksDone.Load(), time.Since(start).Truncate(time.Second))
+				fmt.Fprintf(r.rep.log, "\r\033[Kcliff-run: %d units read, %d batches done, %s", r.units.Load(), r.tasksDone.Load(), time.Since(start).Truncate(time.Second))
 			}
 		}
 	}()

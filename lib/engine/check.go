@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"context"
@@ -7,37 +7,38 @@ import (
 	"io"
 	"strings"
 
+	"cliff/lib/arch"
 	"cliff/lib/harness"
 )
 
-// checkTools proves, for each architecture, that this machine can build
+// CheckTools proves, for each architecture, that this machine can build
 // and run its code the way runs do (harness.CheckToolchain), and prints
 // one line per architecture: how its code runs, or what is missing and
 // which Debian package provides it. scripts/setup.sh calls it after
 // installing the packages.
-func checkTools(ctx context.Context, out io.Writer, host harness.Host, arches []string) error {
+func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []string) error {
 	if len(arches) == 0 {
-		arches = compiledArches
+		arches = arch.Names()
 	}
 	var errs []error
 	for _, a := range arches {
-		if a == archInterp {
+		if a == arch.Interp {
 			continue
 		}
-		arch := harness.Arch(a)
-		if err := harness.CheckToolchain(ctx, arch); err != nil {
+		target := harness.Arch(a)
+		if err := harness.CheckToolchain(ctx, target); err != nil {
 			fmt.Fprintln(out, err)
 			errs = append(errs, err)
 			continue
 		}
-		how := "under " + arch.Emulator()
-		if arch.Native() {
+		how := "under " + target.Emulator()
+		if target.Native() {
 			how = "natively"
 			if level := host.Level(); level != "" {
 				how += " (an " + level + " CPU" + lacking(host) + ")"
 			}
 		}
-		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, arch.Compiler(), how)
+		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, target.Compiler(), how)
 	}
 	return errors.Join(errs...)
 }

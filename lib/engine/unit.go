@@ -1,10 +1,10 @@
-package main
+package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"cliff/lib/arch"
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/printer"
@@ -20,11 +20,12 @@ type unit struct {
 	source  string // "file.clif" or "stdin: record 3", for messages
 	clif    string // the module as the driver compiles and interprets it
 	entries []*entry
-	// configs are the configurations of a .clif file; nil means the
-	// command line's configurations for case records.
+	// configs are the configurations of a .clif file; nil marks a case
+	// record, which runs under the run's configurations for cases
+	// (runner.caseConfigs).
 	configs []record.Config
 	// caseSettings are the Cranelift settings a case record needs
-	// (record.Case.Settings), added to the command line's.
+	// (record.Case.Settings), added to the run's.
 	caseSettings []string
 	skips        []skip
 	// tramps is the CLIF of every runnable entry's trampoline, appended
@@ -184,7 +185,7 @@ func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skip
 		u.funcs[fn.Name] = fn
 	}
 	for _, h := range f.Header {
-		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && slices.Contains(compiledArches, h.Words[0]) {
+		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && arch.Known(h.Words[0]) {
 			u.verifyTarget = strings.Join(h.Words, " ")
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package engine
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func caseKey(c *record.Case) string {
 // record, in file order, and per case the records that the input's cases
 // may still claim.
 type resumeState struct {
-	configs  *configSet
+	configs  func(needs []string) []record.Config // the configurations a case runs under
 	keys     []string
 	complete []bool
 	last     map[string]int  // each case's last record
@@ -52,7 +52,7 @@ type resumeState struct {
 	rerun    int             // input cases whose record lacked configurations
 }
 
-func newResumeState(configs *configSet) *resumeState {
+func newResumeState(configs func(needs []string) []record.Config) *resumeState {
 	return &resumeState{configs: configs, last: map[string]int{}, done: map[string]int{}, partial: map[string]bool{}}
 }
 
@@ -92,7 +92,7 @@ func (s *resumeState) covers(c *record.Case) bool {
 	for _, r := range c.Results {
 		have[configKey(r.Config)] = true
 	}
-	for _, cfg := range s.configs.forCases(c.Settings) {
+	for _, cfg := range s.configs(c.Settings) {
 		if !have[configKey(cfg)] {
 			return false
 		}

@@ -1,32 +1,12 @@
-package main
+package engine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/testscript"
 
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 )
-
-// cmdMessages prints one line per result of every case in a file:
-// "ID CONFIG STATUS[: MESSAGE]", for scripts that match what a result says.
-func cmdMessages(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: messages FILE")
-	}
-	for _, c := range readCases(ts, args[0]) {
-		for _, r := range c.Results {
-			line := fmt.Sprintf("%s %s %s", c.ID, r.Config, r.Status)
-			if r.Message != "" {
-				line += ": " + r.Message
-			}
-			fmt.Fprintln(ts.Stdout(), line)
-		}
-	}
-}
 
 // TestExternalNames checks which external names compiled code and the
 // interpreter refuse: everything a module does not define except the

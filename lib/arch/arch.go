@@ -1,0 +1,92 @@
+// Package arch is cliff's one list of the architectures it compiles
+// Cranelift's code for and runs: each row names an architecture as
+// Cranelift's targets do and says what the tools around it call it (Go's
+// GOARCH, Debian's package names) and which ISA flags cliff compiles for
+// by default. Every package that enumerates architectures (the harness,
+// the run engine, the profiles) reads this table, so that adding one is
+// one row here plus the per-architecture data those packages need (the
+// harness's CPU table, a profile); their tests check that none is
+// missing.
+//
+// It imports nothing of cliff's, so that any package may use it without
+// a cycle or a heavy dependency.
+package arch
+
+import (
+	"runtime"
+	"slices"
+)
+
+// An Arch is one architecture cliff compiles for.
+type Arch struct {
+	// Name is Cranelift's name, as on a CLIF target line and in target
+	// triples: "x86_64".
+	Name string
+	// GOARCH is Go's name for a host of this architecture: its code runs
+	// natively there.
+	GOARCH string
+	// Debian is Debian's name, as in the names of its cross compiler and
+	// C library packages (libc6-dev-arm64-cross).
+	Debian string
+	// DefaultISAFlags are the ISA flags a case is compiled with when the
+	// command line does not say: the richest set that QEMU 7.2 executes,
+	// so that the most lowering rules are exercised. They do not depend
+	// on the machine, so a campaign spread over several compiles the same
+	// code everywhere; a host whose CPU lacks some of them runs the code
+	// that needs them under QEMU. Callers must not modify them.
+	DefaultISAFlags []string
+}
+
+// table is the list, in the order tools print and combine architectures.
+var table = []Arch{
+	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64",
+		DefaultISAFlags: []string{"has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt", "has_avx", "has_avx2", "has_fma", "has_bmi1", "has_bmi2", "has_lzcnt"}},
+	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: []string{"has_lse"}},
+	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}},
+	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: []string{}},
+}
+
+// Interp is the pseudo-architecture of Cranelift's interpreter in
+// cliff-run's configurations (--arch interp). It is not in the table:
+// nothing is compiled for it.
+const Interp = "interp"
+
+// All lists the architectures, in table order.
+func All() []Arch { return slices.Clone(table) }
+
+// Names lists the architectures' names, in table order.
+func Names() []string {
+	names := make([]string, len(table))
+	for i, a := range table {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// Lookup returns the architecture named name, if cliff compiles for it.
+func Lookup(name string) (Arch, bool) {
+	i := slices.IndexFunc(table, func(a Arch) bool { return a.Name == name })
+	if i < 0 {
+		return Arch{}, false
+	}
+	return table[i], true
+}
+
+// Known reports whether cliff compiles for the architecture name.
+func Known(name string) bool {
+	_, ok := Lookup(name)
+	return ok
+}
+
+// Host is the name of this machine's architecture, whose code runs
+// natively, or "" when cliff does not compile for it.
+func Host() string { return forGOARCH(runtime.GOARCH) }
+
+func forGOARCH(goarch string) string {
+	for _, a := range table {
+		if a.GOARCH == goarch {
+			return a.Name
+		}
+	}
+	return ""
+}

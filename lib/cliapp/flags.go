@@ -1,0 +1,26 @@
+package cliapp
+
+import "github.com/urfave/cli/v2"
+
+// The flags several tools share, made here so that each reads the same
+// in every tool's --help and behaves the same.
+
+// OutputFlag is -o/--output FILE, where a tool writes its records
+// (what names them in the help: "cases", "records"): zstd-compressed
+// when FILE ends in .zst, stdout for - (the default). lib/jsonl.Create
+// writes it.
+func OutputFlag(what string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write " + what + " to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"}
+}
+
+// DriverFlag is --driver PATH, the cliff-driver binary a tool talks to;
+// use says what for when not every run needs it ("for --survival"). Its
+// default is driver.Find's.
+func DriverFlag(use string) *cli.StringFlag {
+	usage := "`PATH` of cliff-driver"
+	if use != "" {
+		usage += " " + use
+	}
+	usage += " (default: $CLIFF_DRIVER, else cliff-driver beside this tool, else on $PATH)"
+	return &cli.StringFlag{Name: "driver", Usage: usage}
+}

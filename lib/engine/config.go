@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+
+	"cliff/lib/arch"
+	"cliff/lib/ir"
+	"cliff/lib/record"
+)
+
+// OptLevels are Cranelift's opt levels, the default --opt.
+var OptLevels = []string{"none", "speed", "speed_and_size"}
+
+// defaultISAFlags are the ISA flags a case is compiled with on arch when
+// the configurations do not say (lib/arch's DefaultISAFlags).
+func defaultISAFlags(name string) []string {
+	a, _ := arch.Lookup(name)
+	return a.DefaultISAFlags
+}
+
+// hostArch is the architecture whose code runs natively here.
+func hostArch() string {
+	if a := arch.Host(); a != "" {
+		return a
+	}
+	return runtime.GOARCH
+}
+
+// executorFor says how code for arch runs on this machine.
+func executorFor(a string) string {
+	switch {
+	case a == arch.Interp:
+		return record.ExecInterp
+	case a == hostArch():
+		return record.ExecNative
+	}
+	return record.ExecQemu
+}
+
+// A ConfigSpec is a choice of configurations, as cliff-run's command line
+// makes it (--arch, --opt, --isa-flags, --set).
+type ConfigSpec struct {
+	// Arches are architectures (lib/arch's, and arch.Interp for the
+	// interpreter); nil: for cases the host's, for a .clif file the
+	// architectures of its target lines.
+	Arches []string
+	// Opts are opt levels (OptLevels); nil: all of them.
+	Opts []string
+	// ISAFlags are the ISA flags per architecture; an architecture
+	// missing from it gets its default flags (lib/arch).
+	ISAFlags map[string][]string
+	// Settings are shared Cranelift settings (name=value) for every
+	// configuration; the opt level is Opts'.
+	Settings []string
+}
+
+// Configs lists the configurations cliff-run runs a case record under
+// for spec, in the order of its results. Engine.Run adds the settings a
+// case needs, as cliff-run does.
+func Configs(spec ConfigSpec) ([]record.Config, error) {
+	if err := spec.check(); err != nil {
+		return nil, err
+	}
+	return spec.normal().forCases(nil), nil
+}
+
+// check rejects names that no configuration has.
+func (s *ConfigSpec) check() error {
+	for _, a := range s.Arches {
+		if a != arch.Interp && !arch.Known(a) {
+			return fmt.Errorf("architecture %q: want one of %s or %s", a, strings.Join(arch.Names(), ", "), arch.Interp)
+		}
+	}
+	for _, o := range s.Opts {
+		if !slices.Contains(OptLevels, o) {
+			return fmt.Errorf("opt level %q: want one of %s", o, strings.Join(OptLevels, ", "))
+		}
+	}
+	for a := range s.ISAFlags {
+		if !arch.Known(a) {
+			return fmt.Errorf("ISA flags for %q: want one of %s", a, strings.Join(arch.Names(), ", "))
+		}
+	}
+	for _, set := range s.Settings {
+		if !strings.Contains(set, "=") || strings.HasPrefix(strings.TrimSpace(set), "opt_level") {
+			return fmt.Errorf("setting %q: want name=value, not the opt level", set)
+		}
+	}
+	return nil
+}
+
+// normal is s with the defaults filled in: every opt level when s names
+// none, and nil arches for an empty list.
+func (s ConfigSpec) normal() *ConfigSpec {
+	if len(s.Opts) == 0 {
+		s.Opts = OptLevels
+	}
+	if len(s.Arches) == 0 {
+		s.Arches = nil
+	}
+	return &s
+}
+
+// ParseArches reads cliff-run's --arch values: names, comma-separated or
+// repeated, and "all"; sorted, each once.
+func ParseArches(list []string) ([]string, error) {
+	var out []string
+	for _, item := range list {
+		for _, a := range strings.Split(item, ",") {
+			a = strings.TrimSpace(a)
+			switch {
+			case a == "":
+			case a == "all":
+				out = append(out, arch.Names()...)
+				out = append(out, arch.Interp)
+			case a == arch.Interp || arch.Known(a):
+				out = append(out, a)
+			default:
+				return nil, fmt.Errorf("--arch %q: want one of %s, %s or all", a, strings.Join(arch.Names(), ", "), arch.Interp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// ParseOpts reads cliff-run's --opt values; none means all of OptLevels.
+func ParseOpts(list []string) ([]string, error) {
+	var out []string
+	for _, item := range list {
+		for _, o := range strings.Split(item, ",") {
+			o = strings.TrimSpace(o)
+			if o == "" {
+				continue
+			}
+			if !slices.Contains(OptLevels, o) {
+				return nil, fmt.Errorf("--opt %q: want one of %s", o, strings.Join(OptLevels, ", "))
+			}
+			if !slices.Contains(out, o) {
+				out = append(out, o)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return OptLevels, nil
+	}
+	return out, nil
+}
+
+// ParseISAFlags reads --isa-flags ARCH=FLAG,FLAG (ARCH= for none). The
+// command line library splits a value at commas, so an item without "="
+// is one more flag of the architecture before it.
+func ParseISAFlags(list []string) (map[string][]string, error) {
+	m := map[string][]string{}
+	last := ""
+	for _, item := range list {
+		if !strings.Contains(item, "=") && last != "" {
+			m[last] = append(m[last], strings.Fields(item)...)
+			continue
+		}
+		name, flags, ok := strings.Cut(item, "=")
+		last = name
+		if !ok || !arch.Known(name) {
+			return nil, fmt.Errorf("--isa-flags %q: want ARCH=FLAG,FLAG... with ARCH one of %s", item, strings.Join(arch.Names(), ", "))
+		}
+		m[name] = []string{}
+		for _, f := range strings.FieldsFunc(flags, func(r rune) bool { return r == ',' || r == ' ' }) {
+			m[name] = append(m[name], f)
+		}
+	}
+	return m, nil
+}
+
+func (s *ConfigSpec) flagsFor(a string) []string {
+	if f, ok := s.ISAFlags[a]; ok {
+		return f
+	}
+	return defaultISAFlags(a)
+}
+
+// forCases lists the configurations a case record runs under: the
+// spec's, with the settings the case needs added (a setting the spec
+// gives itself keeps the spec's value, so that a user can still try
+// other values).
+func (s *ConfigSpec) forCases(needs []string) []record.Config {
+	settings := withSettings(s.Settings, needs)
+	arches := s.Arches
+	if arches == nil {
+		arches = []string{hostArch()}
+	}
+	var out []record.Config
+	for _, a := range arches {
+		if a == arch.Interp {
+			out = append(out, interpConfig(settings))
+			continue
+		}
+		for _, o := range s.Opts {
+			out = append(out, record.Config{Arch: a, OptLevel: o, Flags: s.flagsFor(a), Settings: settings, Executor: executorFor(a)})
+		}
+	}
+	return out
+}
+
+// withSettings is settings with each of needs (name=value) added whose
+// name it does not set.
+func withSettings(settings, needs []string) []string {
+	for _, n := range needs {
+		name, _, _ := strings.Cut(n, "=")
+		if !slices.ContainsFunc(settings, func(have string) bool { h, _, _ := strings.Cut(have, "="); return h == name }) {
+			settings = append(slices.Clip(settings), n)
+		}
+	}
+	return settings
+}
+
+// forConfigs is configs with the settings a case needs added to each, as
+// forCases adds them.
+func forConfigs(configs []record.Config, needs []string) []record.Config {
+	out := slices.Clone(configs)
+	for i := range out {
+		out[i].Settings = withSettings(out[i].Settings, needs)
+	}
+	return out
+}
+
+func interpConfig(settings []string) record.Config {
+	return record.Config{Arch: arch.Interp, OptLevel: "none", Settings: settings, Executor: record.ExecInterp}
+}
+
+// A skip is a configuration a .clif file names that cliff-run does not
+// run, with the reason; its run lines count as skipped.
+type skip struct {
+	target string
+	reason string
+}
+
+// forFile lists the configurations a .clif file asks for: each `target`
+// line (with the `set` lines before it) at each opt level, and the
+// interpreter for `test interpret`. --arch overrides that: the file runs on
+// exactly the architectures it names, with the file's own target lines for
+// an architecture the file has, and otherwise as a case would (the default
+// or --isa-flags flags), so that `--arch all repro.clif` checks a repro
+// everywhere, whatever targets its author had at hand.
+func (s *ConfigSpec) forFile(f *ir.File) ([]record.Config, []skip) {
+	var out []record.Config
+	var skips []skip
+	var settings, all []string // before the current target line; in the whole header
+	covered := map[string]bool{}
+	sawTarget := false
+	config := func(a string, flags []string, settings []string) record.Config {
+		return record.Config{Arch: a, Flags: flags, Settings: append(slices.Clone(settings), s.Settings...), Executor: executorFor(a)}
+	}
+	for _, h := range f.Header {
+		switch h.Kind {
+		case ir.HeaderSet:
+			for _, w := range h.Words {
+				if !strings.HasPrefix(w, "opt_level=") {
+					settings = append(settings, w)
+					all = append(all, w)
+				}
+			}
+		case ir.HeaderTarget:
+			sawTarget = true
+			if len(h.Words) == 0 {
+				continue
+			}
+			a := h.Words[0]
+			if !arch.Known(a) {
+				if s.Arches == nil {
+					skips = append(skips, skip{strings.Join(h.Words, " "), "cliff-run does not run " + a + " code"})
+				}
+				continue
+			}
+			if s.Arches != nil && !slices.Contains(s.Arches, a) {
+				continue
+			}
+			covered[a] = true
+			if why := unsupportedSettings(settings); why != "" {
+				skips = append(skips, skip{strings.Join(h.Words, " "), why})
+				continue
+			}
+			for _, o := range s.Opts {
+				c := config(a, slices.Clone(h.Words[1:]), settings)
+				c.OptLevel = o
+				out = append(out, c)
+			}
+		}
+	}
+	hasTest := func(name string) bool {
+		return slices.ContainsFunc(f.Tests, func(t ir.HeaderLine) bool { return len(t.Words) > 0 && t.Words[0] == name })
+	}
+	if s.Arches == nil {
+		if !sawTarget && hasTest("run") {
+			// Cranelift runs a target-less `test run` file on the host.
+			for _, o := range s.Opts {
+				c := config(hostArch(), nil, all)
+				c.OptLevel = o
+				out = append(out, c)
+			}
+		}
+		if hasTest("interpret") {
+			out = append(out, interpConfig(append(slices.Clone(all), s.Settings...)))
+		}
+		return out, skips
+	}
+	for _, a := range s.Arches {
+		switch {
+		case a == arch.Interp:
+			out = append(out, interpConfig(append(slices.Clone(all), s.Settings...)))
+		case !covered[a]:
+			for _, o := range s.Opts {
+				c := config(a, s.flagsFor(a), all)
+				c.OptLevel = o
+				out = append(out, c)
+			}
+		}
+	}
+	return out, skips
+}
+
+// unsupportedSettings says why cliff cannot build code with these
+// settings, or "". cliff links ELF executables: thread-local storage for
+// another object format cannot even be placed in its object.
+func unsupportedSettings(settings []string) string {
+	for _, w := range settings {
+		if w == "tls_model=coff" || w == "tls_model=macho" {
+			return w + " is for another object format than ELF, which cliff-run emits"
+		}
+	}
+	return ""
+}
+
+// targetString is the driver's target: the arch and ISA flags.
+func targetString(c record.Config) string {
+	return strings.Join(append([]string{c.Arch}, c.Flags...), " ")
+}
+
+// sharedFlags are the driver's shared settings for c.
+func sharedFlags(c record.Config) []string {
+	return append([]string{"opt_level=" + c.OptLevel}, c.Settings...)
+}

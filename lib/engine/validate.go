@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"cliff/lib/arch"
+	"cliff/lib/driver"
+	"cliff/lib/record"
+)
+
+// Before any case runs, an engine checks what a typo or a broken set-up
+// would otherwise turn into a failure on every case: the limits and the
+// driver (New: it must start and answer), and the ISA flags and settings
+// of the configurations (Cranelift must accept them on every
+// architecture they apply to). A rejected flag would make every result a
+// compile_error, blamed on Cranelift.
+
+// checkSpec checks the configurations of spec: its ISA flags and
+// settings on each of its architectures (on every one for nil arches:
+// .clif files may name any of them).
+func (e *Engine) checkSpec(ctx context.Context, spec *ConfigSpec) error {
+	arches := spec.Arches
+	if arches == nil {
+		arches = arch.Names()
+	}
+	for _, a := range arches {
+		cfg := record.Config{Arch: a, OptLevel: "none", Flags: spec.flagsFor(a), Settings: spec.Settings}
+		if err := e.checkTarget(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTarget has Cranelift compile an empty function for cfg's target
+// and settings, once per engine for each; the interpreter compiles
+// nothing.
+func (e *Engine) checkTarget(ctx context.Context, cfg record.Config) error {
+	if cfg.Arch == arch.Interp {
+		return nil
+	}
+	key := fmt.Sprint(targetString(cfg), sharedFlags(cfg))
+	if err, ok := e.checked[key]; ok {
+		return err
+	}
+	w := e.workers[0]
+	req := &driver.CompileRequest{
+		Target:  targetString(cfg),
+		Flags:   sharedFlags(cfg),
+		Output:  filepath.Join(w.dir, "check-"+cfg.Arch+".o"),
+		Modules: []string{"function %f() {\nblock0:\n    return\n}\n"},
+	}
+	defer os.Remove(req.Output)
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	_, err := w.drv.Compile(cctx, req)
+	cancel()
+	var f *driver.Failure
+	switch {
+	case errors.As(err, &f):
+		err = fmt.Errorf("%s: Cranelift refuses the command line's ISA flags or settings (--isa-flags, --set): %s", cfg.Arch, f.Message)
+	case err != nil:
+		// Not the configuration's fault: not remembered.
+		return fmt.Errorf("--driver %s: %w", e.driver, err)
+	}
+	e.checked[key] = err
+	return err
+}
