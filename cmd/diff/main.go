@@ -104,7 +104,7 @@ record or signal; the cases read before it are still judged and written.
 that fails before its first verdict, or is killed, leaves FILE as it was;
 an output that is also an input is refused.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write verdicts to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			cliapp.OutputFlag("verdicts"),
 			&cli.BoolFlag{Name: "failures", Usage: "write only verdicts other than consistent"},
 			&cli.BoolFlag{Name: "summary", Usage: "print the number of cases per verdict to stderr at the end"},
 			&cli.BoolFlag{Name: "hold", Usage: "judge no case before every file has ended (for files whose records of a case are not adjacent; holds every case in memory)"},
