@@ -104,7 +104,7 @@ func examples() map[string]Record {
 	v.Stamp()
 
 	cl := &Cluster{Signature: "divergent interp!=x86_64/* trap int_ovf sdiv", Verdict: OutcomeDivergent, Count: 12,
-		SignatureHash: HashString("divergent interp!=x86_64/* trap int_ovf sdiv"),
+		SignatureHash:  HashString("divergent interp!=x86_64/* trap int_ovf sdiv"),
 		FailingConfigs: "x86_64/*", Diagnostic: "trap int_ovf sdiv",
 		Representative: exampleID, Members: []string{exampleID, "00000000000000ff"},
 		FirstSeen: time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC), LastSeen: time.Date(2026, 5, 9, 8, 30, 15, 0, time.UTC),
