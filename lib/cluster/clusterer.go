@@ -147,12 +147,18 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 }
 
 // casePosition is where a case stands in its campaign: cliff-gen's index
-// when the case has one, else its position among the verdicts read.
+// for a generated case, else its position among the verdicts read.
 func (c *Clusterer) casePosition(v *record.Verdict) int {
-	if v.Case != nil && v.Case.Options.Profile != "" {
+	if generated(v.Case) {
 		return int(v.Case.Options.Index)
 	}
 	return c.Stats.Verdicts - 1
+}
+
+// generated reports whether a case comes from cliff-gen's seeded stream,
+// whose index orders the campaign (not --enumerate's, nor a .clif file).
+func generated(c *record.Case) bool {
+	return c != nil && c.Options.Profile != "" && c.Options.Mode == ""
 }
 
 func (c *Clusterer) count(v *record.Verdict, t time.Time) {
@@ -174,7 +180,7 @@ func (c *Clusterer) count(v *record.Verdict, t time.Time) {
 		}
 	}
 	if v.Case != nil {
-		if v.Case.Options.Profile != "" {
+		if generated(v.Case) {
 			i := int(v.Case.Options.Index)
 			if s.MinCase > s.MaxCase {
 				s.MinCase, s.MaxCase = i, i
