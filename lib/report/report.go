@@ -32,7 +32,7 @@ type Entry struct {
 }
 
 // isNew reports whether the cluster is not a known finding.
-func (e Entry) isNew() bool { return !strings.HasPrefix(e.Cluster.Known, "known:") }
+func (e Entry) isNew() bool { return !cluster.IsKnown(e.Cluster) }
 
 // Write writes the report into dir (created if missing): index.md,
 // cluster-HASH.md and cluster-HASH.clif per cluster, failures.svg and
