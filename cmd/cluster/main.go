@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -154,13 +155,13 @@ func writeSummary(w io.Writer, res *cluster.Result) {
 		return
 	}
 	s := res.Clusterer.Stats
-	fmt.Fprintf(w, "verdicts %d:", s.Verdicts)
+	var counts []string
 	for _, o := range record.Outcomes() {
 		if n := s.Outcomes[o]; n > 0 {
-			fmt.Fprintf(w, " %s %d", o, n)
+			counts = append(counts, fmt.Sprintf("%s %d", o, n))
 		}
 	}
-	fmt.Fprintf(w, "; clusters %d (%d new)\n", len(res.Records), res.NewClusters())
+	fmt.Fprintf(w, "verdicts %d: %s; clusters %d (%d new)\n", s.Verdicts, strings.Join(counts, ", "), len(res.Records), res.NewClusters())
 	for _, r := range res.Records {
 		status := "new"
 		if cluster.IsKnown(r) {
