@@ -124,6 +124,10 @@ func TestSVG(t *testing.T) {
 	}{
 		{"failures", FailuresSVG(c.Timeline), []string{"failing cases", "distinct clusters", `stroke="#c0392b"`, `stroke="#2471a3"`}},
 		{"no failures", FailuresSVG(nil), []string{"no failing case"}},
+		{"in case order", FailuresSVG([]cluster.Point{{Case: 3, Failures: 1, Clusters: 1}, {Case: 90, Failures: 2, Clusters: 1}}),
+			[]string{"case (cliff-gen index)", ">90<"}},
+		{"out of case order", FailuresSVG([]cluster.Point{{Case: 90, Failures: 1, Clusters: 1}, {Case: 3, Failures: 2, Clusters: 2}}),
+			[]string{"failing verdicts, in the order read", ">2<"}},
 		{"targets", TargetsSVG(c.Stats.ArchStatuses), []string{">x86_64<", ">interp<", "x86_64 compile_crash: ", "compile_crash</text>"}},
 		{"no targets", TargetsSVG(nil), []string{"no runs"}},
 	} {

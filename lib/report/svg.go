@@ -46,14 +46,28 @@ func (s *svg) String() string { return s.b.String() + "</svg>\n" }
 // far against the campaign's case order: a curve of clusters that
 // flattens says the campaign has stopped finding new bugs.
 func FailuresSVG(points []cluster.Point) string {
-	const panelH, gap, top = 130, 50, 30
+	const panelH, gap, top = 130, 50, 44
 	s := newSVG(plotWidth, top+2*panelH+gap+40)
 	s.text(plotWidth/2, 18, "middle", "Failing cases and distinct clusters over the campaign")
 	if len(points) == 0 {
 		s.text(plotWidth/2, top+panelH, "middle", "no failing case")
 		return s.String()
 	}
-	maxCase := max(points[len(points)-1].Case, 1)
+	// The x axis is cliff-gen's case index when the failures came in that
+	// order (a campaign's stream); otherwise (several campaigns, cases
+	// without an index) the order the failures were read.
+	xLabel := "case (cliff-gen index)"
+	for i := 1; i < len(points); i++ {
+		if points[i].Case < points[i-1].Case {
+			xLabel = "failing verdicts, in the order read"
+			points = slices.Clone(points)
+			for j := range points {
+				points[j].Case = points[j].Failures
+			}
+			break
+		}
+	}
+	maxCase := 1
 	for _, p := range points {
 		maxCase = max(maxCase, p.Case)
 	}
@@ -87,7 +101,7 @@ func FailuresSVG(points []cluster.Point) string {
 	axisY := float64(top + 2*panelH + gap)
 	s.text(marginLeft, axisY+16, "middle", "0")
 	s.text(plotWidth-marginRest, axisY+16, "middle", fmt.Sprint(maxCase))
-	s.text(plotWidth/2, axisY+32, "middle", "case (cliff-gen index, or order read)")
+	s.text(plotWidth/2, axisY+32, "middle", xLabel)
 	return s.String()
 }
 
