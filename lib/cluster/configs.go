@@ -27,9 +27,8 @@ import (
 // alike, they are written "*". The interpreter is the architecture
 // "interp".
 func abstractConfigs(failing, all []record.Config) string {
-	failingKeys := map[string]bool{}
-	for _, c := range failing {
-		failingKeys[c.String()] = true
+	isFailing := func(c record.Config) bool {
+		return slices.ContainsFunc(failing, func(f record.Config) bool { return sameConfig(f, c) })
 	}
 	byArch := map[string][]record.Config{}
 	for _, c := range dedupConfigs(append(slices.Clone(all), failing...)) {
@@ -48,7 +47,7 @@ func abstractConfigs(failing, all []record.Config) string {
 	for i, a := range failingArches {
 		var fl, pa []record.Config
 		for _, c := range byArch[a] {
-			if failingKeys[c.String()] {
+			if isFailing(c) {
 				fl = append(fl, c)
 			} else {
 				pa = append(pa, c)
@@ -91,11 +90,9 @@ func archOf(c record.Config) string {
 }
 
 func dedupConfigs(cs []record.Config) []record.Config {
-	seen := map[string]bool{}
 	var out []record.Config
 	for _, c := range cs {
-		if k := c.String(); !seen[k] {
-			seen[k] = true
+		if !slices.ContainsFunc(out, func(o record.Config) bool { return sameConfig(o, c) }) {
 			out = append(out, c)
 		}
 	}
@@ -122,6 +119,15 @@ func optPart(fl, pa []record.Config) string {
 // configurations from the passing ones, if any set does.
 func flagsPart(fl, pa []record.Config) string {
 	if len(pa) == 0 {
+		return ""
+	}
+	// Most campaigns run an architecture with one set of flags: nothing to
+	// tell apart, and nothing to allocate.
+	sameFlags := true
+	for _, c := range append(slices.Clone(fl), pa...) {
+		sameFlags = sameFlags && slices.Equal(c.Flags, fl[0].Flags) && slices.Equal(c.Settings, fl[0].Settings)
+	}
+	if sameFlags {
 		return ""
 	}
 	variant := func(c record.Config) string { return strings.Join(flagSet(c), ",") }

@@ -15,28 +15,22 @@ var (
 	needsPrefix    = regexp.MustCompile(`^%\S+ needs %\S+, which failed: `)
 	functionPrefix = regexp.MustCompile(`^function (?:%\S+|u\d+:\d+): `)
 	// The panic site the driver appends: " (at FILE:LINE:COL)".
-	panicSite = regexp.MustCompile(`\s*\(at (\S+?):(\d+)(?::\d+)?\)$`)
+	panicSite = regexp.MustCompile(`^\(at (\S+?):(\d+)(?::\d+)?\)$`)
 	// An ISLE "no rule matched" panic names the .isle rule line itself;
 	// the generated isle_*.rs line it was raised at says nothing more.
 	isleRule = regexp.MustCompile(`(no rule matched for term \S+) at (\S+\.isle) line (\d+)(?:; should it be partial\?)?`)
 	// "should be implemented in ISLE: inst = `v9 = umax.i128 v4, v2`,
 	// type = `Some(types::I128)`": the opcode and type are the bug.
 	islePending = regexp.MustCompile("inst = `(?:[^`=]*= )?([a-z_0-9]+)(\\.[a-z0-9]+)?[^`]*`(?:, type = `(?:Some\\()?(?:types::)?([A-Za-z0-9]+)\\)?`)?")
-	// Paths: registry and checkout prefixes, crate versions and cargo's
-	// build-directory hashes.
-	cratePath = regexp.MustCompile(`(?:[^\s()'"` + "`" + `]*/)?([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)-\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?/`)
-	buildPath = regexp.MustCompile(`(?:[^\s()'"` + "`" + `]*/)?build/([a-z][a-z0-9_]*(?:-[a-z][a-z0-9_]*)*)-[0-9a-f]{8,}/`)
 	// A source position inside a message (QEMU's assertions): kept, with
 	// its line, while other numbers go.
-	sourcePos = regexp.MustCompile(`[\w./-]+\.(?:rs|c|h|cc|isle):\d+(?::\d+)?`)
-	// Entity numbers, then any other number.
-	entity   = regexp.MustCompile(`\b(v|block|inst|ss|dss|gv|sig|fn|jt|const|heap|table)\d+\b`)
-	funcName = regexp.MustCompile(`%[A-Za-z_][\w.]*`)
-	hexNum   = regexp.MustCompile(`\b0x[0-9a-fA-F_]+\b`)
-	decNum   = regexp.MustCompile(`\b\d+\b`)
-	typeSet  = regexp.MustCompile(`TypeSet ?\{[^}]*\}`)
-	spaces   = regexp.MustCompile(`\s+`)
+	sourcePos = regexp.MustCompile(`^[\w./-]+\.(?:rs|c|h|cc|isle):\d+(?::\d+)?`)
+	typeSet   = regexp.MustCompile(`TypeSet ?\{[^}]*\}`)
 )
+
+// entityPrefixes are the CLIF entity names whose numbers are erased
+// (v12 → vN).
+var entityPrefixes = []string{"v", "block", "inst", "ss", "dss", "gv", "sig", "fn", "jt", "const", "heap", "table"}
 
 // NormalizeMessage is a compiler or harness message made comparable across
 // cases: cliff-run's "%f needs %g, which failed:" and "function %f:"
@@ -47,61 +41,213 @@ var (
 // panic site, as " @ FILE:LINE" (for an ISLE "no rule matched" panic, the
 // .isle rule line its message names). "should be implemented in ISLE:
 // inst = `v9 = umax.i128 v4, v2`" keeps the opcode and type: "umax.i128".
+//
+// It runs once per failing verdict, so it avoids regular expressions
+// over the whole message where a scan does: paths are rewritten word by
+// word, numbers by one pass over the words.
 func NormalizeMessage(msg string) string {
-	msg = strings.TrimSpace(spaces.ReplaceAllString(msg, " "))
+	msg = strings.Join(strings.Fields(msg), " ")
 	for {
-		rest := needsPrefix.ReplaceAllString(msg, "")
-		rest = functionPrefix.ReplaceAllString(rest, "")
+		rest := msg
+		if strings.HasPrefix(rest, "%") {
+			rest = needsPrefix.ReplaceAllString(rest, "")
+		}
+		if strings.HasPrefix(rest, "function ") {
+			rest = functionPrefix.ReplaceAllString(rest, "")
+		}
 		if rest == msg {
 			break
 		}
 		msg = rest
 	}
 	site := ""
-	if m := panicSite.FindStringSubmatchIndex(msg); m != nil {
-		site = normalizePath(msg[m[2]:m[3]]) + ":" + msg[m[4]:m[5]]
-		msg = msg[:m[0]]
-	}
-	if m := isleRule.FindStringSubmatchIndex(msg); m != nil {
-		site = msg[m[4]:m[5]] + ":" + msg[m[6]:m[7]]
-		msg = msg[:m[0]] + msg[m[2]:m[3]] + msg[m[1]:]
-	}
-	msg = islePending.ReplaceAllStringFunc(msg, func(s string) string {
-		m := islePending.FindStringSubmatch(s)
-		op, ty := m[1], m[2]
-		if ty == "" && m[3] != "" {
-			ty = "." + strings.ToLower(m[3])
+	if i := strings.LastIndex(msg, " (at "); i >= 0 {
+		if m := panicSite.FindStringSubmatch(msg[i+1:]); m != nil {
+			site = normalizePath(m[1]) + ":" + m[2]
+			msg = msg[:i]
 		}
-		return op + ty
-	})
-	msg = buildPath.ReplaceAllString(msg, "$1/")
-	msg = cratePath.ReplaceAllString(msg, "$1/")
-	// Keep source positions whole while numbers are erased.
-	var kept []string
-	msg = sourcePos.ReplaceAllStringFunc(msg, func(s string) string {
-		kept = append(kept, s)
-		return "\x00"
-	})
-	msg = typeSet.ReplaceAllString(msg, "TypeSet{…}")
-	msg = entity.ReplaceAllString(msg, "${1}N")
-	msg = funcName.ReplaceAllString(msg, "%F")
-	msg = hexNum.ReplaceAllString(msg, "0xN")
-	msg = decNum.ReplaceAllString(msg, "N")
-	for _, s := range kept {
-		msg = strings.Replace(msg, "\x00", s, 1)
 	}
-	msg = strings.TrimSpace(msg)
+	if strings.Contains(msg, "no rule matched") {
+		if m := isleRule.FindStringSubmatchIndex(msg); m != nil {
+			site = msg[m[4]:m[5]] + ":" + msg[m[6]:m[7]]
+			msg = msg[:m[0]] + msg[m[2]:m[3]] + msg[m[1]:]
+		}
+	}
+	if strings.Contains(msg, "inst = `") {
+		msg = islePending.ReplaceAllStringFunc(msg, func(s string) string {
+			m := islePending.FindStringSubmatch(s)
+			op, ty := m[1], m[2]
+			if ty == "" && m[3] != "" {
+				ty = "." + strings.ToLower(m[3])
+			}
+			return op + ty
+		})
+	}
+	if strings.Contains(msg, "TypeSet") {
+		msg = typeSet.ReplaceAllString(msg, "TypeSet{…}")
+	}
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if strings.Contains(w, "/") {
+			w = normalizePath(w)
+		}
+		words[i] = eraseNumbers(w)
+	}
+	msg = strings.TrimSpace(strings.Join(words, " "))
 	if site != "" {
 		msg += " @ " + site
 	}
 	return truncate(msg, maxDiagnostic)
 }
 
-// normalizePath reduces a panic site's path to crate/file: the registry
-// or checkout prefix, crate version and build hash go.
-func normalizePath(p string) string {
-	p = buildPath.ReplaceAllString(p, "$1/")
-	return cratePath.ReplaceAllString(p, "$1/")
+// eraseNumbers erases the numbers of one word of a message: every maximal
+// run of ASCII letters, digits and _ (a \b-delimited word) that is a
+// decimal number becomes N, a hex number 0xN, an entity (v12, block3) its
+// prefix and N, and a function name (%f2, %main) %F. A source position
+// (file.rs:12) is kept whole.
+func eraseNumbers(w string) string {
+	var b strings.Builder
+	mayHavePos := strings.Contains(w, ":")
+	for i := 0; i < len(w); {
+		if mayHavePos && (i == 0 || !isWordByte(w[i-1])) {
+			if m := sourcePos.FindString(w[i:]); m != "" {
+				b.WriteString(m)
+				i += len(m)
+				continue
+			}
+		}
+		c := w[i]
+		if c == '%' && i+1 < len(w) && (isLetter(w[i+1]) || w[i+1] == '_') {
+			j := i + 1
+			for j < len(w) && (isWordByte(w[j]) || w[j] == '.') {
+				j++
+			}
+			b.WriteString("%F")
+			i = j
+			continue
+		}
+		if !isWordByte(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(w) && isWordByte(w[j]) {
+			j++
+		}
+		b.WriteString(eraseWord(w[i:j]))
+		i = j
+	}
+	return b.String()
+}
+
+func eraseWord(word string) string {
+	if allDigits(word) {
+		return "N"
+	}
+	if len(word) > 2 && word[0] == '0' && word[1] == 'x' && allHex(word[2:]) {
+		return "0xN"
+	}
+	for _, p := range entityPrefixes {
+		if rest, ok := strings.CutPrefix(word, p); ok && allDigits(rest) {
+			return p + "N"
+		}
+	}
+	return word
+}
+
+func isWordByte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '_' }
+func isLetter(c byte) bool   { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' || c == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// normalizePath reduces a path (within one word) to crate/file: the
+// registry or checkout prefix and the crate version go
+// (…/cranelift-codegen-0.135.8/src/x.rs → cranelift-codegen/src/x.rs),
+// and so do cargo's build directory and hash
+// (…/build/cranelift-codegen-b2b2e536ee39b9c2/out/isle_x64.rs →
+// cranelift-codegen/out/isle_x64.rs). Leading quotes and brackets stay.
+func normalizePath(w string) string {
+	lead := strings.IndexFunc(w, func(r rune) bool { return !strings.ContainsRune("(`'\"", r) })
+	if lead < 0 {
+		return w
+	}
+	segs := strings.Split(w[lead:], "/")
+	for i := len(segs) - 2; i >= 0; i-- { // the last segment is the file
+		name, ok := crateDir(segs[i], i > 0 && segs[i-1] == "build")
+		if ok {
+			return w[:lead] + name + "/" + strings.Join(segs[i+1:], "/")
+		}
+	}
+	return w
+}
+
+// crateDir reads a directory named after a crate: NAME-1.2.3 (a registry
+// or vendored crate, with an optional -pre suffix) or, in cargo's build
+// directory, NAME-HASH (8 or more hex digits).
+func crateDir(seg string, inBuild bool) (string, bool) {
+	for i := len(seg) - 1; i > 0; i-- {
+		if seg[i] != '-' {
+			continue
+		}
+		name, rest := seg[:i], seg[i+1:]
+		if !isCrateName(name) {
+			continue
+		}
+		if inBuild && len(rest) >= 8 && allHex(rest) && !strings.Contains(rest, "_") {
+			return name, true
+		}
+		if isVersion(rest) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+func isCrateName(s string) bool {
+	if s == "" || !('a' <= s[0] && s[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isVersion reports whether s is MAJOR.MINOR.PATCH with an optional
+// -suffix.
+func isVersion(s string) bool {
+	core, _, _ := strings.Cut(s, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if !allDigits(p) {
+			return false
+		}
+	}
+	return true
 }
 
 func truncate(s string, n int) string {

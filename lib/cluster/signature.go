@@ -72,7 +72,7 @@ func failureSignature(v *record.Verdict) Signature {
 			continue
 		}
 		for _, c := range s.Configs {
-			d := failureDiagnostic(status, results[c.String()])
+			d := failureDiagnostic(status, results(c))
 			byDiag[d] = append(byDiag[d], c)
 		}
 	}
@@ -88,18 +88,24 @@ func failureSignature(v *record.Verdict) Signature {
 	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(byDiag[best], all), Diagnostic: best}
 }
 
-func resultsByConfig(c *record.Case) map[string]*record.RunResult {
-	m := map[string]*record.RunResult{}
-	if c == nil {
-		return m
-	}
-	for i := range c.Results {
-		r := &c.Results[i]
-		if _, dup := m[r.Config.String()]; !dup {
-			m[r.Config.String()] = r
+func resultsByConfig(c *record.Case) func(record.Config) *record.RunResult {
+	return func(cfg record.Config) *record.RunResult {
+		if c == nil {
+			return nil
 		}
+		for i := range c.Results {
+			if sameConfig(c.Results[i].Config, cfg) {
+				return &c.Results[i]
+			}
+		}
+		return nil
 	}
-	return m
+}
+
+// sameConfig is a.String() == b.String() without building the strings.
+func sameConfig(a, b record.Config) bool {
+	return a.Arch == b.Arch && a.OptLevel == b.OptLevel && a.Executor == b.Executor &&
+		slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Settings, b.Settings)
 }
 
 // failureDiagnostic is K for one failed run (nil: the verdict carries no

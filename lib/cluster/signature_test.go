@@ -243,3 +243,18 @@ func TestNormalizeMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizePath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/cranelift-codegen-0.135.8/src/isa/x64/lower/isle.rs:1272:5", "cranelift-codegen/src/isa/x64/lower/isle.rs:1272:5"},
+		{"cranelift-codegen-0.135.8/src/isa/riscv64/lower/isle.rs", "cranelift-codegen/src/isa/riscv64/lower/isle.rs"},
+		{"/root/.cache/cliff/cargo-target/release/build/cranelift-codegen-b2b2e536ee39b9c2/out/isle_x64.rs", "cranelift-codegen/out/isle_x64.rs"},
+		{"(/home/u/vendor/regalloc2-0.13.2-rc1/src/ion/mod.rs", "(regalloc2/src/ion/mod.rs"},
+		{"../../target/riscv/translate.c:213:", "../../target/riscv/translate.c:213:"},
+		{"src/isa/x64/inst.isle", "src/isa/x64/inst.isle"},
+	} {
+		if got := normalizePath(tc.in); got != tc.want {
+			t.Errorf("normalizePath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
