@@ -102,7 +102,7 @@ func NormalizeMessage(msg string) string {
 
 // eraseNumbers erases the numbers of one word of a message: every maximal
 // run of ASCII letters, digits and _ (a \b-delimited word) that is a
-// decimal number becomes N, a hex number 0xN, an entity (v12, block3) its
+// decimal number becomes N, a duration N and its unit, a hex number 0xN, an entity (v12, block3) its
 // prefix and N, and a function name (%f2, %main) %F. A source position
 // (file.rs:12) is kept whole.
 func eraseNumbers(w string) string {
@@ -147,6 +147,13 @@ func eraseWord(word string) string {
 	}
 	if len(word) > 2 && word[0] == '0' && word[1] == 'x' && allHex(word[2:]) {
 		return "0xN"
+	}
+	// A duration (10s, 250ms): a limit of the run, not of the bug.
+	if i := strings.IndexFunc(word, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
+		switch unit := word[i:]; unit {
+		case "ns", "us", "ms", "s", "m", "h":
+			return "N" + unit
+		}
 	}
 	for _, p := range entityPrefixes {
 		if rest, ok := strings.CutPrefix(word, p); ok && allDigits(rest) {

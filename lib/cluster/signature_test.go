@@ -138,6 +138,18 @@ func TestSignatureOf(t *testing.T) {
 			"divergent aarch64/opt: f32 nan"},
 		{"unexpected trap", divergence("l", "i32 0x1 @interp/none,x86_64/none", "trap int_divz @aarch64/none,aarch64/speed"),
 			"divergent aarch64/*: unexpected trap int_divz"},
+		{"crash with a signal", func() *record.Verdict {
+			v := failure("n", record.StatusCrash, "killed by SIGABRT: qemu-riscv64-static: ../../target/riscv/translate.c:213: decode_save_opc: Assertion `ctx->insn_start != NULL' failed.", "riscv64/none")
+			v.Case.Results[7].Signal = "SIGABRT"
+			return v
+		}(), "crash riscv64/*: crash SIGABRT: killed by SIGABRT: qemu-riscv64-static: ../../target/riscv/translate.c:213: decode_save_opc: Assertion `ctx->insn_start != NULL' failed."},
+		{"timeout", failure("o", record.StatusTimeout, "input 3: no answer after 10s of CPU time", "s390x/speed"),
+			"timeout s390x/opt: timeout: input N: no answer after Ns of CPU time"},
+		{"verdict without its case", func() *record.Verdict {
+			v := failure("p", record.StatusCompileCrash, stvPanic, "x86_64/none")
+			v.Case = nil
+			return v
+		}(), "compile_crash x86_64/*: panic"},
 		{"interpreter alone against every target", divergence("m", "i8x2 0x0060 @interp/none",
 			"i8x2 0xe260 @riscv64/none,riscv64/speed,riscv64/speed_and_size,x86_64/none"),
 			"divergent interp/*: i8x2 one lane value"},
