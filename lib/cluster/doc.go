@@ -32,4 +32,8 @@
 // Known matches a cluster against the findings cliff already knows
 // (lib/profile's known.mask and findings/*.clif), so that a report marks
 // it known instead of new.
+//
+// Run is cliff-cluster's engine: it reads verdict files, clusters them and
+// writes the cluster records; lib/report turns its Result into the
+// campaign report.
 package cluster

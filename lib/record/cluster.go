@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -32,11 +33,15 @@ type Cluster struct {
 	Representative string  `json:"representative"` // case ID
 	// Members are member case IDs, at most a few hundred: fewer than Count
 	// means the list was cut short.
-	Members   []string  `json:"members,omitempty"`
+	Members []string `json:"members,omitempty"`
+	// FirstSeen and LastSeen are when cliff-cluster read the first and last
+	// member: the campaign's time when it runs in the campaign's pipe.
 	FirstSeen time.Time `json:"first_seen,omitzero"`
 	LastSeen  time.Time `json:"last_seen,omitzero"`
-	// Known says why the cluster is a finding already known (a known.mask
-	// entry or a findings/ file it matches); empty for a new one.
+	// Known says why the cluster is a finding already known: "known: " and
+	// the known.mask entries or findings/ files it matches, or "possibly: "
+	// and the masked combinations its representative contains; empty for a
+	// new one.
 	Known string `json:"known,omitempty"`
 	// RepresentativeVerdict is the representative's verdict with its case,
 	// for cliff-locate and the report.
@@ -76,6 +81,9 @@ func (c *Cluster) Validate() error {
 	}
 	if !c.FirstSeen.IsZero() && !c.LastSeen.IsZero() && c.LastSeen.Before(c.FirstSeen) {
 		p.addf("last_seen", "%v, before first_seen %v", c.LastSeen, c.FirstSeen)
+	}
+	if c.Known != "" && !strings.HasPrefix(c.Known, "known: ") && !strings.HasPrefix(c.Known, "possibly: ") {
+		p.addf("known", "%q, want \"known: …\" or \"possibly: …\"", c.Known)
 	}
 	if v := c.RepresentativeVerdict; v != nil {
 		if err := v.Validate(); err != nil {

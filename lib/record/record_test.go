@@ -108,7 +108,7 @@ func examples() map[string]Record {
 		FailingConfigs: "x86_64/*", Diagnostic: "trap int_ovf sdiv",
 		Representative: exampleID, Members: []string{exampleID, "00000000000000ff"},
 		FirstSeen: time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC), LastSeen: time.Date(2026, 5, 9, 8, 30, 15, 0, time.UTC),
-		Known: "known.mask: sdiv i32 x86_64", RepresentativeVerdict: v}
+		Known: "known: known.mask: sdiv i32 x86_64", RepresentativeVerdict: v}
 	cl.Stamp()
 
 	l := &Location{CaseID: exampleID, Function: "%f0", Block: "block2", Inst: InstLocation{Index: 0, Text: "v5 = sdiv v4, v0"},
@@ -389,9 +389,11 @@ func TestValidate(t *testing.T) {
 			c.Representative = "00000000000000ff"
 			c.Verdict = OutcomeCompileCrash
 			c.RepresentativeVerdict.Sides = nil
+			c.Known = "sdiv i32 x86_64"
 			return c
 		}(), `cluster "divergent interp!=x86_64/* trap int_ovf sdiv"`, []string{
 			"signature_hash: " + HashString("other") + ", but the signature hashes to " + HashString("divergent interp!=x86_64/* trap int_ovf sdiv"),
+			`known: "sdiv i32 x86_64", want "known: …" or "possibly: …"`,
 			`representative_verdict: verdict "` + id + `": sides: 0 for a divergence, want at least 2`,
 			`representative_verdict.case_id: "` + id + `", but representative is "00000000000000ff"`,
 			`representative_verdict.verdict: "divergent", but the cluster's verdict is "compile_crash"`,
