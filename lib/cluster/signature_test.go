@@ -145,6 +145,17 @@ func TestSignatureOf(t *testing.T) {
 		}(), "crash riscv64/*: crash SIGABRT: killed by SIGABRT: qemu-riscv64-static: ../../target/riscv/translate.c:213: decode_save_opc: Assertion `ctx->insn_start != NULL' failed."},
 		{"timeout", failure("o", record.StatusTimeout, "input 3: no answer after 10s of CPU time", "s390x/speed"),
 			"timeout s390x/opt: timeout: input N: no answer after Ns of CPU time"},
+		// Two bugs in one case: the message most runs share decides, so
+		// that the case joins one cluster.
+		{"two panics in one case", func() *record.Verdict {
+			v := failure("q", record.StatusCompileCrash, stvPanic, "x86_64/none", "x86_64/speed", "aarch64/none")
+			for i, r := range v.Case.Results {
+				if r.Config.Arch == "aarch64" && r.Status == record.StatusCompileCrash {
+					v.Case.Results[i].Message = inegPanic
+				}
+			}
+			return v
+		}(), "compile_crash x86_64/*: panic: internal error: entered unreachable code: no rule matched for term bitcast_gpr_to_xmm @ src/isa/x64/inst.isle:4232"},
 		{"verdict without its case", func() *record.Verdict {
 			v := failure("p", record.StatusCompileCrash, stvPanic, "x86_64/none")
 			v.Case = nil

@@ -121,8 +121,7 @@ func expected(v *record.Verdict) string {
 	if v == nil {
 		return "Not known: the cluster record carries no verdict.\n"
 	}
-	failing, ref := failingSides(v)
-	_ = failing
+	_, ref := failingSides(v)
 	switch v.Verdict {
 	case record.OutcomeDivergent:
 		if len(ref) == 0 {
@@ -130,7 +129,17 @@ func expected(v *record.Verdict) string {
 		}
 		return fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), ref[0].Output, configNames(ref))
 	case record.OutcomeCompileCrash, record.OutcomeCompileError:
-		return fmt.Sprintf("The module compiles, as on %s.\n", configNames(ref))
+		var compiled []record.Side
+		for _, s := range ref {
+			s.Configs = slices.DeleteFunc(slices.Clone(s.Configs), func(c record.Config) bool { return c.Executor == record.ExecInterp })
+			if len(s.Configs) > 0 {
+				compiled = append(compiled, s)
+			}
+		}
+		if len(compiled) == 0 {
+			return "The module compiles (Cranelift's interpreter runs it).\n"
+		}
+		return fmt.Sprintf("The module compiles, as on %s.\n", configNames(compiled))
 	case record.OutcomeCrash:
 		return fmt.Sprintf("The compiled code runs without a signal, as on %s.\n", configNames(ref))
 	case record.OutcomeTimeout:
