@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"strings"
 
 	"cliff/lib/ir"
@@ -36,7 +37,7 @@ func describeDifference(ref, got string) string {
 			continue
 		}
 		k := valueDifference(refVals[i], gotVals[i])
-		if !contains(kinds, k) {
+		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
 	}
@@ -141,15 +142,6 @@ func isNaN(b []byte) bool {
 	}
 	for i := 0; i < bits-1-expBits; i++ {
 		if bit(i) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

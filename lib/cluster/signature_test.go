@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func failure(id string, status record.Status, message string, failing ...string)
 	good := record.Side{Status: record.StatusOK, Hash: "0000000000000001"}
 	for _, conf := range every() {
 		name := conf.Arch + "/" + conf.OptLevel
-		if contains(failing, name) {
+		if slices.Contains(failing, name) {
 			bad.Configs = append(bad.Configs, conf)
 			c.Results = append(c.Results, record.RunResult{Config: conf, Status: status, Message: message})
 		} else {
