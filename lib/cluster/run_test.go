@@ -58,7 +58,7 @@ func TestRun(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, string(c.Verdict)+" "+c.Representative+" "+strings.Fields(c.Known+" -")[0])
+		got = append(got, string(c.Verdict)+" "+c.Representative+" "+strings.Fields(c.Known + " -")[0])
 	}
 	want := []string{"compile_crash stv-small-flat known:", "compile_crash and-1 known:", "compile_crash or-1 known:"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
