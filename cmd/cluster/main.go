@@ -164,8 +164,11 @@ func writeSummary(w io.Writer, res *cluster.Result) {
 	fmt.Fprintf(w, "verdicts %d: %s; clusters %d (%d new)\n", s.Verdicts, strings.Join(counts, ", "), len(res.Records), res.NewClusters())
 	for _, r := range res.Records {
 		status := "new"
-		if cluster.IsKnown(r) {
+		switch {
+		case cluster.IsKnown(r):
 			status = "known"
+		case r.Known != "":
+			status = "new?" // possibly known: see the record's "known"
 		}
 		fmt.Fprintf(w, "%6d  %-5s  %s  %s\n", r.Count, status, r.SignatureHash, r.Signature)
 	}

@@ -148,6 +148,14 @@ func eraseWord(word string) string {
 	if len(word) > 2 && word[0] == '0' && word[1] == 'x' && allHex(word[2:]) {
 		return "0xN"
 	}
+	// cliff's symbols name the batch's module: cliff_m73_main.
+	if strings.HasPrefix(word, "cliff_m") {
+		parts := strings.Split(word, "_")
+		if len(parts) > 2 && len(parts[1]) > 1 && allDigits(parts[1][1:]) {
+			parts[1] = "mN"
+			return strings.Join(parts, "_")
+		}
+	}
 	// A duration (10s, 250ms): a limit of the run, not of the bug.
 	if i := strings.IndexFunc(word, func(r rune) bool { return r < '0' || r > '9' }); i > 0 {
 		switch unit := word[i:]; unit {

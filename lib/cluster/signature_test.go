@@ -259,6 +259,7 @@ func TestNormalizeMessage(t *testing.T) {
 		{"qemu-riscv64-static: ../../target/riscv/translate.c:213: decode_save_opc: Assertion `ctx->insn_start != NULL' failed.",
 			"qemu-riscv64-static: ../../target/riscv/translate.c:213: decode_save_opc: Assertion `ctx->insn_start != NULL' failed."},
 		{"signal 11 at pc 0x7f00aa12 in block7", "signal N at pc 0xN in blockN"},
+		{"SIGSEGV at cliff_m73_main+0x6ba (pc 0x106a002), address 0x0", "SIGSEGV at cliff_mN_main+0xN (pc 0xN), address 0xN"},
 		{"bad TypeSet { lanes: BitSet(1..8), ints: BitSet(8..128) } for v3", "bad TypeSet{…} for vN"},
 		{strings.Repeat("x", 300), strings.Repeat("x", maxDiagnostic) + "…"},
 	} {
