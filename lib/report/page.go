@@ -367,16 +367,48 @@ func TestFile(e Entry) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(ensureNewline(v.Case.CLIF))
-	if v.Verdict == record.OutcomeDivergent && v.Input != nil && *v.Input < len(v.Case.Inputs) && len(ref) > 0 {
-		want := ref[0].Output
-		args := strings.Join(values(v.Case.Inputs[*v.Input]), ", ")
-		if code, isTrap := strings.CutPrefix(want, "trap "); isTrap {
-			fmt.Fprintf(&b, "; %s(%s) traps with %s\n", entryName(v.Case), args, code)
-		} else {
-			fmt.Fprintf(&b, "; run: %s(%s) == %s\n", entryName(v.Case), args, runValues(want))
-		}
+	for _, line := range runLines(v, ref) {
+		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// runLines are the test file's run lines, with the reference's answers:
+// for a divergence the input it shows on; for a crash or a timeout (run
+// time failures with no one input named) every input the reference
+// answered. A trapping reference cannot be a run line: a comment says so.
+func runLines(v *record.Verdict, ref []record.Side) []string {
+	if len(ref) == 0 {
+		return nil
+	}
+	line := func(input int, want string) string {
+		args := strings.Join(values(v.Case.Inputs[input]), ", ")
+		if code, isTrap := strings.CutPrefix(want, "trap "); isTrap {
+			return fmt.Sprintf("; %s(%s) traps with %s", entryName(v.Case), args, code)
+		}
+		return fmt.Sprintf("; run: %s(%s) == %s", entryName(v.Case), args, runValues(want))
+	}
+	switch v.Verdict {
+	case record.OutcomeDivergent:
+		if v.Input != nil && *v.Input < len(v.Case.Inputs) {
+			return []string{line(*v.Input, ref[0].Output)}
+		}
+	case record.OutcomeCrash, record.OutcomeTimeout:
+		// The outputs of one reference run, for every input.
+		for _, r := range v.Case.Results {
+			if !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.String() == r.Config.String() }) || len(r.Outputs) == 0 {
+				continue
+			}
+			var lines []string
+			for i, out := range r.Outputs {
+				if i < len(v.Case.Inputs) {
+					lines = append(lines, line(i, out))
+				}
+			}
+			return lines
+		}
+	}
+	return nil
 }
 
 // runValues turns canonical output text ("i32 0x1, f32 +NaN") into a run

@@ -167,3 +167,30 @@ func TestLocatedCluster(t *testing.T) {
 		t.Errorf("index:\n%s", index)
 	}
 }
+
+// A crash's test file runs every input with the reference's answers; a
+// trapping answer is a comment, not a run line.
+func TestRunLines(t *testing.T) {
+	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
+	s390x := record.Config{Arch: "s390x", OptLevel: "none", Executor: record.ExecQemu}
+	c := &record.Case{ID: "c", CLIF: "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n",
+		Inputs: []record.InputVector{{{Type: "i32", Value: "1"}}, {{Type: "i32", Value: "0"}}},
+		Results: []record.RunResult{
+			{Config: interp, Status: record.StatusOK, Hash: "0000000000000001", Outputs: []string{"i32 0x1", "trap int_divz"}},
+			{Config: s390x, Status: record.StatusCrash, Signal: "SIGSEGV"},
+		}}
+	c.Stamp()
+	v := &record.Verdict{CaseID: "c", Verdict: record.OutcomeCrash, Case: c, Sides: []record.Side{
+		{Configs: []record.Config{s390x}, Status: record.StatusCrash},
+		{Configs: []record.Config{interp}, Status: record.StatusOK},
+	}}
+	v.Stamp()
+	cl := &record.Cluster{Signature: "crash s390x/*: crash SIGSEGV", Count: 1, Representative: "c", RepresentativeVerdict: v, Verdict: record.OutcomeCrash}
+	got := TestFile(Entry{Cluster: cl})
+	for _, want := range []string{"\ntest run\n", "\ntarget s390x\n", "\n; run: %f(1) == 0x1\n", "\n; %f(0) traps with int_divz\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("test file lacks %q:\n%s", want, got)
+		}
+	}
+}
+
