@@ -366,11 +366,27 @@ func TestFile(e Entry) string {
 		b.WriteString(t + "\n")
 	}
 	b.WriteString("\n")
-	b.WriteString(ensureNewline(v.Case.CLIF))
-	for _, line := range runLines(v, ref) {
-		b.WriteString(line + "\n")
-	}
+	b.WriteString(withRunLines(ensureNewline(v.Case.CLIF), entryName(v.Case), runLines(v, ref)))
 	return b.String()
+}
+
+// withRunLines puts run lines right after the entry function's body:
+// Cranelift's reader gives a run command to the function it follows.
+func withRunLines(clif, entry string, lines []string) string {
+	if len(lines) == 0 {
+		return clif
+	}
+	text := strings.Join(lines, "\n") + "\n"
+	start := strings.Index(clif, "function "+entry+"(")
+	if start < 0 {
+		return clif + text
+	}
+	end := strings.Index(clif[start:], "\n}\n")
+	if end < 0 {
+		return clif + text
+	}
+	at := start + end + len("\n}\n")
+	return clif[:at] + text + clif[at:]
 }
 
 // runLines are the test file's run lines, with the reference's answers:

@@ -173,7 +173,7 @@ func TestLocatedCluster(t *testing.T) {
 func TestRunLines(t *testing.T) {
 	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
 	s390x := record.Config{Arch: "s390x", OptLevel: "none", Executor: record.ExecQemu}
-	c := &record.Case{ID: "c", CLIF: "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n",
+	c := &record.Case{ID: "c", CLIF: "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n\nfunction %g() {\nblock0:\n    return\n}\n",
 		Inputs: []record.InputVector{{{Type: "i32", Value: "1"}}, {{Type: "i32", Value: "0"}}},
 		Results: []record.RunResult{
 			{Config: interp, Status: record.StatusOK, Hash: "0000000000000001", Outputs: []string{"i32 0x1", "trap int_divz"}},
@@ -187,7 +187,7 @@ func TestRunLines(t *testing.T) {
 	v.Stamp()
 	cl := &record.Cluster{Signature: "crash s390x/*: crash SIGSEGV", Count: 1, Representative: "c", RepresentativeVerdict: v, Verdict: record.OutcomeCrash}
 	got := TestFile(Entry{Cluster: cl})
-	for _, want := range []string{"\ntest run\n", "\ntarget s390x\n", "\n; run: %f(1) == 0x1\n", "\n; %f(0) traps with int_divz\n"} {
+	for _, want := range []string{"\ntest run\n", "\ntarget s390x\n", "\n}\n; run: %f(1) == 0x1\n; %f(0) traps with int_divz\n\nfunction %g() {"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("test file lacks %q:\n%s", want, got)
 		}
