@@ -104,8 +104,11 @@ func examples() map[string]Record {
 	v.Stamp()
 
 	cl := &Cluster{Signature: "divergent interp!=x86_64/* trap int_ovf sdiv", Verdict: OutcomeDivergent, Count: 12,
+		SignatureHash:  HashString("divergent interp!=x86_64/* trap int_ovf sdiv"),
+		FailingConfigs: "x86_64/*", Diagnostic: "trap int_ovf sdiv",
 		Representative: exampleID, Members: []string{exampleID, "00000000000000ff"},
-		FirstSeen: time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC), LastSeen: time.Date(2026, 5, 9, 8, 30, 15, 0, time.UTC)}
+		FirstSeen: time.Date(2026, 5, 9, 7, 0, 0, 0, time.UTC), LastSeen: time.Date(2026, 5, 9, 8, 30, 15, 0, time.UTC),
+		Known: "known: known.mask: sdiv i32 x86_64", RepresentativeVerdict: v}
 	cl.Stamp()
 
 	l := &Location{CaseID: exampleID, Function: "%f0", Block: "block2", Inst: InstLocation{Index: 0, Text: "v5 = sdiv v4, v0"},
@@ -379,6 +382,21 @@ func TestValidate(t *testing.T) {
 		}(), `cluster "divergent interp!=x86_64/* trap int_ovf sdiv"`, []string{
 			"members: 2 listed, more than count 1",
 			"last_seen: 2026-05-09 06:00:00 +0000 UTC, before first_seen 2026-05-09 07:00:00 +0000 UTC",
+		}},
+		{"cluster representative", func() Record {
+			c := examples()["cluster"].(*Cluster)
+			c.SignatureHash = HashString("other")
+			c.Representative = "00000000000000ff"
+			c.Verdict = OutcomeCompileCrash
+			c.RepresentativeVerdict.Sides = nil
+			c.Known = "sdiv i32 x86_64"
+			return c
+		}(), `cluster "divergent interp!=x86_64/* trap int_ovf sdiv"`, []string{
+			"signature_hash: " + HashString("other") + ", but the signature hashes to " + HashString("divergent interp!=x86_64/* trap int_ovf sdiv"),
+			`known: "sdiv i32 x86_64", want "known: …" or "possibly: …"`,
+			`representative_verdict: verdict "` + id + `": sides: 0 for a divergence, want at least 2`,
+			`representative_verdict.case_id: "` + id + `", but representative is "00000000000000ff"`,
+			`representative_verdict.verdict: "divergent", but the cluster's verdict is "compile_crash"`,
 		}},
 		{"location", func() Record {
 			l := examples()["location"].(*Location)

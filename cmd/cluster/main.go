@@ -1,0 +1,175 @@
+// Command cliff-cluster groups cliff-diff's failing verdicts by root cause
+// (lib/cluster's signature) and writes one cluster record per signature,
+// each carrying its representative's verdict and case; --report writes the
+// campaign report (lib/report).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/cliapp"
+	"cliff/lib/cluster"
+	"cliff/lib/record"
+	"cliff/lib/report"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0 // no new cluster
+	exitNew   = 1 // some cluster is not a known finding
+	exitError = 2 // bad input, I/O error, bad usage
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	return cliapp.Run(app(stderr), args, stderr, func(err error) int {
+		if errors.As(err, new(newClusters)) {
+			return exitNew
+		}
+		return exitError
+	})
+}
+
+// newClusters is the "error" of a run that worked and found clusters that
+// are not known findings: exit status 1.
+type newClusters struct{ new, all int }
+
+func (n newClusters) Error() string {
+	return fmt.Sprintf("%d of %d clusters are new", n.new, n.all)
+}
+
+func app(stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "cliff-cluster",
+		Usage:     "group failing verdicts by root cause and write one cluster record per signature",
+		ArgsUsage: "[FILE...]  (verdicts as JSON lines, plain or zstd; - or none is stdin)",
+		Description: `Reads cliff-diff's verdicts and writes one cluster record per signature,
+largest first, so that
+
+    cliff-diff --failures RUNS | cliff-cluster | cliff-locate -d DIR
+
+is a plain pipe. Verdicts divergent, compile_crash, compile_error, crash and
+timeout are clustered; consistent, harness_error, unsupported and
+stack_overflow are counted (--summary, --report) but not clustered.
+
+The signature is CLIR's S = <R, K>, canonical. R: the verdict and the
+failing configurations, abstracted: the architectures, "*" for the opt
+levels when the failure shows without optimisation, "opt" when only the
+optimising levels fail, ISA flags, settings or executor only where they
+tell failing from passing runs, "*" for every architecture. K: the panic or
+error message with value numbers, numbers, paths, crate versions and build
+hashes erased, and the panic site (an ISLE panic's .isle rule line); a
+missing lowering as opcode.type; for a divergence, per differing output its
+type and kind of difference against the reference (the interpreter's
+answer when a compiled configuration shares it, else the largest side):
+sign, nan, one lane, every lane, some lanes, value, a trap and what the
+reference did. A record carries the signature, its parts (failing_configs,
+diagnostic) and hash, the count, first and last seen (when cliff-cluster
+read them), up to --max-members member IDs and the representative: the
+member with the fewest instructions, then the simplest control flow, then
+the smallest ID, with its whole verdict. "known" names the known finding
+it matches (lib/profile's known.mask or findings/: the ISLE rule line,
+panic site or opcode.type quoted there for the same architecture, or the
+located instruction in known.mask); "possibly: ..." when only the
+representative contains a masked combination.
+
+--report DIR writes index.md (the campaign in numbers, the clusters, new
+ones first), cluster-HASH.md per cluster in the shape of wasmtime's
+Cranelift bug template with its test file cluster-HASH.clif, and the plots
+failures.svg and targets.svg. --locations FILE (cliff-locate's location
+records) puts each located cluster's reduced file and location in it.
+
+Exit status: 0 no new cluster (none, or only known findings), 1 some cluster
+is new, 2 error (unreadable or invalid input, named as FILE: record N, or an
+I/O error), 130 or 143 stopped by SIGINT or SIGTERM. Reading stops at the
+first bad record; the verdicts read before it are still clustered and
+written. -o FILE is written to a temporary file renamed over FILE at the
+end; an output that is also an input is refused.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cluster records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			&cli.BoolFlag{Name: "summary", Usage: "print the verdict counts and one line per cluster to stderr at the end"},
+			&cli.StringFlag{Name: "report", Usage: "write the campaign report into `DIR`"},
+			&cli.StringFlag{Name: "locations", Usage: "location records `FILE` (cliff-locate) for the report and the known-finding match"},
+			&cli.IntFlag{Name: "max-members", Value: cluster.DefaultMaxMembers, Usage: "list at most `N` member IDs per cluster"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Int("max-members") < 1 {
+				return cliapp.Usagef("--max-members %d: want at least 1", c.Int("max-members"))
+			}
+			known, err := cluster.LoadKnown()
+			if err != nil {
+				return fmt.Errorf("the embedded known findings: %w", err)
+			}
+			res, err := cluster.Run(cluster.RunOptions{
+				Ctx:        c.Context,
+				Inputs:     c.Args().Slice(),
+				Output:     c.String("output"),
+				Locations:  c.String("locations"),
+				MaxMembers: c.Int("max-members"),
+				Known:      known,
+			})
+			if c.Bool("summary") {
+				writeSummary(stderr, res)
+			}
+			if dir := c.String("report"); dir != "" && res != nil && res.Clusterer.Stats.Verdicts > 0 {
+				if rerr := report.Write(dir, campaign(res)); rerr != nil {
+					return errors.Join(err, fmt.Errorf("report: %w", rerr))
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if n := res.NewClusters(); n > 0 {
+				return newClusters{new: n, all: len(res.Records)}
+			}
+			return nil
+		},
+	}
+}
+
+// campaign is what the report is made of.
+func campaign(res *cluster.Result) report.Campaign {
+	c := report.Campaign{Stats: res.Clusterer.Stats, Timeline: res.Clusterer.Timeline()}
+	first := map[string]int{}
+	for _, g := range res.Clusterer.Groups() {
+		first[g.Signature.Hash()] = g.FirstCase
+	}
+	for _, rec := range res.Records {
+		c.Clusters = append(c.Clusters, report.Entry{Cluster: rec, FirstCase: first[rec.SignatureHash], Location: res.Locations[rec.Representative]})
+	}
+	return c
+}
+
+// writeSummary prints the verdict counts and one line per cluster.
+func writeSummary(w io.Writer, res *cluster.Result) {
+	if res == nil {
+		return
+	}
+	s := res.Clusterer.Stats
+	var counts []string
+	for _, o := range record.Outcomes() {
+		if n := s.Outcomes[o]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	fmt.Fprintf(w, "verdicts %d: %s; clusters %d (%d new)\n", s.Verdicts, strings.Join(counts, ", "), len(res.Records), res.NewClusters())
+	for _, r := range res.Records {
+		status := "new"
+		switch {
+		case cluster.IsKnown(r):
+			status = "known"
+		case r.Known != "":
+			status = "new?" // possibly known: see the record's "known"
+		}
+		fmt.Fprintf(w, "%6d  %-5s  %s  %s\n", r.Count, status, r.SignatureHash, r.Signature)
+	}
+}

@@ -1,0 +1,149 @@
+package cluster
+
+import (
+	"slices"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/parser"
+)
+
+// describeDifference says how a failing side's output on the verdict's
+// input differs from the reference's, in words that do not depend on the
+// values: for traps the trap code and whether the reference trapped too;
+// for values, per output that differs its type and kind of difference
+// ("sign", "nan", "value"; for vectors "one lane …", "every lane …",
+// "some lanes"), e.g. "f64 sign, i8x16 one lane value".
+func describeDifference(ref, got string) string {
+	refTrap, refIsTrap := strings.CutPrefix(ref, "trap ")
+	gotTrap, gotIsTrap := strings.CutPrefix(got, "trap ")
+	switch {
+	case gotIsTrap && refIsTrap:
+		return "trap " + gotTrap + ", expected trap " + refTrap
+	case gotIsTrap:
+		return "unexpected trap " + gotTrap
+	case refIsTrap:
+		return "no trap, expected trap " + refTrap
+	case got == "" || ref == "":
+		return "no output"
+	}
+	refVals, gotVals := strings.Split(ref, ", "), strings.Split(got, ", ")
+	if len(refVals) != len(gotVals) {
+		return "a different number of outputs"
+	}
+	var kinds []string
+	for i := range refVals {
+		if refVals[i] == gotVals[i] {
+			continue
+		}
+		k := valueDifference(refVals[i], gotVals[i])
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return "outputs differ"
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// valueDifference classifies the difference between two typed values as
+// canon.Text writes them ("f32 +NaN", "i8x16 [1 2 …]").
+func valueDifference(ref, got string) string {
+	refType, refText, _ := strings.Cut(ref, " ")
+	gotType, gotText, _ := strings.Cut(got, " ")
+	if refType != gotType {
+		return "type " + gotType + ", expected " + refType
+	}
+	t, ok := ir.ParseType(refType)
+	if !ok {
+		return refType + " value"
+	}
+	a, errA := parser.ParseDataValue(t, refText)
+	b, errB := parser.ParseDataValue(t, gotText)
+	laneBytes := t.LaneBits() / 8
+	if errA != nil || errB != nil || laneBytes == 0 || len(a.Bytes) != len(b.Bytes) {
+		return refType + " value"
+	}
+	differing, kind := 0, ""
+	for off := 0; off+laneBytes <= len(a.Bytes); off += laneBytes {
+		k := laneDifference(t.IsFloat(), a.Bytes[off:off+laneBytes], b.Bytes[off:off+laneBytes])
+		if k == "" {
+			continue
+		}
+		differing++
+		if kind == "" {
+			kind = k
+		} else if kind != k {
+			kind = "value"
+		}
+	}
+	switch {
+	case differing == 0:
+		return refType + " value"
+	case t.Lanes() == 1:
+		return refType + " " + kind
+	case differing == 1:
+		return refType + " one lane " + kind
+	case differing == t.Lanes():
+		return refType + " every lane " + kind
+	}
+	return refType + " some lanes"
+}
+
+// laneDifference is "" for equal lanes, else "nan" when one float lane is
+// a NaN and the other not, "sign" when only the sign bit differs, "value"
+// otherwise. Lanes are little-endian.
+func laneDifference(float bool, a, b []byte) string {
+	equal, signOnly := true, true
+	top := len(a) - 1
+	for i := range a {
+		x := a[i] ^ b[i]
+		if x != 0 {
+			equal = false
+		}
+		if i == top && x != 0 && x != 0x80 || i != top && x != 0 {
+			signOnly = false
+		}
+	}
+	switch {
+	case equal:
+		return ""
+	case float && isNaN(a) != isNaN(b):
+		return "nan"
+	case float && signOnly:
+		return "sign"
+	}
+	return "value"
+}
+
+// isNaN reports whether a little-endian IEEE lane of 2, 4, 8 or 16 bytes is
+// a NaN: exponent all ones, mantissa not zero.
+func isNaN(b []byte) bool {
+	var expBits int
+	switch len(b) {
+	case 2:
+		expBits = 5
+	case 4:
+		expBits = 8
+	case 8:
+		expBits = 11
+	case 16:
+		expBits = 15
+	default:
+		return false
+	}
+	bits := len(b) * 8
+	bit := func(i int) bool { return b[i/8]>>(i%8)&1 == 1 }
+	for i := bits - 1 - expBits; i < bits-1; i++ {
+		if !bit(i) {
+			return false
+		}
+	}
+	for i := 0; i < bits-1-expBits; i++ {
+		if bit(i) {
+			return true
+		}
+	}
+	return false
+}

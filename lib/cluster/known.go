@@ -1,0 +1,278 @@
+package cluster
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"cliff/lib/ir"
+	"cliff/lib/parser"
+	"cliff/lib/profile"
+	"cliff/lib/record"
+)
+
+// Known is what cliff already knows about Cranelift's bugs: lib/profile's
+// known.mask (entries, and the comments that quote each panic) and the
+// headers of findings/*.clif. Match tells a cluster that is one of them
+// from a new one.
+//
+// The rule, in order:
+//
+//  1. Located: a location whose instruction's opcode and type (and the
+//     failing architecture) match a known.mask entry: known.
+//  2. Diagnostic: the keys of the signature's K all appear in one known
+//     document (a known.mask paragraph or a finding's header, comment
+//     markers and line breaks removed) about a failing architecture (a
+//     paragraph's entries' architectures; the one a finding's file name
+//     names, else those its header names, x86_64 also as x64): known. The keys are, for an
+//     ISLE "no rule matched" panic, "TERM at FILE.isle line N"; for a
+//     panic site, its path below src/isa/ (or src/) with the line,
+//     "x64/lower/isle.rs:1272"; for "should be implemented in ISLE",
+//     the opcode.type. Every matching document is named: a generic site
+//     (riscv64/lower/isle.rs:64, put_in_reg's unwrap) matches several,
+//     and only cliff-locate can tell which.
+//  3. Candidates: without a location or keys (a divergence), a known.mask
+//     entry for a failing architecture that an instruction of the
+//     representative case matches: possibly known.
+type Known struct {
+	mask []profile.MaskEntry
+	docs []knownDoc
+}
+
+type knownDoc struct {
+	name   string
+	text   string   // comment markers and line breaks removed, spaces collapsed
+	arches []string // the architectures it is about
+}
+
+// A Match says whether and why a cluster is known.
+type Match struct {
+	// Certain is false for candidates (rule 3): the representative
+	// contains a masked combination, which may or may not be the cause.
+	Certain bool
+	Sources []string // "known.mask: scalar_to_vector i8x16 x86_64", "findings/03-….clif"
+}
+
+// String is the match as Cluster.Known spells it: "" when nothing matched,
+// else "known: SOURCES" or "possibly: SOURCES".
+func (m Match) String() string {
+	if len(m.Sources) == 0 {
+		return ""
+	}
+	word := "possibly"
+	if m.Certain {
+		word = "known"
+	}
+	return word + ": " + strings.Join(m.Sources, "; ")
+}
+
+// LoadKnown returns the findings embedded in lib/profile.
+func LoadKnown() (*Known, error) {
+	return NewKnown(profile.KnownMaskText(), profile.FindingHeaders())
+}
+
+// NewKnown builds a Known from a mask file's text and findings' headers.
+func NewKnown(maskText []byte, findings []profile.FindingHeader) (*Known, error) {
+	mask, err := profile.ParseMask("known.mask", maskText)
+	if err != nil {
+		return nil, err
+	}
+	k := &Known{mask: mask}
+	for _, para := range strings.Split(string(maskText), "\n\n") {
+		entries, err := profile.ParseMask("known.mask", []byte(para))
+		if err != nil || len(entries) == 0 {
+			continue
+		}
+		d := knownDoc{name: "known.mask: " + entries[0].String(), text: flatten(para)}
+		for _, e := range entries {
+			if !slices.Contains(d.arches, e.Arch) {
+				d.arches = append(d.arches, e.Arch)
+			}
+		}
+		k.docs = append(k.docs, d)
+	}
+	for _, f := range findings {
+		d := knownDoc{name: "findings/" + f.Name, text: flatten(f.Header)}
+		// A finding's file name names its architecture; one that names
+		// none (a mid-end finding) is about those its header names.
+		d.arches = archesIn(f.Name)
+		if len(d.arches) == 0 {
+			d.arches = archesIn(d.text)
+		}
+		k.docs = append(k.docs, d)
+	}
+	return k, nil
+}
+
+// flatten removes comment markers and line breaks from a commented text,
+// so that a message quoted across lines reads as one.
+func flatten(text string) string {
+	var words []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimLeft(strings.TrimSpace(line), "#;")
+		words = append(words, strings.Fields(line)...)
+	}
+	return " " + strings.Join(words, " ") + " "
+}
+
+// Match matches a cluster: its signature, its representative's verdict
+// (may be nil) and its location (nil when not located).
+func (k *Known) Match(sig Signature, rep *record.Verdict, loc *record.Location) Match {
+	arches := failingArches(sig.Failing)
+	if loc != nil && loc.Inst.Text != "" {
+		op, ty := locatedOp(loc.Inst.Text)
+		for _, e := range k.mask {
+			if e.Op.String() == op && (ty == "" || e.Type == ir.Invalid || e.Type.String() == ty) && archMatches(e.Arch, arches) {
+				return Match{Certain: true, Sources: []string{"known.mask: " + e.String()}}
+			}
+		}
+	}
+	if keys := diagnosticKeys(sig.Diagnostic); len(keys) > 0 {
+		var sources []string
+		for _, d := range k.docs {
+			if allIn(d.text, keys) && overlaps(d.arches, arches) {
+				sources = append(sources, d.name)
+			}
+		}
+		return Match{Certain: len(sources) > 0, Sources: sources}
+	}
+	if rep != nil && rep.Case != nil {
+		return Match{Sources: k.candidates(rep.Case, arches)}
+	}
+	return Match{}
+}
+
+var (
+	keyIsle    = regexp.MustCompile(`no rule matched for term (\S+) @ (\S+\.isle):(\d+)`)
+	keySite    = regexp.MustCompile(` @ (\S+\.rs):(\d+)$`)
+	keyPending = regexp.MustCompile(`should be implemented in ISLE: ([a-z_0-9]+\.[a-z0-9]+)`)
+	locatedRe  = regexp.MustCompile(`^(?:[^=]*=\s*)?([a-z_0-9]+)(?:\.([a-z0-9]+))?`)
+)
+
+// diagnosticKeys are the phrases of K that a known document must quote
+// (rule 2).
+func diagnosticKeys(k string) []string {
+	if m := keyIsle.FindStringSubmatch(k); m != nil {
+		return []string{" " + m[1] + " at " + m[2] + " line " + m[3]}
+	}
+	if m := keyPending.FindStringSubmatch(k); m != nil {
+		return []string{m[1]}
+	}
+	if m := keySite.FindStringSubmatch(k); m != nil {
+		p := m[1]
+		if _, rest, ok := strings.Cut(p, "/src/isa/"); ok {
+			p = rest
+		} else if _, rest, ok := strings.Cut(p, "/src/"); ok {
+			p = rest
+		}
+		return []string{p + ":" + m[2]}
+	}
+	return nil
+}
+
+func allIn(text string, keys []string) bool {
+	for _, k := range keys {
+		if !strings.Contains(text, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// failingArches are the architectures R names; nil for "*" (all).
+func failingArches(r string) []string {
+	var out []string
+	for _, part := range strings.Split(r, ",") {
+		a, _, _ := strings.Cut(part, "/")
+		a, _, _ = strings.Cut(a, "[")
+		if a == "*" {
+			return nil
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func archMatches(entryArch string, arches []string) bool {
+	return entryArch == "*" || arches == nil || slices.Contains(arches, entryArch)
+}
+
+// overlaps reports whether a document about docArches ("*" for all) is
+// about one of arches (nil: all).
+func overlaps(docArches, arches []string) bool {
+	if arches == nil || slices.Contains(docArches, "*") {
+		return true
+	}
+	for _, a := range arches {
+		if slices.Contains(docArches, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// archesIn are the architectures a text names (x86_64 also as x64).
+func archesIn(text string) []string {
+	var out []string
+	for _, a := range profile.Arches {
+		if strings.Contains(text, a) || a == "x86_64" && strings.Contains(text, "x64") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// locatedOp reads the opcode and explicit controlling type of a CLIF
+// instruction line: "v5 = sdiv.i32 v4, v0" → sdiv, i32.
+func locatedOp(text string) (op, ty string) {
+	m := locatedRe.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return "", ""
+	}
+	return m[1], m[2]
+}
+
+// candidates are the known.mask entries for a failing architecture that
+// some instruction of the case matches (rule 3).
+func (k *Known) candidates(c *record.Case, arches []string) []string {
+	mod, err := parser.ParseModuleString(c.ID, c.CLIF)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range k.mask {
+		if !archMatches(e.Arch, arches) {
+			continue
+		}
+		name := "known.mask: " + e.String()
+		if slices.Contains(out, name) {
+			continue
+		}
+		if moduleHas(mod, e) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func moduleHas(mod *ir.Module, e profile.MaskEntry) bool {
+	for _, f := range mod.Funcs {
+		for _, b := range f.Layout {
+			for _, i := range f.Blocks[b].Insts {
+				inst := &f.Insts[i]
+				if inst.Op != e.Op || e.Type != ir.Invalid && inst.CtrlType != e.Type {
+					continue
+				}
+				if e.Free == ir.Invalid {
+					return true
+				}
+				for _, a := range inst.Args {
+					if int(a) < len(f.Values) && f.Values[a].Type == e.Free {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

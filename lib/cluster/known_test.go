@@ -1,0 +1,85 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+
+	"cliff/lib/record"
+)
+
+// The dedup rule against the repository's own known.mask and findings.
+func TestKnown(t *testing.T) {
+	k, err := LoadKnown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []string{"x86_64/none", "x86_64/speed", "x86_64/speed_and_size"}
+	newPanic := "internal error: entered unreachable code: no rule matched for term put_in_gpr at src/isa/x64/inst.isle line 17; should it be partial? (at isle_x64.rs:1:1)"
+	stvCase := failure("stv-div", record.StatusOK, "", "")
+	stvCase.Case.CLIF = "function %main(i8) -> i8x16 {\nblock0(v0: i8):\n    v1 = scalar_to_vector.i8x16 v0\n    return v1\n}\n"
+	for _, tc := range []struct {
+		name string
+		sig  Signature
+		rep  *record.Verdict
+		loc  *record.Location
+		want string
+	}{
+		{"ISLE rule line quoted by a finding and the mask's comment",
+			SignatureOf(failure("a", record.StatusCompileCrash, stvPanic, all...)), nil, nil,
+			"known: known.mask: scalar_to_vector i8x16 x86_64; findings/03-x86_64-scalar-to-vector-i8x16.clif"},
+		{"quoted across comment lines",
+			SignatureOf(failure("a", record.StatusCompileCrash, sseOrPanic, all...)), nil, nil,
+			"known: findings/01-x86_64-band-bor-f16-f128.clif"},
+		{"panic site",
+			SignatureOf(failure("a", record.StatusCompileCrash, xmm64Panic, all...)), nil, nil,
+			"known: findings/02-x86_64-fpromote-f16-fdemote-f128.clif"},
+		{"generic site: every candidate named",
+			SignatureOf(failure("a", record.StatusCompileCrash, unwrapRiscv, "riscv64/none")), nil, nil,
+			"known: known.mask: select_spectre_guard i8:i128 riscv64; findings/10-riscv64-bmask-uextend-i128-cmp.clif; findings/11-riscv64-zbs-bext-i128-shift-amount.clif"},
+		{"missing lowering by opcode and type",
+			SignatureOf(failure("a", record.StatusCompileError, umaxError, "x86_64/speed")), nil, nil,
+			"known: known.mask: select i128 x86_64; findings/06-midend-select-minmax-i128.clif"},
+		{"the same site on another architecture is not known",
+			SignatureOf(failure("a", record.StatusCompileCrash, inegPanic, "riscv64/none")), nil, nil, ""},
+		{"a new ISLE rule",
+			SignatureOf(failure("a", record.StatusCompileCrash, newPanic, all...)), nil, nil, ""},
+		{"located combination in the mask",
+			Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "i8x16 every lane value"}, nil,
+			&record.Location{CaseID: "x", Function: "%main", Block: "block0", Inst: record.InstLocation{Text: "v3 = swizzle v1, v2"}},
+			"known: known.mask: swizzle - riscv64"},
+		{"located combination on another architecture",
+			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Diagnostic: "i8x16 every lane value"}, nil,
+			&record.Location{CaseID: "x", Function: "%main", Block: "block0", Inst: record.InstLocation{Text: "v3 = swizzle v1, v2"}},
+			""},
+		{"unlocated divergence in a case with a masked combination",
+			Signature{Verdict: record.OutcomeDivergent, Failing: "x86_64/*", Diagnostic: "i8x16 one lane value"}, stvCase, nil,
+			"possibly: known.mask: scalar_to_vector i8x16 x86_64"},
+		{"unlocated divergence, masked combination for another architecture",
+			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Diagnostic: "i8x16 one lane value"}, stvCase, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := k.Match(tc.sig, tc.rep, tc.loc).String(); got != tc.want {
+				t.Errorf("Match(%s)\n got %q\nwant %q", tc.sig, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKnownFromText(t *testing.T) {
+	mask := "# x64: \"no rule matched for term\n# foo at src/isa/x64/inst.isle line 12\"\nband f16 x86_64\n\n# other\nbor f16 x86_64\n"
+	k, err := NewKnown([]byte(mask), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := Signature{Verdict: record.OutcomeCompileCrash, Failing: "x86_64/*", Diagnostic: "panic: no rule matched for term foo @ src/isa/x64/inst.isle:12"}
+	if got := k.Match(sig, nil, nil).String(); got != "known: known.mask: band f16 x86_64" {
+		t.Errorf("got %q", got)
+	}
+	sig.Diagnostic = strings.Replace(sig.Diagnostic, ":12", ":13", 1)
+	if got := k.Match(sig, nil, nil).String(); got != "" {
+		t.Errorf("another rule line matched: %q", got)
+	}
+	if _, err := NewKnown([]byte("nosuchop i8 x86_64\n"), nil); err == nil {
+		t.Error("a bad mask was accepted")
+	}
+}

@@ -1,0 +1,174 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"cliff/lib/jsonl"
+	"cliff/lib/record"
+)
+
+// RunOptions are what cliff-cluster asks for.
+type RunOptions struct {
+	Ctx        context.Context // cancelled by SIGINT or SIGTERM: stop reading, write what was clustered
+	Inputs     []string        // verdict files, "-" for stdin; none means stdin
+	Output     string          // cluster records; "-" stdout, ".zst" compressed; "" writes none
+	Locations  string          // location records (cliff-locate), optional
+	MaxMembers int
+	Known      *Known // nil: nothing is known
+}
+
+// A Result is what a run clustered: the clusterer (its groups and
+// statistics), the records written, in the order written, and the
+// locations read, by case ID.
+type Result struct {
+	Clusterer *Clusterer
+	Records   []*record.Cluster
+	Locations map[string]*record.Location
+}
+
+// NewClusters counts the clusters that are not known findings.
+func (r *Result) NewClusters() int {
+	n := 0
+	for _, c := range r.Records {
+		if !IsKnown(c) {
+			n++
+		}
+	}
+	return n
+}
+
+// IsKnown reports whether a cluster record is a known finding (Known
+// matched it for certain).
+func IsKnown(c *record.Cluster) bool { return len(c.Known) >= 6 && c.Known[:6] == "known:" }
+
+// Run clusters the verdicts of the inputs and writes one cluster record
+// per signature, largest first. Reading stops at the first record that
+// cannot be read or is not a valid verdict; the clusters of the verdicts
+// read before it are still written, and the error (naming FILE: record N)
+// is returned.
+func Run(opts RunOptions) (res *Result, err error) {
+	if len(opts.Inputs) == 0 {
+		opts.Inputs = []string{"-"}
+	}
+	res = &Result{Clusterer: NewClusterer(), Locations: map[string]*record.Location{}}
+	res.Clusterer.MaxMembers = opts.MaxMembers
+	// Open every input first: a wrong path is reported before anything is
+	// written.
+	var readers []*jsonl.Reader
+	for _, path := range opts.Inputs {
+		r, closer, err := jsonl.Open(path)
+		if err != nil {
+			return res, err
+		}
+		defer closer.Close()
+		readers = append(readers, r)
+	}
+	if opts.Locations != "" {
+		if err := readLocations(opts.Locations, res.Locations); err != nil {
+			return res, err
+		}
+	}
+	var w *jsonl.Writer
+	if opts.Output != "" {
+		inputs := append([]string{}, opts.Inputs...)
+		if opts.Locations != "" {
+			inputs = append(inputs, opts.Locations)
+		}
+		if w, err = jsonl.Create(opts.Output, inputs...); err != nil {
+			return res, err
+		}
+		defer func() {
+			if cerr := w.CloseAfter(err); err == nil {
+				err = cerr
+			}
+		}()
+	}
+	readErr := read(opts.Ctx, readers, res.Clusterer)
+	for _, g := range res.Clusterer.Groups() {
+		rec := g.Record()
+		if opts.Known != nil {
+			rec.Known = opts.Known.Match(g.Signature, g.Representative, res.Locations[rec.Representative]).String()
+		}
+		res.Records = append(res.Records, rec)
+		if w != nil {
+			if err := w.Write(rec); err != nil {
+				return res, fmt.Errorf("writing cluster %s: %w", rec.SignatureHash, err)
+			}
+		}
+	}
+	return res, readErr
+}
+
+func read(ctx context.Context, readers []*jsonl.Reader, c *Clusterer) error {
+	for _, r := range readers {
+		for {
+			if ctx != nil && ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			line, err := r.NextRaw()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err // jsonl names the input and the record
+			}
+			at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
+			v, err := decodeVerdict(line)
+			if err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+			if err := c.Add(v); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+		}
+	}
+	return nil
+}
+
+func decodeVerdict(line []byte) (*record.Verdict, error) {
+	kind, _, err := record.Peek(line)
+	if err != nil {
+		return nil, err
+	}
+	if kind != record.KindVerdict {
+		return nil, fmt.Errorf("a %q record: cliff-cluster reads %q records (cliff-diff's output)", kind, record.KindVerdict)
+	}
+	rec, err := record.Decode(line)
+	if err != nil {
+		return nil, err
+	}
+	return rec.(*record.Verdict), nil
+}
+
+func readLocations(path string, into map[string]*record.Location) error {
+	r, closer, err := jsonl.Open(path)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	for {
+		line, err := r.NextRaw()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
+		kind, _, err := record.Peek(line)
+		if err != nil {
+			return fmt.Errorf("%s: %w", at, err)
+		}
+		if kind != record.KindLocation {
+			return fmt.Errorf("%s: a %q record: --locations reads %q records (cliff-locate's output)", at, kind, record.KindLocation)
+		}
+		rec, err := record.Decode(line)
+		if err != nil {
+			return fmt.Errorf("%s: %w", at, err)
+		}
+		l := rec.(*record.Location)
+		into[l.CaseID] = l
+	}
+}

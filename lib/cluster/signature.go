@@ -1,0 +1,218 @@
+package cluster
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"cliff/lib/record"
+)
+
+// A Signature is CLIR's S = ⟨R, K⟩ of a failing verdict, canonical: two
+// verdicts with the same root cause get the same signature whatever their
+// value numbers, paths or incidental opt levels (see the package comment).
+type Signature struct {
+	Verdict record.Outcome
+	// Failing is R: the failing configurations, abstracted, e.g.
+	// "x86_64/*", "aarch64/opt,x86_64/opt", "riscv64[has_zbs]/*".
+	Failing string
+	// Diagnostic is K: the normalised panic, error, trap or difference.
+	Diagnostic string
+}
+
+// String is the signature's one-line form: "VERDICT R: K".
+func (s Signature) String() string {
+	return string(s.Verdict) + " " + s.Failing + ": " + s.Diagnostic
+}
+
+// Hash is the xxhash64 of String, 16 hex digits: short and stable, for
+// file names.
+func (s Signature) Hash() string { return record.HashString(s.String()) }
+
+// Clustered reports whether verdicts of this kind are Cranelift failures
+// that the clusterer groups. Consistent verdicts, cliff's own failures
+// (harness_error) and the cases no configuration could be compared on
+// (unsupported, stack_overflow) are counted but not clustered.
+func Clustered(o record.Outcome) bool {
+	switch o {
+	case record.OutcomeDivergent, record.OutcomeCompileCrash, record.OutcomeCompileError,
+		record.OutcomeCrash, record.OutcomeTimeout:
+		return true
+	}
+	return false
+}
+
+// SignatureOf computes a verdict's signature. A verdict that is not
+// Clustered gets its kind alone. The messages come from the results of
+// the case the verdict carries; without the case, a failure's diagnostic
+// is its status.
+func SignatureOf(v *record.Verdict) Signature {
+	switch {
+	case v.Verdict == record.OutcomeDivergent:
+		return divergenceSignature(v)
+	case Clustered(v.Verdict):
+		return failureSignature(v)
+	}
+	return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "-"}
+}
+
+// failureSignature is the signature of a crash, compile crash, compile
+// error or timeout: the runs that failed that way, grouped by their
+// normalised message. When runs fail with different messages (two bugs in
+// one case) the signature is the message most runs share, the smallest
+// in text order on a tie, so that every such case goes to one cluster.
+func failureSignature(v *record.Verdict) Signature {
+	status := record.Status(v.Verdict)
+	results := resultsByConfig(v.Case)
+	byDiag := map[string][]record.Config{}
+	var all []record.Config
+	for _, s := range v.Sides {
+		all = append(all, s.Configs...)
+		if s.Status != status {
+			continue
+		}
+		for _, c := range s.Configs {
+			d := failureDiagnostic(status, results(c))
+			byDiag[d] = append(byDiag[d], c)
+		}
+	}
+	best := ""
+	for d, cs := range byDiag {
+		if best == "" || len(cs) > len(byDiag[best]) || len(cs) == len(byDiag[best]) && d < best {
+			best = d
+		}
+	}
+	if best == "" { // no side with the verdict's status: a malformed verdict
+		best = string(status)
+	}
+	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(byDiag[best], all), Diagnostic: best}
+}
+
+func resultsByConfig(c *record.Case) func(record.Config) *record.RunResult {
+	return func(cfg record.Config) *record.RunResult {
+		if c == nil {
+			return nil
+		}
+		for i := range c.Results {
+			if sameConfig(c.Results[i].Config, cfg) {
+				return &c.Results[i]
+			}
+		}
+		return nil
+	}
+}
+
+// sameConfig is a.String() == b.String() without building the strings.
+func sameConfig(a, b record.Config) bool {
+	return a.Arch == b.Arch && a.OptLevel == b.OptLevel && a.Executor == b.Executor &&
+		slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Settings, b.Settings)
+}
+
+// failureDiagnostic is K for one failed run (nil: the verdict carries no
+// case to say more than the status).
+func failureDiagnostic(status record.Status, r *record.RunResult) string {
+	msg := ""
+	if r != nil {
+		msg = NormalizeMessage(r.Message)
+	}
+	var d string
+	switch status {
+	case record.StatusCompileCrash:
+		d = "panic"
+	case record.StatusCompileError:
+		d = "error"
+	case record.StatusCrash:
+		d = "crash"
+		if r != nil && r.Signal != "" {
+			d += " " + r.Signal
+		}
+	default:
+		d = string(status)
+	}
+	if msg != "" {
+		d += ": " + msg
+	}
+	return d
+}
+
+// divergenceSignature is the signature of a divergence: the reference is
+// the answer the interpreter shares with at least one compiled
+// configuration, else the largest side (the interpreter's on a tie); the
+// other answers are the failing side.
+func divergenceSignature(v *record.Verdict) Signature {
+	var answers []record.Side
+	var all []record.Config
+	for _, s := range v.Sides {
+		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
+			answers = append(answers, s)
+			all = append(all, s.Configs...)
+		}
+	}
+	ref := referenceSide(answers)
+	if ref < 0 {
+		return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "no answers to compare"}
+	}
+	type wrong struct{ failing, diff string }
+	var wrongs []wrong
+	var failing []record.Config
+	for i, s := range answers {
+		if i == ref {
+			continue
+		}
+		failing = append(failing, s.Configs...)
+		diff := "outputs differ"
+		if v.Input != nil {
+			diff = describeDifference(answers[ref].Output, s.Output)
+		}
+		wrongs = append(wrongs, wrong{abstractConfigs(s.Configs, all), diff})
+	}
+	var k string
+	if len(wrongs) == 1 {
+		k = wrongs[0].diff
+	} else {
+		slices.SortFunc(wrongs, func(a, b wrong) int { return cmp.Compare(a.failing, b.failing) })
+		parts := make([]string, len(wrongs))
+		for i, w := range wrongs {
+			parts[i] = w.failing + " " + w.diff
+		}
+		k = strings.Join(parts, "; ")
+	}
+	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(failing, all), Diagnostic: k}
+}
+
+// ReferenceSide returns the index among a divergent verdict's sides of
+// the answer taken as right (see divergenceSignature), or -1 when no side
+// answered.
+func ReferenceSide(sides []record.Side) int {
+	var answers []record.Side
+	var index []int
+	for i, s := range sides {
+		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
+			answers = append(answers, s)
+			index = append(index, i)
+		}
+	}
+	if r := referenceSide(answers); r >= 0 {
+		return index[r]
+	}
+	return -1
+}
+
+func referenceSide(answers []record.Side) int {
+	best := -1
+	for i, s := range answers {
+		interp := hasInterpreter(s.Configs)
+		if interp && len(s.Configs) > 1 {
+			return i
+		}
+		if best < 0 || len(s.Configs) > len(answers[best].Configs) ||
+			len(s.Configs) == len(answers[best].Configs) && interp {
+			best = i
+		}
+	}
+	return best
+}
+
+func hasInterpreter(cs []record.Config) bool {
+	return slices.ContainsFunc(cs, func(c record.Config) bool { return c.Executor == record.ExecInterp })
+}

@@ -1,0 +1,196 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cliff/lib/cluster"
+	"cliff/lib/jsonl"
+	"cliff/lib/record"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// campaign clusters testdata/campaign.jsonl, trimmed real verdicts of
+// Cranelift 0.135.8 (see testdata/README), with a clock that ticks a
+// second per verdict.
+func campaign(t *testing.T) Campaign {
+	t.Helper()
+	r, closer, err := jsonl.Open("testdata/campaign.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	c := cluster.NewClusterer()
+	clock := time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC)
+	c.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+	for {
+		v := new(record.Verdict)
+		if err := r.Next(v); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	known, err := cluster.LoadKnown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Campaign{Stats: c.Stats, Timeline: c.Timeline()}
+	for _, g := range c.Groups() {
+		rec := g.Record()
+		rec.Known = known.Match(g.Signature, g.Representative, nil).String()
+		out.Clusters = append(out.Clusters, Entry{Cluster: rec, FirstCase: g.FirstCase})
+	}
+	return out
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs; if the change is intended, run go test -update and review the diff. Got:\n%s", path, got)
+	}
+}
+
+// The report of a small real campaign, reviewed as golden files: the
+// index and the page and test file of the scalar_to_vector cluster.
+func TestReportGolden(t *testing.T) {
+	c := campaign(t)
+	dir := t.TempDir()
+	if err := Write(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "index.md", index)
+	var stv *record.Cluster
+	for _, e := range c.Clusters {
+		if strings.Contains(e.Cluster.Signature, "bitcast_gpr_to_xmm") {
+			stv = e.Cluster
+		}
+	}
+	if stv == nil {
+		t.Fatal("no scalar_to_vector cluster")
+	}
+	for _, ext := range []string{".md", ".clif"} {
+		page, err := os.ReadFile(filepath.Join(dir, "cluster-"+stv.SignatureHash+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "cluster-scalar-to-vector"+ext, page)
+	}
+	for _, e := range c.Clusters {
+		if e.Cluster.RepresentativeVerdict.Verdict == record.OutcomeDivergent {
+			page, err := os.ReadFile(filepath.Join(dir, "cluster-"+e.Cluster.SignatureHash+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "cluster-divergent.md", page)
+		}
+	}
+}
+
+// The plots are well-formed SVG with what they claim to show.
+func TestSVG(t *testing.T) {
+	c := campaign(t)
+	for _, tc := range []struct {
+		name, svg string
+		want      []string
+	}{
+		{"failures", FailuresSVG(c.Timeline), []string{"failing cases", "distinct clusters", `stroke="#c0392b"`, `stroke="#2471a3"`}},
+		{"no failures", FailuresSVG(nil), []string{"no failing case"}},
+		{"in case order", FailuresSVG([]cluster.Point{{Case: 3, Failures: 1, Clusters: 1}, {Case: 90, Failures: 2, Clusters: 1}}),
+			[]string{"case (cliff-gen index)", ">90<"}},
+		{"out of case order", FailuresSVG([]cluster.Point{{Case: 90, Failures: 1, Clusters: 1}, {Case: 3, Failures: 2, Clusters: 2}}),
+			[]string{"failing verdicts, in the order read", ">2<"}},
+		{"targets", TargetsSVG(c.Stats.ArchStatuses), []string{">x86_64<", ">interp<", "x86_64 compile_crash: ", "compile_crash</text>"}},
+		{"no targets", TargetsSVG(nil), []string{"no runs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := xml.NewDecoder(strings.NewReader(tc.svg))
+			for {
+				if _, err := d.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("not well-formed XML: %v\n%s", err, tc.svg)
+				}
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(tc.svg, w) {
+					t.Errorf("lacks %q:\n%s", w, tc.svg)
+				}
+			}
+		})
+	}
+}
+
+// A location's reduced reproducer replaces the representative's CLIF, and
+// the index names the location.
+func TestLocatedCluster(t *testing.T) {
+	c := campaign(t)
+	e := c.Clusters[0]
+	e.Location = &record.Location{CaseID: e.Cluster.Representative, Function: "%main", Block: "block0",
+		Inst: record.InstLocation{Index: 0, Text: "v1 = scalar_to_vector.i8x16 v0"}, Repro: "test compile\ntarget x86_64\nfunction %f(i8) -> i8x16 {\nblock0(v0: i8):\n    v1 = scalar_to_vector.i8x16 v0\n    return v1\n}"}
+	if got := TestFile(e); got != e.Location.Repro+"\n" {
+		t.Errorf("test file:\n%s", got)
+	}
+	page := ClusterPage(e, "x.clif")
+	if !strings.Contains(page, "Reduced by cliff-locate") || !strings.Contains(page, "- Location: %main block0: `v1 = scalar_to_vector.i8x16 v0`") {
+		t.Errorf("page:\n%s", page)
+	}
+	if index := Index(c.Stats, []Entry{e}); !strings.Contains(index, "| %main block0: `v1 = scalar_to_vector.i8x16 v0` |") {
+		t.Errorf("index:\n%s", index)
+	}
+}
+
+// A crash's test file runs every input with the reference's answers; a
+// trapping answer is a comment, not a run line.
+func TestRunLines(t *testing.T) {
+	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
+	s390x := record.Config{Arch: "s390x", OptLevel: "none", Executor: record.ExecQemu}
+	c := &record.Case{ID: "c", CLIF: "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n\nfunction %g() {\nblock0:\n    return\n}\n",
+		Inputs: []record.InputVector{{{Type: "i32", Value: "1"}}, {{Type: "i32", Value: "0"}}},
+		Results: []record.RunResult{
+			{Config: interp, Status: record.StatusOK, Hash: "0000000000000001", Outputs: []string{"i32 0x1", "trap int_divz"}},
+			{Config: s390x, Status: record.StatusCrash, Signal: "SIGSEGV"},
+		}}
+	c.Stamp()
+	v := &record.Verdict{CaseID: "c", Verdict: record.OutcomeCrash, Case: c, Sides: []record.Side{
+		{Configs: []record.Config{s390x}, Status: record.StatusCrash},
+		{Configs: []record.Config{interp}, Status: record.StatusOK},
+	}}
+	v.Stamp()
+	cl := &record.Cluster{Signature: "crash s390x/*: crash SIGSEGV", Count: 1, Representative: "c", RepresentativeVerdict: v, Verdict: record.OutcomeCrash}
+	got := TestFile(Entry{Cluster: cl})
+	for _, want := range []string{"\ntest run\n", "\ntarget s390x\n", "\n}\n; run: %f(1) == 0x1\n; %f(0) traps with int_divz\n\nfunction %g() {"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("test file lacks %q:\n%s", want, got)
+		}
+	}
+}
+
