@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"cliff/lib/judge"
 	"cliff/lib/record"
 )
 
@@ -33,14 +34,7 @@ func (s Signature) Hash() string { return record.HashString(s.String()) }
 // that the clusterer groups. Consistent verdicts, cliff's own failures
 // (harness_error) and the cases no configuration could be compared on
 // (unsupported, stack_overflow) are counted but not clustered.
-func Clustered(o record.Outcome) bool {
-	switch o {
-	case record.OutcomeDivergent, record.OutcomeCompileCrash, record.OutcomeCompileError,
-		record.OutcomeCrash, record.OutcomeTimeout:
-		return true
-	}
-	return false
-}
+func Clustered(o record.Outcome) bool { return judge.IsCraneliftFailure(o) }
 
 // SignatureOf computes a verdict's signature. A verdict that is not
 // Clustered gets its kind alone. The messages come from the results of
