@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -111,10 +110,10 @@ by the signal, records finished before it written.`,
 			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
 			&cli.IntFlag{Name: "batch", Value: 100, Usage: "cases per compiled object and executable"},
-			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "limit per input vector's execution"},
-			&cli.DurationFlag{Name: "compile-timeout", Value: 60 * time.Second, Usage: "limit per compile request (plus 2s per module)"},
+			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request (plus 2s per module)"},
 			&cli.BoolFlag{Name: "isolate", Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
-			&cli.Uint64Flag{Name: "fuel", Value: 100_000_000, Usage: "interpreter instruction limit per call"},
+			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
 			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
 			cliapp.DriverFlag(""),
 			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},

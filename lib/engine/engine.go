@@ -14,6 +14,14 @@ import (
 	"cliff/lib/scratch"
 )
 
+// The limits' defaults: cliff-run's flags, and what the other tools that
+// run cases (cliff-locate, the findings' regression test) use.
+const (
+	DefaultTimeout        = 10 * time.Second
+	DefaultCompileTimeout = 60 * time.Second
+	DefaultFuel           = 100_000_000
+)
+
 // Options are what an Engine needs whatever it runs: the driver, the
 // workers, the limits on every external step and the host.
 type Options struct {
