@@ -1,0 +1,180 @@
+package cluster_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"cliff/lib/cluster"
+	"cliff/lib/driver/drivertest"
+	"cliff/lib/engine"
+	"cliff/lib/extract"
+	"cliff/lib/jsonl"
+	"cliff/lib/judge"
+	"cliff/lib/record"
+)
+
+var update = flag.Bool("update", false, "rewrite the findings' expected signatures")
+
+// findingsDir holds the hand-reduced findings; expected.txt beside them is
+// what each function of each finding shows with the pinned Cranelift.
+const findingsDir = "../profile/data/findings"
+
+// TestFindingsReproduce runs every finding through cliff-run's engine (on
+// its target lines and the interpreter when it says `test interpret`, at
+// every opt level) and cliff-diff's judge, and checks that each function
+// still shows the signature recorded in expected.txt: the findings are
+// regressions that say when the Cranelift pin moves past a bug. A
+// function whose failure is gone is reported as fixed, one that fails
+// otherwise as changed. Rewrite expected.txt with -update after checking
+// the difference.
+func TestFindingsReproduce(t *testing.T) {
+	drv, err := drivertest.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(findingsDir, "*.clif"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no findings in %s (%v)", findingsDir, err)
+	}
+	ctx := context.Background()
+	var log strings.Builder
+	e, err := engine.New(ctx, engine.Options{DriverPath: drv, Jobs: 2, Timeout: engine.DefaultTimeout,
+		CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	out := filepath.Join(t.TempDir(), "findings.jsonl")
+	var sources []extract.Source
+	for _, f := range files {
+		sources = append(sources, extract.Source{Path: f})
+	}
+	if _, err := e.Stream(ctx, engine.StreamOptions{Sources: sources, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	got := signatures(t, out, failedRunLines(log.String()))
+
+	golden := filepath.Join(findingsDir, "expected.txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(expectedHeader+strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := readExpected(t, golden)
+	gotBy := byFunction(got)
+	for fn, w := range byFunction(want) {
+		g, ok := gotBy[fn]
+		switch {
+		case !ok:
+			t.Errorf("%s: not run (expected %s)", fn, w)
+		case g == w:
+		case g == string(record.OutcomeConsistent):
+			t.Errorf("%s: FIXED? it no longer fails with this Cranelift; it showed %s", fn, w)
+		default:
+			t.Errorf("%s: CHANGED:\n\tgot  %s\n\twant %s", fn, g, w)
+		}
+	}
+	for fn, g := range gotBy {
+		if _, ok := byFunction(want)[fn]; !ok {
+			t.Errorf("%s: new function, not in expected.txt (shows %s): run with -update", fn, g)
+		}
+	}
+}
+
+const expectedHeader = `# What each finding's functions show with the pinned Cranelift, as
+# FILE:%FUNCTION: VERDICT R: K (lib/cluster's signature) or the verdict
+# alone when it is not a Cranelift failure, then the configurations
+# whose run lines fail (a wrong answer no other target shows). Checked by lib/cluster's
+# TestFindingsReproduce; rewritten by its -update flag.
+`
+
+// failLine is the engine's report of a failed run line or function:
+// "FILE:LINE: FAIL CONFIG: [run: ]%FN...".
+var failLine = regexp.MustCompile(`^(\S+):\d+: FAIL ([^:\s]+)\S*: (?:run: |compile )?(%\w+)`)
+
+// failedRunLines maps "FILE:%FN" to the configurations (arch/opt) where
+// its run lines failed, from the engine's log: a finding whose wrong
+// answer no other target can tell (finding 05) shows only there.
+func failedRunLines(log string) map[string][]string {
+	m := map[string][]string{}
+	for _, line := range strings.Split(log, "\n") {
+		if f := failLine.FindStringSubmatch(line); f != nil {
+			key := filepath.Base(f[1]) + ":" + f[3]
+			cfg, _, _ := strings.Cut(f[2], "/native")
+			cfg, _, _ = strings.Cut(cfg, "/qemu")
+			if !slices.Contains(m[key], cfg) {
+				m[key] = append(m[key], cfg)
+			}
+		}
+	}
+	return m
+}
+
+// signatures judges every case record of the engine's output and gives
+// "FILE:%FN: SIGNATURE" per case, sorted, with the configurations whose
+// run lines failed.
+func signatures(t *testing.T, path string, failed map[string][]string) []string {
+	t.Helper()
+	r, closer, err := jsonl.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	var out []string
+	for {
+		var c record.Case
+		if err := r.Next(&c); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			t.Fatal(err)
+		}
+		v := judge.Case(&c)
+		sig := string(v.Verdict)
+		if cluster.Clustered(v.Verdict) {
+			sig = cluster.SignatureOf(&v).String()
+		}
+		if f := failed[filepath.Base(c.ID)]; len(f) > 0 {
+			slices.Sort(f)
+			sig += "; run lines fail on " + strings.Join(f, " ")
+		}
+		out = append(out, fmt.Sprintf("%s: %s", filepath.Base(c.ID), sig))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func readExpected(t *testing.T, path string) []string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (make it with -update)", err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// byFunction maps "FILE:%FN" to the rest of each line.
+func byFunction(lines []string) map[string]string {
+	m := map[string]string{}
+	for _, l := range lines {
+		fn, sig, _ := strings.Cut(l, ": ")
+		m[fn] = sig
+	}
+	return m
+}
