@@ -299,11 +299,17 @@ func TestFile(e Entry) string {
 	if e.Location != nil && e.Location.Repro != "" {
 		return ensureNewline(e.Location.Repro)
 	}
-	v := e.Cluster.RepresentativeVerdict
+	header := fmt.Sprintf("; %s\n; cliff case %s, the representative of %d cases (cliff-cluster)\n", e.Cluster.Signature, e.Cluster.Representative, e.Cluster.Count)
+	return Filetest(e.Cluster.RepresentativeVerdict, header)
+}
+
+// Filetest renders a failing verdict's case as a Cranelift filetest (see
+// TestFile), header (comment lines) first.
+func Filetest(v *record.Verdict, header string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "; %s\n; cliff case %s, the representative of %d cases (cliff-cluster)\n", e.Cluster.Signature, e.Cluster.Representative, e.Cluster.Count)
+	b.WriteString(header)
 	if v == nil || v.Case == nil {
-		b.WriteString("; the cluster record carries no case\n")
+		b.WriteString("; the verdict carries no case\n")
 		return b.String()
 	}
 	failing, ref := failingSides(v)

@@ -193,4 +193,3 @@ func TestRunLines(t *testing.T) {
 		}
 	}
 }
-
