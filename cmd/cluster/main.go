@@ -95,7 +95,7 @@ first bad record; the verdicts read before it are still clustered and
 written. -o FILE is written to a temporary file renamed over FILE at the
 end; an output that is also an input is refused.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: "write cluster records to `FILE` (zstd-compressed if it ends in .zst; - is stdout)"},
+			cliapp.OutputFlag("cluster records"),
 			&cli.BoolFlag{Name: "summary", Usage: "print the verdict counts and one line per cluster to stderr at the end"},
 			&cli.StringFlag{Name: "report", Usage: "write the campaign report into `DIR`"},
 			&cli.StringFlag{Name: "locations", Usage: "location records `FILE` (cliff-locate) for the report and the known-finding match"},
