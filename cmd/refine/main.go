@@ -108,15 +108,16 @@ Records refined before an error or a signal are written.`,
 			if err != nil {
 				return err
 			}
-			s := &session{
-				opts:       refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
-				stats:      c.Bool("stats"),
-				target:     c.String("survival"),
-				driverPath: c.String("driver"),
-				timeout:    c.Duration("survival-timeout"),
-				log:        stderr,
-			}
-			return s.refineAll(c.Context, c.Args().Slice(), c.String("output"))
+			return refine.Run(c.Context, refine.RunOptions{
+				Options:  refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
+				Inputs:   c.Args().Slice(),
+				Output:   c.String("output"),
+				Stats:    c.Bool("stats"),
+				Survival: c.String("survival"),
+				Driver:   c.String("driver"),
+				Timeout:  c.Duration("survival-timeout"),
+				Log:      stderr,
+			})
 		},
 	}
 }
