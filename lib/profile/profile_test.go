@@ -351,7 +351,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestMaskErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"iadd i32\n", "m.mask:1: want `OPCODE TYPE ARCH`, got 2 fields"},
+		{"iadd i32\n", "m.mask:1: want `OPCODE TYPE ARCH [OPERAND=PRODUCER...]`, got 2 fields"},
 		{"# fine\niadd i32 x86_64\nnosuch i32 x86_64\n", "m.mask:3: unknown opcode \"nosuch\""},
 		{"iadd i32 mips\n", "m.mask:1: unknown arch \"mips\""},
 		{"iadd - x86_64\n", "m.mask:1: iadd is polymorphic"},
