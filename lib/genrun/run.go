@@ -103,7 +103,8 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	var summary metrics.Summary
-	werr := write(ctx, g, opts, w, surv, &summary)
+	ropts := refine.Options{Passes: refine.Passes(), Mask: prof.Patterns()}
+	werr := write(ctx, g, opts, ropts, w, surv, &summary)
 	if err := w.CloseAfter(werr); werr == nil {
 		werr = err
 	}
@@ -133,13 +134,13 @@ func loadProfile(opts Options) (*profile.Profile, error) {
 
 // write generates and writes the cases one by one; a case that fails the
 // verifier stops the run (with the cases before it written).
-func write(ctx context.Context, g *gen.Generator, opts Options, w *jsonl.Writer, surv *metrics.Survival, summary *metrics.Summary) error {
+func write(ctx context.Context, g *gen.Generator, opts Options, ropts refine.Options, w *jsonl.Writer, surv *metrics.Survival, summary *metrics.Summary) error {
 	finish := func(c *record.Case, mod *ir.Module, index uint64) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		if opts.Refine && !opts.Enumerate {
-			names, err := refine.Module(mod, c.Seed, c.Options.Index, refine.Options{Passes: refine.Passes()})
+			names, err := refine.Module(mod, c.Seed, c.Options.Index, ropts)
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.ID, err)
 			}
@@ -151,6 +152,11 @@ func write(ctx context.Context, g *gen.Generator, opts Options, w *jsonl.Writer,
 		if opts.Verify {
 			if errs := verify.Module(mod); len(errs) > 0 {
 				return fmt.Errorf("case %d (seed %d) fails cliff's verifier, a cliff-gen bug: %v\n%s", index, opts.Seed, errs, c.CLIF)
+			}
+			for _, f := range mod.Funcs {
+				if err := ropts.Mask.CheckFunc(f); err != nil {
+					return fmt.Errorf("case %d (seed %d) holds a masked instruction, a cliff-gen bug: %v\n%s", index, opts.Seed, err, c.CLIF)
+				}
 			}
 		}
 		c.Metrics = metrics.Of(mod)

@@ -162,3 +162,19 @@ func valueType(f *ir.Function, v ir.Value) ir.Type {
 	}
 	return ir.Invalid
 }
+
+// CheckFunc returns an error naming the first instruction of f (in
+// layout order) a pattern matches, or nil.
+func (s *Patterns) CheckFunc(f *ir.Function) error {
+	if s.Len() == 0 {
+		return nil
+	}
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			if err := s.Check(f, &f.Insts[inst]); err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+		}
+	}
+	return nil
+}

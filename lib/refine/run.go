@@ -11,6 +11,7 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
+	"cliff/lib/profile"
 	"cliff/lib/record"
 )
 
@@ -97,6 +98,36 @@ type session struct {
 	RunOptions
 	summary  metrics.Summary
 	survival *metrics.Survival
+	masks    map[maskKey]*profile.Patterns // read so far
+}
+
+type maskKey struct{ profile, path string }
+
+// maskOf returns the operand-producer patterns of the mask c was
+// generated with (its options.mask, on the architectures of its
+// profile), which refinement must honour as generation did; nil when it
+// names none. Each mask file is read once.
+func (s *session) maskOf(c *record.Case) (*profile.Patterns, error) {
+	if c.Options.Mask == "" {
+		return nil, nil
+	}
+	key := maskKey{c.Options.Profile, c.Options.Mask}
+	if m, ok := s.masks[key]; ok {
+		return m, nil
+	}
+	p, err := profile.Load(c.Options.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("options.profile: %w", err)
+	}
+	mask, err := profile.ReadMask(c.Options.Mask)
+	if err != nil {
+		return nil, fmt.Errorf("options.mask: %w", err)
+	}
+	if s.masks == nil {
+		s.masks = map[maskKey]*profile.Patterns{}
+	}
+	s.masks[key] = p.Without(mask).Patterns()
+	return s.masks[key], nil
 }
 
 // decode reads one case record.
@@ -117,7 +148,15 @@ func decode(line []byte) (*record.Case, error) {
 
 // refine refines one case and measures it; where names it in messages.
 func (s *session) refine(ctx context.Context, c *record.Case, where string) error {
-	if err := Case(c, s.Options); err != nil {
+	opts := s.Options
+	if opts.Mask == nil {
+		m, err := s.maskOf(c)
+		if err != nil {
+			return err
+		}
+		opts.Mask = m
+	}
+	if err := Case(c, opts); err != nil {
 		return err
 	}
 	c.Stamp()
