@@ -64,7 +64,8 @@ little-endian memory, no addresses in outputs) unless --crash-only.
 --profile compat (the default) gives cases every target accepts, for
 cross-architecture comparison; x86_64, aarch64, riscv64 and s390x give a
 target's full set. --mask FILE removes {opcode, type, arch} combinations
-known to fail; --portable keeps to the CLIF that older Cranelift releases
+known to fail, or only the instructions whose operands come from given
+producers (lib/profile/mask.go); --portable keeps to the CLIF that older Cranelift releases
 parse. --enumerate writes one minimal case per opcode and type the profile
 allows instead (a backend that fails one has a finding).
 
@@ -85,7 +86,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
 			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
-			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH' lines to leave out"},
+			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
 			&cli.StringFlag{Name: "features", Usage: "override swarm features for every case: `name=on|off,...`"},

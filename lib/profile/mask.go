@@ -230,8 +230,11 @@ func (p *producerParser) producer() (*Producer, error) {
 		p.pos++
 	}
 	word := p.src[start:p.pos]
-	if word == "_" {
+	switch word {
+	case "_":
 		return nil, nil
+	case "":
+		return nil, fmt.Errorf("missing producer at column %d", start+1)
 	}
 	name, ty, typed := strings.Cut(word, ".")
 	op, err := parseOpcode(name)

@@ -78,6 +78,8 @@ func TestMaskPatternErrors(t *testing.T) {
 		{"select i32 * c=icmp)\n", "m:1: c=icmp): unexpected \")\""},
 		{"select i32 * c=uextend.f32\n", "m:1: c=uextend.f32: uextend cannot have controlling type f32"},
 		{"select i32 * c=iconst.i32\n", ""},
+		{"select i32 * c=\n", "m:1: c=: missing producer at column 1"},
+		{"select i32 * c=uextend(,icmp)\n", "m:1: c=uextend(,icmp): missing producer at column 9"},
 		{"iadd i32:i8 *\n", "m:1: iadd has no free operand type"},
 		{"iadd * * *=iconst\n", ""},
 	}
