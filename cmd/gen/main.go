@@ -5,14 +5,19 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/batchjob"
 	"cliff/lib/cliapp"
+	"cliff/lib/gen"
+	"cliff/lib/genrun"
 )
 
 // Exit statuses.
@@ -59,7 +64,8 @@ little-endian memory, no addresses in outputs) unless --crash-only.
 --profile compat (the default) gives cases every target accepts, for
 cross-architecture comparison; x86_64, aarch64, riscv64 and s390x give a
 target's full set. --mask FILE removes {opcode, type, arch} combinations
-known to fail; --portable keeps to the CLIF that older Cranelift releases
+known to fail, or only the instructions whose operands come from given
+producers (lib/profile/mask.go); --portable keeps to the CLIF that older Cranelift releases
 parse. --enumerate writes one minimal case per opcode and type the profile
 allows instead (a backend that fails one has a finding).
 
@@ -80,7 +86,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
 			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
-			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH' lines to leave out"},
+			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
 			&cli.StringFlag{Name: "features", Usage: "override swarm features for every case: `name=on|off,...`"},
@@ -105,15 +111,15 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			if !c.IsSet("seed") {
 				seed = uint64(time.Now().UnixNano())
 			}
-			return generate(config{
-				seed: seed, start: c.Uint64("start"), count: c.Int("count"),
-				profile: c.String("profile"), depth: c.Int("depth"), funcs: c.Int("funcs"),
-				mutation: c.Float64("mutation"), inputs: c.Int("inputs"),
-				corpus: c.String("corpus"), mask: c.String("mask"), portable: c.Bool("portable"),
-				crashOnly: c.Bool("crash-only"), features: c.String("features"),
-				enumerate: c.Bool("enumerate"), verify: c.Bool("verify"), stats: c.Bool("stats"), refine: c.Bool("refine"),
-				survival: c.String("survival"), driver: c.String("driver"),
-				output: c.String("output"), log: stderr, ctx: c.Context,
+			return genrun.Run(c.Context, genrun.Options{
+				Seed: seed, Start: c.Uint64("start"), Count: c.Int("count"),
+				Profile: c.String("profile"), Depth: c.Int("depth"), Funcs: c.Int("funcs"),
+				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
+				Corpus: c.String("corpus"), Mask: c.String("mask"), Portable: c.Bool("portable"),
+				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
+				Enumerate: c.Bool("enumerate"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
+				Survival: c.String("survival"), Driver: c.String("driver"),
+				Output: c.String("output"), Log: stderr,
 			})
 		},
 	}
@@ -133,4 +139,10 @@ func checkCombinations(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+func listFeatures(w io.Writer) {
+	names := gen.FeatureNames()
+	sort.Strings(names)
+	fmt.Fprintln(w, strings.Join(names, "\n"))
 }

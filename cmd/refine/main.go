@@ -79,7 +79,8 @@ of the passes applied and "metrics" recomputed:
 Passes, in the order they run:
 ` + passList() + `
 Every pass keeps the case valid and free of traps, undefined behaviour and
-target-dependent results (the rules of lib/ub). decoy and merge keep what
+target-dependent results (the rules of lib/ub), and out of the operand-
+producer patterns of the mask the case names (options.mask, read once). decoy and merge keep what
 the case computes; operands and sink change it (the inputs stay valid).
 --passes selects passes and --no-NAME drops one (it wins over --passes);
 the order is always the table's, so ablations compare like with like. The
@@ -108,15 +109,16 @@ Records refined before an error or a signal are written.`,
 			if err != nil {
 				return err
 			}
-			s := &session{
-				opts:       refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
-				stats:      c.Bool("stats"),
-				target:     c.String("survival"),
-				driverPath: c.String("driver"),
-				timeout:    c.Duration("survival-timeout"),
-				log:        stderr,
-			}
-			return s.refineAll(c.Context, c.Args().Slice(), c.String("output"))
+			return refine.Run(c.Context, refine.RunOptions{
+				Options:  refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
+				Inputs:   c.Args().Slice(),
+				Output:   c.String("output"),
+				Stats:    c.Bool("stats"),
+				Survival: c.String("survival"),
+				Driver:   c.String("driver"),
+				Timeout:  c.Duration("survival-timeout"),
+				Log:      stderr,
+			})
 		},
 	}
 }

@@ -158,7 +158,8 @@ func (fg *funcGen) switchTable(r, or *rng, depth int, child func(int) uint64) {
 	// are all taken for some input; any index is safe (the default).
 	n := r.between(2, maxCases)
 	idx := fg.operand(or, ir.I32)
-	idx = fg.b.Ins(ir.OpBand, ir.Invalid, idx, fg.b.Iconst(ir.I32, int64(2*n-1)))
+	narrow := fg.b.Iconst(ir.I32, int64(2*n-1))
+	idx = fg.b.Ins(ir.OpBand, ir.Invalid, fg.unmasked(or, ir.OpBand, idx, narrow), narrow)
 	cases := make([]ir.Block, n, maxCases)
 	for k := range cases {
 		cases[k] = fg.newBlock()
@@ -194,7 +195,8 @@ func (fg *funcGen) loop(r, or *rng, depth int, child func(int) uint64) {
 	carried := fg.mergeTypes(r)
 	src := fg.operand(or, ct)
 	bound := ub.Scaffold(fg.b, func() ir.Value {
-		return fg.b.Ins(ir.OpBand, ir.Invalid, src, fg.b.Iconst(ct, int64(1)<<bits-1))
+		narrow := fg.b.Iconst(ct, int64(1)<<bits-1)
+		return fg.b.Ins(ir.OpBand, ir.Invalid, fg.unmasked(or, ir.OpBand, src, narrow), narrow)
 	})
 	zero := ub.Scaffold(fg.b, func() ir.Value { return fg.b.Iconst(ct, 0) })
 	inits := make([]ir.Value, len(carried))

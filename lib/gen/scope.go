@@ -74,3 +74,24 @@ func (s *scope) anyOf(r *rng, ok func(ir.Type) bool) (ir.Value, ir.Type, bool) {
 
 // holds reports whether v, pushed at position i, is still in scope.
 func (s *scope) holds(i int, v ir.Value) bool { return i < len(s.stack) && s.stack[i] == v }
+
+// unmasked returns x, the first operand of an instruction op x, y that
+// control flow is about to append, or when a mask pattern would match
+// that instruction (band.i32 of a ushr by an i128 amount, on riscv64),
+// another value of x's type in scope that it does not match with, or
+// failing that a constant.
+func (fg *funcGen) unmasked(r *rng, op ir.Opcode, x, y ir.Value) ir.Value {
+	mask := fg.c.tab.prof.Patterns()
+	if !mask.Roots(op) {
+		return x
+	}
+	t := fg.f.Values[x].Type
+	probe := ir.InstData{Op: op, CtrlType: t, Args: []ir.Value{x, y}}
+	for tries := 0; tries < 4; tries++ {
+		if _, masked := mask.Match(fg.f, &probe); !masked {
+			return probe.Args[0]
+		}
+		probe.Args[0] = fg.operand(r, t)
+	}
+	return fg.b.Iconst(t, 0)
+}

@@ -22,10 +22,15 @@
 // data/known.mask lists the combinations a profile keeps but that
 // Cranelift 0.135 fails to compile (findings), for campaigns to pass to
 // --mask; data/portable.txt lists what Cranelift 0.94 lacks (Portable).
+// A mask entry is a combination (Without takes it out of the tables) or an
+// operand-producer pattern, which no table can hold: Without keeps those
+// as the profile's Patterns, which generation and refinement ask about
+// each instruction they build or rewrite (mask.go, pattern.go).
+// FormatMaskEntry and AppendMask write entries (cliff-locate's).
 //
 // CheckInst judges a whole instruction (opcode, controlling type, free
-// operand type, condition code, byte order): what every instruction of a
-// generated case passes.
+// operand type, condition code, byte order, mask patterns): what every
+// instruction of a generated case passes.
 //
 // Profiles are immutable and cheap to query: Allows is a bit test.
 package profile

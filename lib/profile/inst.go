@@ -69,7 +69,8 @@ func (p *Profile) AllowsTypes(op ir.Opcode, ctrl ir.Type, args []ir.Type) bool {
 // CheckInst returns why the profile does not allow instruction d of f, or
 // nil when it does: its opcode with its controlling type and the type of
 // its free operand (AllowsTypes), its condition code (AllowsImm) and the
-// byte order of its memory flags (AllowsByteOrder). Every instruction of a
+// byte order of its memory flags (AllowsByteOrder), and no operand-producer
+// pattern of its mask matches it (Patterns). Every instruction of a
 // generated case passes it, whichever part of cliff-gen or cliff-refine
 // made it. Whether the opcode is crash-only (CrashOnly) is the caller's
 // to judge.
@@ -117,7 +118,7 @@ func (p *Profile) CheckInst(f *ir.Function, d *ir.InstData) error {
 			return fmt.Errorf("%s %s: profile %s allows only %v", name, imm, p.Name, p.Imms(d.Op, d.CtrlType))
 		}
 	}
-	return nil
+	return p.patterns.Check(f, d)
 }
 
 // byteOrderName spells e as CLIF memory flags do.

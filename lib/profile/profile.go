@@ -34,7 +34,8 @@ type Profile struct {
 	ByteOrders []ir.Endianness
 
 	ops       []opData
-	crashOnly []bool // by opcode: emitted only in crash-only mode
+	crashOnly []bool    // by opcode: emitted only in crash-only mode
+	patterns  *Patterns // a mask's operand-producer entries (Without)
 }
 
 // opData is one opcode's part of a profile. It is never modified once the
@@ -217,6 +218,7 @@ func (p *Profile) derive(name string) *Profile {
 		ByteOrders: slices.Clone(p.ByteOrders),
 		ops:        make([]opData, len(p.ops)),
 		crashOnly:  slices.Clone(p.crashOnly),
+		patterns:   p.patterns,
 	}
 	for op, d := range p.ops {
 		q.ops[op] = d.clone()

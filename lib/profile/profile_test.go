@@ -351,7 +351,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestMaskErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"iadd i32\n", "m.mask:1: want `OPCODE TYPE ARCH`, got 2 fields"},
+		{"iadd i32\n", "m.mask:1: want `OPCODE TYPE ARCH [OPERAND=PRODUCER...]`, got 2 fields"},
 		{"# fine\niadd i32 x86_64\nnosuch i32 x86_64\n", "m.mask:3: unknown opcode \"nosuch\""},
 		{"iadd i32 mips\n", "m.mask:1: unknown arch \"mips\""},
 		{"iadd - x86_64\n", "m.mask:1: iadd is polymorphic"},
@@ -465,15 +465,34 @@ func TestKnownMaskNamesProfileCombos(t *testing.T) {
 		}
 		for _, a := range arches {
 			p := load(t, a)
-			ok := p.Allows(e.Op, e.Type)
-			if e.Free != ir.Invalid {
-				ok = p.AllowsFree(e.Op, e.Type, e.Free)
+			ctrls := []ir.Type{e.Type}
+			if e.AnyType {
+				ctrls = p.Types(e.Op)
+			}
+			ok := len(ctrls) > 0
+			for _, ctrl := range ctrls {
+				if e.Free != ir.Invalid {
+					ok = ok && p.AllowsFree(e.Op, ctrl, e.Free)
+				} else {
+					ok = ok && p.Allows(e.Op, ctrl)
+				}
 			}
 			if !ok {
 				t.Errorf("known.mask entry %q: the %s profile does not allow it", e, a)
 			}
-			if q := p.Without([]profile.MaskEntry{e}); q.AllowsFree(e.Op, e.Type, e.Free) {
-				t.Errorf("Without(%q) still allows it", e)
+			q := p.Without([]profile.MaskEntry{e})
+			if len(e.Operands) > 0 {
+				// A pattern keeps the opcode in the tables, and goes to
+				// the patterns.
+				if len(q.Types(e.Op)) != len(p.Types(e.Op)) || q.Patterns().Len() != 1 {
+					t.Errorf("Without(%q): types %v -> %v, %d patterns", e, p.Types(e.Op), q.Types(e.Op), q.Patterns().Len())
+				}
+				continue
+			}
+			for _, ctrl := range ctrls {
+				if q.AllowsFree(e.Op, ctrl, e.Free) {
+					t.Errorf("Without(%q) still allows %s", e, ctrl)
+				}
 			}
 		}
 	}

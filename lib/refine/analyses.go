@@ -4,6 +4,7 @@ import (
 	"cliff/lib/analysis"
 	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
+	"cliff/lib/profile"
 )
 
 // analyses hands a pass what it needs to know of its function: the CFG,
@@ -31,6 +32,10 @@ type analyses struct {
 	// every value, some many times.
 	candidates []bool
 	scratch    *scratch
+	// mask holds the operand-producer mask entries the case was
+	// generated under (Options.Mask): a pass never makes an instruction
+	// they match.
+	mask *profile.Patterns
 }
 
 // reset readies a for f, keeping its memory.

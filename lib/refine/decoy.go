@@ -100,6 +100,7 @@ type decoyer struct {
 	args   []copiedArg
 	copyOf []ir.Value // by value: its copy in the decoy block apply is building
 	edits  *edits
+	probe  []ir.Value // a copy's operands as the mask check sees them
 }
 
 // reset readies dc for a's function.
@@ -230,7 +231,7 @@ func (dc *decoyer) plan(body []ir.Inst, a ir.Block, at int) []copiedInst {
 			switch {
 			case dc.defines(v):
 				c.args[k] = copiedArg{v: v, copied: true}
-			case !ub.IsScaffold(d) && ub.FreeOperand(f, inst, k):
+			case !ub.IsScaffold(d) && ub.FreeOperand(f, inst, k) && !dc.a.mask.Inner(d.Op):
 				c.args[k].v = dc.rebind(v, c.args[:k])
 				if c.args[k].v == ir.NoValue && dc.dt.ValueDominates(f, v, site, a) {
 					c.args[k].v = v
@@ -244,12 +245,35 @@ func (dc *decoyer) plan(body []ir.Inst, a ir.Block, at int) []copiedInst {
 				return nil
 			}
 		}
+		if dc.masked(d, c.args) {
+			return nil
+		}
 		for _, v := range d.Results {
 			dc.definedBy[v] = dc.plans
 		}
 		dc.copies = append(dc.copies, c)
 	}
 	return dc.copies[start:len(dc.copies):len(dc.copies)]
+}
+
+// masked reports whether the copy of d with operands args would match a
+// mask pattern. A copied operand stands for the original value: its copy
+// has the same opcode and types, and so, by induction, the same producers
+// as far as the patterns look (plan rebinds no operand of an opcode a
+// pattern looks into, Patterns.Inner).
+func (dc *decoyer) masked(d *ir.InstData, args []copiedArg) bool {
+	mask := dc.a.mask
+	if !mask.Roots(d.Op) {
+		return false
+	}
+	dc.probe = dc.probe[:0]
+	for _, a := range args {
+		dc.probe = append(dc.probe, a.v)
+	}
+	probe := *d
+	probe.Args = dc.probe
+	_, masked := mask.Match(dc.f, &probe)
+	return masked
 }
 
 // copiedArgs returns n zero operands for a copied instruction, from

@@ -24,6 +24,8 @@
 // is still dead. Select keeps that order whatever order it is given: an
 // ablation that switches passes off compares like with like.
 //
+// Run is cliff-refine: it refines a stream of case records (run.go).
+//
 // # Rules
 //
 // Every pass keeps a case valid (lib/verify) and keeps the invariant of

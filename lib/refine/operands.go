@@ -176,10 +176,24 @@ func (s *operandSelector) rebindInst(inst ir.Inst) {
 	for _, v := range d.Args {
 		s.taken = append(s.taken, f.Resolve(v))
 	}
-	for k := range d.Args {
-		if ub.FreeOperand(f, inst, k) && s.rebindable(s.taken[k]) {
-			d.Args[k] = s.choose(d.Args[k], s.taken[k])
-			s.taken[k] = f.Resolve(d.Args[k])
+	// A mask pattern that looks into the operands of d's opcode (the
+	// uextend of `c=uextend.i128(icmp)`) would have to ask d's users
+	// again: such instructions keep their operands.
+	mask := s.a.mask
+	if !mask.Inner(d.Op) {
+		for k := range d.Args {
+			if ub.FreeOperand(f, inst, k) && s.rebindable(s.taken[k]) {
+				old := d.Args[k]
+				d.Args[k] = s.choose(old, s.taken[k])
+				if mask.Roots(d.Op) {
+					if _, masked := mask.Match(f, d); masked {
+						s.unchoose(d.Args[k], s.taken[k])
+						d.Args[k] = old
+						continue
+					}
+				}
+				s.taken[k] = f.Resolve(d.Args[k])
+			}
 		}
 	}
 	if len(d.Dests) == 0 || !ub.FreeBlockArgs(f, inst) {
@@ -230,6 +244,14 @@ func (s *operandSelector) choose(old, o ir.Value) ir.Value {
 		return c
 	}
 	return old
+}
+
+// unchoose undoes choose's use counts for c, chosen in place of o.
+func (s *operandSelector) unchoose(c, o ir.Value) {
+	if c = s.f.Resolve(c); c != o {
+		s.uses[c]--
+		s.uses[o]++
+	}
 }
 
 // recent returns the value of type t in pool that o may be rebound to:

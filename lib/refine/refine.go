@@ -7,6 +7,7 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/metrics"
 	"cliff/lib/printer"
+	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/verify"
 )
@@ -78,14 +79,19 @@ func Names(passes []Pass) []string {
 	return out
 }
 
-// A PassError is a pass that left a function the verifier rejects: a bug
-// in the pass, found by VerifyEach.
+// A PassError is a pass that left a function the verifier rejects (found
+// by VerifyEach), or an instruction Options.Mask matches: a bug in the
+// pass.
 type PassError struct {
-	Pass string
-	Errs verify.Errors
+	Pass   string
+	Errs   verify.Errors
+	Masked error // the masked instruction, when that is the problem
 }
 
 func (e *PassError) Error() string {
+	if e.Masked != nil {
+		return fmt.Sprintf("pass %s made a masked instruction: %v", e.Pass, e.Masked)
+	}
 	return fmt.Sprintf("pass %s produced invalid CLIF:\n%s", e.Pass, e.Errs.Error())
 }
 
@@ -102,6 +108,11 @@ type Options struct {
 	// VerifyEach verifies the input and the module after every pass and
 	// stops at the first problem.
 	VerifyEach bool
+	// Mask holds the operand-producer mask entries that apply to the
+	// case (its profile's Patterns): a rebinding or a copy that would
+	// make an instruction one of them matches is not made, and a pass
+	// that leaves one anyway is a PassError. nil masks nothing.
+	Mask *profile.Patterns
 }
 
 // Module applies the passes to every function of mod, drawing random
@@ -120,25 +131,32 @@ func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) 
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
-	if err := runPasses(mod, seed, index, opts.Passes, opts.VerifyEach, s); err != nil {
+	if err := runPasses(mod, seed, index, opts, s); err != nil {
 		return nil, err
 	}
 	return Names(opts.Passes), nil
 }
 
-// runPasses applies passes to every function of mod, one pass after the
-// other, in the scratch memory s; with verifyEach, it verifies the module
-// after each pass and stops at the first problem.
-func runPasses(mod *ir.Module, seed, index uint64, passes []Pass, verifyEach bool, s *scratch) error {
+// runPasses applies opts.Passes to every function of mod, one pass after
+// the other, in the scratch memory s; with VerifyEach, it verifies the
+// module after each pass and stops at the first problem. With a Mask,
+// every instruction is checked against it after each pass.
+func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) error {
 	cache := s.analysesOf(mod.Funcs)
-	for k := range passes {
-		p := &passes[k]
+	for i := range cache {
+		cache[i].mask = opts.Mask
+	}
+	for k := range opts.Passes {
+		p := &opts.Passes[k]
 		for i, f := range mod.Funcs {
 			s.rng.seed(seed, index, p.Name, i)
 			p.run(f, &s.rng, &cache[i])
 			cache[i].forget(p)
+			if err := opts.Mask.CheckFunc(f); err != nil {
+				return &PassError{Pass: p.Name, Masked: err}
+			}
 		}
-		if verifyEach {
+		if opts.VerifyEach {
 			if errs := verify.Module(mod); len(errs) > 0 {
 				return &PassError{Pass: p.Name, Errs: errs}
 			}

@@ -1,4 +1,4 @@
-package main
+package refine
 
 import (
 	"context"
@@ -11,29 +11,33 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
+	"cliff/lib/profile"
 	"cliff/lib/record"
-	"cliff/lib/refine"
 )
 
-// A session refines a stream of cases.
-type session struct {
-	opts       refine.Options
-	stats      bool
-	target     string // --survival: measure on this target; "" does not
-	driverPath string
-	timeout    time.Duration
-	log        io.Writer
-
-	summary  metrics.Summary
-	survival *metrics.Survival
+// RunOptions is a cliff-refine run, as its flags state it.
+type RunOptions struct {
+	Options
+	Inputs []string // files of case records; none or "-" is stdin
+	Output string   // "-" is stdout
+	Stats  bool     // print a summary of the refined cases to Log at the end
+	// Survival measures each refined case's survival on this target
+	// through the driver at Driver ("" finds it), each within Timeout;
+	// "" does not.
+	Survival string
+	Driver   string
+	Timeout  time.Duration
+	Log      io.Writer
 }
 
-// refineAll reads every case of the inputs, refines it and writes it.
-// Reading stops at the first bad record or failing pass; what was refined
-// before is written, and the summary (--stats) covers it.
-func (s *session) refineAll(ctx context.Context, inputs []string, output string) (err error) {
-	if s.target != "" {
-		path := s.driverPath
+// Run refines every case record of opts.Inputs and writes it to
+// opts.Output, record by record (cliff-refine). Reading stops at the first
+// bad record or failing pass, or when ctx is cancelled (a signal); what
+// was refined before is written, and the summary (Stats) covers it.
+func Run(ctx context.Context, opts RunOptions) (err error) {
+	s := &session{RunOptions: opts}
+	if s.Survival != "" {
+		path := s.Driver
 		if path == "" {
 			if path, err = driver.Find(); err != nil {
 				return err
@@ -41,12 +45,12 @@ func (s *session) refineAll(ctx context.Context, inputs []string, output string)
 		}
 		client := driver.New(path)
 		defer client.Close()
-		if err := checkTarget(ctx, client, s.target); err != nil {
+		if err := checkTarget(ctx, client, s.Survival); err != nil {
 			return err
 		}
-		s.survival = metrics.NewSurvival(client, s.target, s.timeout)
+		s.survival = metrics.NewSurvival(client, s.Survival, s.Timeout)
 	}
-	w, err := jsonl.Create(output, inputs...)
+	w, err := jsonl.Create(s.Output, s.Inputs...)
 	if err != nil {
 		return err
 	}
@@ -55,11 +59,11 @@ func (s *session) refineAll(ctx context.Context, inputs []string, output string)
 			err = cerr
 		}
 	}()
-	r := jsonl.OpenAll(inputs)
+	r := jsonl.OpenAll(s.Inputs)
 	defer r.Close()
-	if s.stats {
+	if s.Stats {
 		defer func() {
-			if perr := s.summary.Print(s.log, nil); err == nil {
+			if perr := s.summary.Print(s.Log, nil); err == nil {
 				err = perr
 			}
 		}()
@@ -89,6 +93,43 @@ func (s *session) refineAll(ctx context.Context, inputs []string, output string)
 	}
 }
 
+// A session is a run under way.
+type session struct {
+	RunOptions
+	summary  metrics.Summary
+	survival *metrics.Survival
+	masks    map[maskKey]*profile.Patterns // read so far
+}
+
+type maskKey struct{ profile, path string }
+
+// maskOf returns the operand-producer patterns of the mask c was
+// generated with (its options.mask, on the architectures of its
+// profile), which refinement must honour as generation did; nil when it
+// names none. Each mask file is read once.
+func (s *session) maskOf(c *record.Case) (*profile.Patterns, error) {
+	if c.Options.Mask == "" {
+		return nil, nil
+	}
+	key := maskKey{c.Options.Profile, c.Options.Mask}
+	if m, ok := s.masks[key]; ok {
+		return m, nil
+	}
+	p, err := profile.Load(c.Options.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("options.profile: %w", err)
+	}
+	mask, err := profile.ReadMask(c.Options.Mask)
+	if err != nil {
+		return nil, fmt.Errorf("options.mask: %w", err)
+	}
+	if s.masks == nil {
+		s.masks = map[maskKey]*profile.Patterns{}
+	}
+	s.masks[key] = p.Without(mask).Patterns()
+	return s.masks[key], nil
+}
+
 // decode reads one case record.
 func decode(line []byte) (*record.Case, error) {
 	kind, _, err := record.Peek(line)
@@ -107,7 +148,15 @@ func decode(line []byte) (*record.Case, error) {
 
 // refine refines one case and measures it; where names it in messages.
 func (s *session) refine(ctx context.Context, c *record.Case, where string) error {
-	if err := refine.Case(c, s.opts); err != nil {
+	opts := s.Options
+	if opts.Mask == nil {
+		m, err := s.maskOf(c)
+		if err != nil {
+			return err
+		}
+		opts.Mask = m
+	}
+	if err := Case(c, opts); err != nil {
 		return err
 	}
 	c.Stamp()
@@ -119,7 +168,7 @@ func (s *session) refine(ctx context.Context, c *record.Case, where string) erro
 		case err != nil:
 			// Cranelift rejecting or crashing on a refined case is worth
 			// knowing, but survival is a measurement: the stream goes on.
-			fmt.Fprintf(s.log, "cliff-refine: %s: %v\n", where, err)
+			fmt.Fprintf(s.Log, "cliff-refine: %s: %v\n", where, err)
 		default:
 			c.Metrics.Survival = &v
 		}
