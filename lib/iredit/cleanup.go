@@ -8,18 +8,53 @@ import (
 )
 
 // Cleanup drops what no longer matters after edits: blocks unreachable
-// from their function's entry, functions that the entry function no
-// longer reaches through calls or function addresses, and preamble
-// declarations nothing refers to. None of it changes what the entry
-// computes.
-func Cleanup(m *ir.Module, entry string) {
+// from their function's entry and preamble declarations nothing refers to.
+// None of it changes what a function computes or what Cranelift compiles.
+// Functions stay, called or not: Cranelift compiles every function of a
+// module, so an uncalled one may still be where a compiler crash is
+// (DropFunc drops one).
+func Cleanup(m *ir.Module) {
 	for _, f := range m.Funcs {
 		dropUnreachable(f)
-	}
-	dropUnreachableFuncs(m, entry)
-	for _, f := range m.Funcs {
 		dropUnusedDecls(f)
 	}
+}
+
+// DropFunc removes function name from m when no other function refers to
+// it any more, and reports whether it did.
+func DropFunc(m *ir.Module, name string) bool {
+	if m.Func(name) == nil {
+		return false
+	}
+	for _, g := range m.Funcs {
+		if g.Name != name && slices.Contains(callees(g), name) {
+			return false
+		}
+	}
+	m.Funcs = slices.DeleteFunc(m.Funcs, func(f *ir.Function) bool { return f.Name == name })
+	return true
+}
+
+// Reachable returns the names of the functions entry reaches through
+// calls and function addresses, entry included.
+func Reachable(m *ir.Module, entry string) map[string]bool {
+	root := EntryFunc(m, entry)
+	if root == nil {
+		return nil
+	}
+	reached := map[string]bool{root.Name: true}
+	work := []*ir.Function{root}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, name := range callees(f) {
+			if g := m.Func(name); g != nil && !reached[name] {
+				reached[name] = true
+				work = append(work, g)
+			}
+		}
+	}
+	return reached
 }
 
 // EntryFunc returns the function named entry, or the first function.
@@ -75,26 +110,6 @@ func usedFuncRefs(f *ir.Function) map[ir.FuncRef]bool {
 }
 
 func hasImm(op ir.Opcode, k ir.ImmKind) bool { return slices.Contains(op.Format().Imms, k) }
-
-func dropUnreachableFuncs(m *ir.Module, entry string) {
-	root := EntryFunc(m, entry)
-	if root == nil {
-		return
-	}
-	reached := map[string]bool{root.Name: true}
-	work := []*ir.Function{root}
-	for len(work) > 0 {
-		f := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, name := range callees(f) {
-			if g := m.Func(name); g != nil && !reached[name] {
-				reached[name] = true
-				work = append(work, g)
-			}
-		}
-	}
-	m.Funcs = slices.DeleteFunc(m.Funcs, func(f *ir.Function) bool { return !reached[f.Name] })
-}
 
 // dropUnusedDecls removes the function references, signatures, stack slots
 // and constants that f's layout does not name.

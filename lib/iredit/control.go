@@ -212,3 +212,73 @@ func MergeJump(f *ir.Function, a ir.Block) bool {
 	f.Layout = slices.DeleteFunc(slices.Clone(f.Layout), func(x ir.Block) bool { return x == b })
 	return true
 }
+
+// RunLoopOnce turns the loop headed by block h into straight code that
+// runs its body once: h, whose terminator is a brif with one arm into the
+// loop and one out of it, jumps into the loop; each back edge (a jump to h
+// from a block h dominates) jumps to the exit instead, passing the exit's
+// args with h's params replaced by the back edge's args. The body then
+// runs exactly as in the loop's first iteration, so it stays defined, and
+// the case cannot run forever.
+func RunLoopOnce(f *ir.Function, h ir.Block) bool {
+	t := Terminator(f, h)
+	if t == ir.NoInst || f.Insts[t].Op != ir.OpBrif {
+		return false
+	}
+	cfg := analysis.NewCFG(f)
+	dom := analysis.NewDomTree(cfg)
+	var latches []ir.Block
+	for _, p := range cfg.Preds(h) {
+		if dom.Dominates(h, p) {
+			lt := Terminator(f, p)
+			if f.Insts[lt].Op != ir.OpJump {
+				return false
+			}
+			latches = append(latches, p)
+		}
+	}
+	if len(latches) == 0 {
+		return false
+	}
+	// The loop's body: the blocks that reach a latch without passing h.
+	body := map[ir.Block]bool{h: true}
+	work := slices.Clone(latches)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if body[b] {
+			continue
+		}
+		body[b] = true
+		work = append(work, cfg.Preds(b)...)
+	}
+	d := f.Insts[t]
+	in, out := -1, -1
+	switch {
+	case body[d.Dests[0].Block] && !body[d.Dests[1].Block]:
+		in, out = 0, 1
+	case body[d.Dests[1].Block] && !body[d.Dests[0].Block]:
+		in, out = 1, 0
+	default:
+		return false
+	}
+	exit := d.Dests[out]
+	params := f.Blocks[h].Params
+	for _, l := range latches {
+		lt := Terminator(f, l)
+		back := f.Insts[lt].Dests[0]
+		args := make([]ir.BlockArg, len(exit.Args))
+		for k, a := range exit.Args {
+			args[k] = a
+			if a.Kind != ir.ArgValue {
+				return false
+			}
+			if j := slices.Index(params, f.Resolve(a.Value)); j >= 0 {
+				args[k] = back.Args[j]
+			}
+		}
+		f.Insts[lt] = ir.InstData{Op: ir.OpJump, Dests: []ir.BlockCall{{Block: exit.Block, Args: args}}}
+	}
+	f.Insts[t] = ir.InstData{Op: ir.OpJump, Dests: []ir.BlockCall{d.Dests[in]}}
+	return true
+}

@@ -3,6 +3,7 @@ package reduce
 import (
 	"slices"
 
+	"cliff/lib/analysis"
 	"cliff/lib/ir"
 	"cliff/lib/iredit"
 	"cliff/lib/parser"
@@ -25,8 +26,10 @@ type pass struct {
 var passes = []pass{
 	{"inputs", planInputs},
 	{"calls", planCalls},
+	{"functions", planFuncs},
 	{"branches", func(b *Candidate) []Edit { return planBranches(b, false) }},
 	{"branches-then", func(b *Candidate) []Edit { return planBranches(b, true) }},
+	{"loops", planLoops},
 	{"substitute", planSubstitute},
 	{"dead", planDead},
 	{"forward", planForward},
@@ -63,7 +66,9 @@ func instEdit(fn string, i ir.Inst, do func(f *ir.Function, b ir.Block, k int) b
 		}
 		p, ok := iredit.Places(f)[i]
 		if !ok {
-			return false // an earlier edit of the same variant took it
+			// An earlier edit of the same chunk took it (edits on one
+			// instruction clash; the first one wins).
+			return true
 		}
 		return do(f, p.Block, p.Index)
 	}
@@ -139,6 +144,18 @@ func planCalls(base *Candidate) []Edit {
 	return edits
 }
 
+func planFuncs(base *Candidate) []Edit {
+	var edits []Edit
+	for _, f := range base.Module.Funcs {
+		if f.Name == base.Entry {
+			continue
+		}
+		name := f.Name
+		edits = append(edits, func(v *Candidate) bool { return iredit.DropFunc(v.Module, name) })
+	}
+	return edits
+}
+
 func planBranches(base *Candidate, then bool) []Edit {
 	var edits []Edit
 	for _, f := range base.Module.Funcs {
@@ -148,24 +165,57 @@ func planBranches(base *Candidate, then bool) []Edit {
 				continue
 			}
 			d := &f.Insts[t]
-			arm := -1
+			var arms []int
 			switch {
 			case d.Op == ir.OpBrif && then:
-				arm = 0
+				arms = []int{0}
 			case d.Op == ir.OpBrif:
-				arm = 1
+				arms = []int{1}
 			case d.Op == ir.OpBrTable && !then:
-				arm = 0 // the default
-			case d.Op == ir.OpBrTable && len(d.Dests) > 1:
-				arm = 1 // the first entry
+				arms = []int{0} // the default
+			case d.Op == ir.OpBrTable:
+				seen := map[ir.Block]bool{d.Dests[0].Block: true}
+				for k, bc := range d.Dests {
+					if !seen[bc.Block] {
+						seen[bc.Block] = true
+						arms = append(arms, k)
+					}
+				}
 			}
-			if arm < 0 {
+			for _, arm := range arms {
+				name, blk := f.Name, b
+				edits = append(edits, func(v *Candidate) bool {
+					g := v.Module.Func(name)
+					if g == nil {
+						return false
+					}
+					if t := iredit.Terminator(g, blk); t != ir.NoInst && g.Insts[t].Op == ir.OpJump {
+						return true // an earlier edit of the chunk collapsed it
+					}
+					return iredit.CollapseBranch(g, blk, arm)
+				})
+			}
+		}
+	}
+	return edits
+}
+
+func planLoops(base *Candidate) []Edit {
+	var edits []Edit
+	for _, f := range base.Module.Funcs {
+		cfg := analysis.NewCFG(f)
+		dom := analysis.NewDomTree(cfg)
+		for _, b := range f.Layout {
+			if t := iredit.Terminator(f, b); t == ir.NoInst || f.Insts[t].Op != ir.OpBrif {
+				continue
+			}
+			if !slices.ContainsFunc(cfg.Preds(b), func(p ir.Block) bool { return dom.Dominates(b, p) }) {
 				continue
 			}
 			name, blk := f.Name, b
 			edits = append(edits, func(v *Candidate) bool {
 				g := v.Module.Func(name)
-				return g != nil && iredit.CollapseBranch(g, blk, arm)
+				return g != nil && iredit.RunLoopOnce(g, blk)
 			})
 		}
 	}
@@ -218,11 +268,9 @@ func planForward(base *Candidate) []Edit {
 			if f.Values[f.Resolve(a)].Type != f.Values[d.Results[0]].Type {
 				continue
 			}
-			op := op
 			edits = append(edits, instEdit(f.Name, i, withDCE(func(f *ir.Function, b ir.Block, k int) bool {
 				return iredit.Forward(f, iredit.IndexUses(f), b, k, op)
 			})))
-			break // one operand per instruction per round: edits must not clash
 		}
 	})
 	return edits

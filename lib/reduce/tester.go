@@ -122,7 +122,7 @@ func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 			return nil
 		}
 	}
-	iredit.Cleanup(v.Module, v.Entry)
+	iredit.Cleanup(v.Module)
 	v.CLIF = iredit.Text(v.Module)
 	if v.key() == base.key() {
 		return nil
