@@ -149,16 +149,12 @@ func CurrentValues(f *ir.Function, dom *analysis.DomTree, b ir.Block, pos int) [
 			cands = append(cands, f.Blocks[blk].Params[j])
 		}
 		next := dom.Idom(blk)
-		if next == blk {
+		if next == ir.NoBlock || next == blk {
 			break
 		}
-		blk, end = next, len(f.Blocks[next].Insts)-1 // not its terminator's results
-		if blk != ir.NoBlock && len(f.Blocks[blk].Insts) > 0 {
-			end = len(f.Blocks[blk].Insts)
-			if t := Terminator(f, blk); f.Insts[t].Op.Info().Flags&ir.FlagTerminator != 0 {
-				end--
-			}
-		}
+		// A dominating block's values, up to its terminator (whose
+		// results, a try_call's, exist only on its edges).
+		blk, end = next, len(f.Blocks[next].Insts)-1
 	}
 	out := make([]ir.Value, len(f.Sig.Returns))
 	used := map[ir.Value]bool{}

@@ -229,7 +229,7 @@ func RemoveSlot(f *ir.Function, s ir.StackSlot) bool {
 				return false
 			}
 			drop[i] = true
-			for _, use := range u[d.Results[0]] {
+			for _, use := range u.Of(f, d.Results[0]) {
 				ud := &f.Insts[use.Inst]
 				if ud.Op.Info().Flags&ir.FlagCanStore == 0 || ud.Op.Info().Flags&ir.FlagCanLoad != 0 ||
 					use.Operand < 1 || len(ud.Results) > 0 {
@@ -299,6 +299,19 @@ func IsConst(d *ir.InstData) bool {
 	return false
 }
 
+// IsConstForm reports whether d is a constant (IsConst) or the extension
+// to i128 of an iconst, the form DefineConst gives i128 constants.
+func IsConstForm(f *ir.Function, d *ir.InstData) bool {
+	if IsConst(d) {
+		return true
+	}
+	if (d.Op == ir.OpUextend || d.Op == ir.OpSextend) && len(d.Args) == 1 {
+		vd := f.Values[f.Resolve(d.Args[0])]
+		return vd.Kind == ir.DefResult && f.Insts[vd.Inst].Op == ir.OpIconst
+	}
+	return false
+}
+
 // SimplifyConst sets the constant of instruction k of block b (see
 // IsConst) to x (0 or 1) of its type. It reports false when it already is
 // that constant or is not a constant.
@@ -308,14 +321,10 @@ func SimplifyConst(f *ir.Function, b ir.Block, k int, x int64) bool {
 	if !IsConst(d) {
 		return false
 	}
-	t := f.Values[d.Results[0]].Type
 	old := *d
 	RemoveInst(f, b, k)
 	DefineConst(f, b, k, d.Results[0], x)
 	nd := &f.Insts[f.Blocks[b].Insts[k]]
 	nd.SrcLoc = old.SrcLoc
-	if t == ir.I128 {
-		return true // an iconst/uextend pair replaced an i128 vconst-free form
-	}
 	return !(nd.Op == old.Op && nd.Imm == old.Imm && nd.FloatBits == old.FloatBits && slices.Equal(nd.Bytes, old.Bytes) && old.Const == ir.NoConstant)
 }

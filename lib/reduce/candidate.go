@@ -67,6 +67,33 @@ func (c *Candidate) EntryFunc() *ir.Function { return iredit.EntryFunc(c.Module,
 // Insts counts the instructions of every function.
 func (c *Candidate) Insts() int { return iredit.ModuleInsts(c.Module) }
 
+// size measures a candidate for the reducer, which commits a variant only
+// when it is smaller, so that reduction always ends: first its structure
+// (instructions other than constants, blocks, params, returns, stack
+// slots, functions), then the length of its text, inputs, settings and
+// configurations.
+func (c *Candidate) size() (structure, text int) {
+	for _, f := range c.Module.Funcs {
+		structure += 1 + len(f.Sig.Returns) + len(f.StackSlots)
+		for _, b := range f.Layout {
+			structure += 1 + len(f.Blocks[b].Params)
+			for _, i := range f.Blocks[b].Insts {
+				if !iredit.IsConstForm(f, &f.Insts[i]) {
+					structure++
+				}
+			}
+		}
+	}
+	return structure, len(c.key())
+}
+
+// smaller reports whether a is smaller than b (see size).
+func smaller(a, b *Candidate) bool {
+	as, at := a.size()
+	bs, bt := b.size()
+	return as < bs || as == bs && at < bt
+}
+
 // key identifies a candidate for the Tester's cache.
 func (c *Candidate) key() string {
 	var b strings.Builder

@@ -215,7 +215,15 @@ func planLoops(base *Candidate) []Edit {
 			name, blk := f.Name, b
 			edits = append(edits, func(v *Candidate) bool {
 				g := v.Module.Func(name)
-				return g != nil && iredit.RunLoopOnce(g, blk)
+				if g == nil {
+					return false
+				}
+				before := iredit.Dead(g)
+				if !iredit.RunLoopOnce(g, blk) {
+					return false
+				}
+				iredit.RemoveDead(g, before) // the trip counter
+				return true
 			})
 		}
 	}
@@ -226,7 +234,7 @@ func planSubstitute(base *Candidate) []Edit {
 	var edits []Edit
 	forInsts(base, func(f *ir.Function, u iredit.Uses, b ir.Block, k int, i ir.Inst) {
 		d := &f.Insts[i]
-		if iredit.IsConst(d) || d.Op.IsTerminator() || len(d.Results) == 0 || !replaceable(f, u, i) {
+		if iredit.IsConstForm(f, d) || d.Op.IsTerminator() || len(d.Results) == 0 || !replaceable(f, u, i) {
 			return
 		}
 		used := false

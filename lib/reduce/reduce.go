@@ -108,6 +108,11 @@ func (r *reducer) run(ctx context.Context, p pass) (bool, error) {
 				vs = append(vs, r.t.Variant(r.cur, edits[s:min(s+chunk, len(edits))]...))
 				starts = append(starts, s)
 			}
+			for j, v := range vs {
+				if v != nil && !smaller(v, r.cur) {
+					vs[j] = nil // no progress: committing it could cycle
+				}
+			}
 			holds, err := r.t.Holds(ctx, vs)
 			if err != nil {
 				return changed, err
@@ -119,6 +124,9 @@ func (r *reducer) run(ctx context.Context, p pass) (bool, error) {
 			}
 			r.cur = vs[k]
 			r.accepted[p.name]++
+			if debugReduce {
+				println(p.name, chunk, len(edits), r.cur.Insts(), len(r.cur.CLIF))
+			}
 			changed, progressed = true, true
 			edits = p.plan(r.cur)
 			start = starts[k] // the edits before it did not hold at this size
@@ -135,3 +143,5 @@ func (r *reducer) run(ctx context.Context, p pass) (bool, error) {
 
 // Size is a candidate's instruction count, for reports.
 func Size(c *Candidate) int { return iredit.ModuleInsts(c.Module) }
+
+var debugReduce = false

@@ -1,0 +1,436 @@
+package locate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"cliff/lib/analysis"
+	"cliff/lib/ir"
+	"cliff/lib/iredit"
+	"cliff/lib/printer"
+	"cliff/lib/record"
+	"cliff/lib/reduce"
+)
+
+// Levels of a location, coarsest first (as record.Location spells them).
+const (
+	LevelFunction    = record.LocFunction
+	LevelBlock       = record.LocBlock
+	LevelInstruction = record.LocInstruction
+)
+
+// Result is where the failure was found, in the candidate located.
+type Result struct {
+	Level    string
+	Function string // "%f1"
+	Block    string // "block3", at block and instruction level
+	Index    int    // the instruction's position in its block
+	Text     string // the instruction's CLIF line
+	Opcode   string // "scalar_to_vector"
+	// Type is the instruction's type as a mask entry writes it: the
+	// controlling type, CTRL:FREE when the opcode has a free operand type,
+	// or "-" for a monomorphic opcode.
+	Type  string
+	Notes []string
+}
+
+// Record returns the result as a location record for the case caseID.
+func (r *Result) Record(caseID string) *record.Location {
+	l := &record.Location{CaseID: caseID, Function: r.Function, Block: r.Block, Level: r.Level, Notes: r.Notes}
+	if r.Level == LevelInstruction {
+		l.Inst = record.InstLocation{Index: r.Index, Text: r.Text, Opcode: r.Opcode, Type: r.Type}
+	}
+	l.Stamp()
+	return l
+}
+
+// Locate localises the failure c shows (the tester's signature): function,
+// then block, then instruction.
+func Locate(ctx context.Context, t *reduce.Tester, c *reduce.Candidate) (*Result, error) {
+	ok, err := t.Holds1(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("locate: the case does not show the signature %q", t.Want)
+	}
+	l := &locator{t: t, c: c, res: &Result{Level: LevelFunction}}
+	if err := l.function(ctx); err != nil {
+		return nil, err
+	}
+	if err := l.block(ctx); err != nil {
+		return nil, err
+	}
+	if l.res.Block != "" {
+		if err := l.instruction(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return l.res, nil
+}
+
+type locator struct {
+	t   *reduce.Tester
+	c   *reduce.Candidate
+	res *Result
+}
+
+func (l *locator) note(format string, args ...any) {
+	l.res.Notes = append(l.res.Notes, fmt.Sprintf(format, args...))
+}
+
+func (l *locator) holds(ctx context.Context, edits ...reduce.Edit) (bool, error) {
+	v := l.t.Variant(l.c, edits...)
+	if v == nil {
+		return false, nil
+	}
+	return l.t.Holds1(ctx, v)
+}
+
+// function finds the suspect function: first among the functions the
+// entry does not call, then down the call graph from the entry.
+func (l *locator) function(ctx context.Context) error {
+	reached := iredit.Reachable(l.c.Module, l.c.Entry)
+	var uncalled []string
+	for _, f := range l.c.Module.Funcs {
+		if !reached[f.Name] {
+			uncalled = append(uncalled, f.Name)
+		}
+	}
+	if len(uncalled) > 0 {
+		ok, err := l.holds(ctx, dropFuncs(uncalled...))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			for _, name := range uncalled {
+				ok, err := l.holds(ctx, dropFuncs(name))
+				if err != nil {
+					return err
+				}
+				if !ok {
+					l.res.Function = name
+					l.note("the failure goes with %s, which the entry does not call", name)
+					return nil
+				}
+			}
+			l.res.Function = uncalled[0]
+			l.note("the failure needs the uncalled functions %s together", strings.Join(uncalled, ", "))
+			return nil
+		}
+	}
+	g := iredit.EntryFunc(l.c.Module, l.c.Entry).Name
+	for depth := 0; depth < len(l.c.Module.Funcs); depth++ {
+		next, err := l.descend(ctx, g)
+		if err != nil {
+			return err
+		}
+		if next == "" {
+			break
+		}
+		g = next
+	}
+	l.res.Function = g
+	return nil
+}
+
+// dropFuncs is the edit that removes the named functions, which nothing
+// else calls.
+func dropFuncs(names ...string) reduce.Edit {
+	return func(v *reduce.Candidate) bool {
+		for range names { // in any order: callers first
+			for _, n := range names {
+				iredit.DropFunc(v.Module, n)
+			}
+		}
+		for _, n := range names {
+			if v.Module.Func(n) != nil {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// callSite is a direct call of a module function, in layout terms.
+type callSite struct {
+	block  ir.Block
+	index  int
+	callee string
+}
+
+// callSites lists g's calls of module functions in execution order as far
+// as the layout tells it: blocks in reverse post-order, instructions in
+// order.
+func callSites(m *ir.Module, g *ir.Function) []callSite {
+	cfg := analysis.NewCFG(g)
+	var out []callSite
+	for _, b := range cfg.RPO() {
+		for k, i := range g.Blocks[b].Insts {
+			d := &g.Insts[i]
+			if d.Op != ir.OpCall {
+				continue
+			}
+			for _, fr := range g.FuncRefs {
+				if fr.Num == d.Func && m.Func(fr.Name) != nil {
+					out = append(out, callSite{b, k, fr.Name})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// barrierAfter is the edit that makes function g return right after call
+// site s (CLIR's execution barrier): the rest of s's block goes, and every
+// edge to a block after s's block in reverse post-order returns too.
+func barrierAfter(g string, s callSite) reduce.Edit {
+	return func(v *reduce.Candidate) bool {
+		f := v.Module.Func(g)
+		if f == nil {
+			return false
+		}
+		keep := prefix(f, s.block)
+		return iredit.CutOutside(f, keep) && iredit.EarlyReturn(f, s.block, s.index+1)
+	}
+}
+
+// prefix returns the blocks of f up to and including last in reverse
+// post-order.
+func prefix(f *ir.Function, last ir.Block) map[ir.Block]bool {
+	keep := map[ir.Block]bool{}
+	for _, b := range analysis.NewCFG(f).RPO() {
+		keep[b] = true
+		if b == last {
+			break
+		}
+	}
+	return keep
+}
+
+// stub is the edit that makes function name return at once.
+func stub(name string) reduce.Edit {
+	return func(v *reduce.Candidate) bool {
+		f := v.Module.Func(name)
+		return f != nil && len(f.Layout) > 0 && iredit.EarlyReturn(f, f.Layout[0], 0)
+	}
+}
+
+// descend looks for the call in g after which the failure shows, and
+// returns its callee when the callee is to blame, or "" when g is.
+func (l *locator) descend(ctx context.Context, g string) (string, error) {
+	f := l.c.Module.Func(g)
+	sites := callSites(l.c.Module, f)
+	if len(sites) == 0 {
+		return "", nil
+	}
+	// The smallest k whose barrier keeps the failure; the barriers
+	// after later calls keep more of the execution, so the answer is
+	// monotone.
+	last := len(sites) - 1
+	ok, err := l.holds(ctx, barrierAfter(g, sites[last]))
+	if err != nil || !ok {
+		if ok == false && err == nil {
+			l.note("in %s, the failure needs code after its last call", g)
+		}
+		return "", err
+	}
+	lo, hi := 0, last // hi holds
+	for lo < hi {
+		mid := (lo + hi) / 2
+		ok, err := l.holds(ctx, barrierAfter(g, sites[mid]))
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	s := sites[hi]
+	ok, err = l.holds(ctx, barrierAfter(g, s), stub(s.callee))
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		l.note("in %s, the failure shows by the call of %s at %s but stays with it stubbed", g, s.callee, s.block)
+		return "", nil
+	}
+	l.note("in %s, the failure shows by the call of %s at %s and goes with it stubbed", g, s.callee, s.block)
+	return s.callee, nil
+}
+
+// block finds the first block, in reverse post-order, whose inclusion
+// brings the failure.
+func (l *locator) block(ctx context.Context) error {
+	f := l.c.Module.Func(l.res.Function)
+	rpo := analysis.NewCFG(f).RPO()
+	if len(rpo) == 0 {
+		return nil
+	}
+	lo, hi := 0, len(rpo)-1 // the whole function (hi) holds
+	for lo < hi {
+		mid := (lo + hi) / 2
+		name, last := f.Name, rpo[mid]
+		ok, err := l.holds(ctx, func(v *reduce.Candidate) bool {
+			g := v.Module.Func(name)
+			return g != nil && iredit.CutOutside(g, prefix(g, last))
+		})
+		if err != nil {
+			return err
+		}
+		if ok {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if hi == len(rpo)-1 && len(rpo) > 1 {
+		// The last block in reverse post-order: either it is to blame
+		// or the failure needs the whole function. Cutting it alone says.
+		ok, err := l.holds(ctx, func(v *reduce.Candidate) bool {
+			g := v.Module.Func(f.Name)
+			return g != nil && iredit.CutOutside(g, prefix(g, rpo[len(rpo)-2]))
+		})
+		if err != nil {
+			return err
+		}
+		if ok { // cannot happen for a monotone failure; stay at function level
+			l.note("in %s, block barriers do not isolate the failure", f.Name)
+			return nil
+		}
+	}
+	l.res.Level = LevelBlock
+	l.res.Block = rpo[hi].String()
+	return nil
+}
+
+// instruction finds the first instruction of the block whose substitution
+// makes the failure go.
+func (l *locator) instruction(ctx context.Context) error {
+	f := l.c.Module.Func(l.res.Function)
+	var blk ir.Block = ir.NoBlock
+	for _, b := range f.Layout {
+		if b.String() == l.res.Block {
+			blk = b
+		}
+	}
+	if blk == ir.NoBlock {
+		return nil
+	}
+	u := iredit.IndexUses(f)
+	for k, i := range f.Blocks[blk].Insts {
+		d := &f.Insts[i]
+		if d.Op.IsTerminator() {
+			break
+		}
+		edit := substitute(f.Name, i)
+		if edit == nil || !substitutable(f, u, blk, k) {
+			continue
+		}
+		ok, err := l.holds(ctx, edit)
+		if err != nil {
+			return err
+		}
+		if ok {
+			continue
+		}
+		l.res.Level = LevelInstruction
+		l.res.Index = k
+		l.res.Text = printer.Inst(f, i)
+		l.res.Opcode = d.Op.String()
+		l.res.Type = maskType(f, d)
+		l.note("the failure goes when %s is substituted", l.res.Text)
+		return nil
+	}
+	l.note("in %s, no single substitution makes the failure go", l.res.Block)
+	return nil
+}
+
+// substitutable reports whether instruction k of b can be substituted: its
+// used results are replaceable (lib/ub), or it has none and may go.
+func substitutable(f *ir.Function, u iredit.Uses, b ir.Block, k int) bool {
+	d := &f.Insts[f.Blocks[b].Insts[k]]
+	used := false
+	for _, r := range d.Results {
+		if u.Used(f, r) {
+			used = true
+			if !iredit.Replaceable(f, u, r) || !iredit.CanConst(f.Values[r].Type) {
+				return false
+			}
+		}
+	}
+	return used || iredit.Deletable(f, u, b, k)
+}
+
+// substitute is the edit that replaces instruction i of function name:
+// each used result by a function param of its type (the optimiser cannot
+// fold it) or else the constant 1; an instruction without used results
+// goes.
+func substitute(name string, i ir.Inst) reduce.Edit {
+	return func(v *reduce.Candidate) bool {
+		f := v.Module.Func(name)
+		if f == nil {
+			return false
+		}
+		p, ok := iredit.Places(f)[i]
+		if !ok {
+			return false
+		}
+		u := iredit.IndexUses(f)
+		results := f.Insts[i].Results
+		var params []ir.Value
+		if len(f.Layout) > 0 {
+			params = f.Blocks[f.Layout[0]].Params
+		}
+		for _, r := range results {
+			if !u.Used(f, r) {
+				continue
+			}
+			var by ir.Value = ir.NoValue
+			for _, q := range params {
+				if f.Values[q].Type == f.Values[r].Type {
+					by = q
+					break
+				}
+			}
+			if by == ir.NoValue {
+				by = ir.Value(len(f.Values))
+				f.Values = append(f.Values, ir.ValueData{Type: f.Values[r].Type})
+				if iredit.DefineConst(f, p.Block, p.Index, by, 1) == 0 {
+					return false
+				}
+				p.Index += 1
+				if f.Values[r].Type == ir.I128 {
+					p.Index++
+				}
+			}
+			iredit.ReplaceUses(f, r, by)
+		}
+		iredit.RemoveInst(f, p.Block, p.Index)
+		return true
+	}
+}
+
+// maskType spells d's type as a mask entry does (see Result.Type).
+func maskType(f *ir.Function, d *ir.InstData) string {
+	info := d.Op.Info()
+	if !info.Polymorphic {
+		return "-"
+	}
+	t := d.CtrlType.String()
+	for k, in := range info.Ins {
+		if k >= len(d.Args) || in.Kind != ir.OperandTypeVar {
+			continue
+		}
+		free := in.Derive == ir.DeriveNarrower || in.Derive == ir.DeriveWider ||
+			in.TypeVar > 0 && !strings.Contains(strings.ToLower(info.TypeVars[in.TypeVar].Name), "addr")
+		if free {
+			return t + ":" + f.Values[f.Resolve(d.Args[k])].Type.String()
+		}
+	}
+	return t
+}
+
