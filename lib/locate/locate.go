@@ -230,11 +230,30 @@ func (l *locator) descend(ctx context.Context, g string) (string, error) {
 	// monotone.
 	last := len(sites) - 1
 	ok, err := l.holds(ctx, barrierAfter(g, sites[last]))
-	if err != nil || !ok {
-		if ok == false && err == nil {
-			l.note("in %s, the failure needs code after its last call", g)
-		}
+	if err != nil {
 		return "", err
+	}
+	if !ok {
+		// The failure needs code after the last call to be seen (the
+		// outputs are computed there): barriers cannot order the calls,
+		// so ask each callee whether stubbing it makes the failure go.
+		seen := map[string]bool{}
+		for _, s := range sites {
+			if seen[s.callee] {
+				continue
+			}
+			seen[s.callee] = true
+			ok, err := l.holds(ctx, stub(s.callee))
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				l.note("in %s, the failure needs code after its last call, and goes with %s stubbed", g, s.callee)
+				return s.callee, nil
+			}
+		}
+		l.note("in %s, the failure needs code after its last call, and stays with each callee stubbed", g)
+		return "", nil
 	}
 	lo, hi := 0, last // hi holds
 	for lo < hi {
@@ -307,8 +326,11 @@ func (l *locator) block(ctx context.Context) error {
 	return nil
 }
 
-// instruction finds the first instruction of the block whose substitution
-// makes the failure go.
+// instruction finds the culprit instruction: the first one of the block
+// found, or of a block dominating it, whose substitution makes the failure
+// go; then, since substituting anything downstream of the culprit makes
+// the failure go too, it walks up the data flow to the first operand
+// producer whose substitution still does.
 func (l *locator) instruction(ctx context.Context) error {
 	f := l.c.Module.Func(l.res.Function)
 	var blk ir.Block = ir.NoBlock
@@ -321,32 +343,99 @@ func (l *locator) instruction(ctx context.Context) error {
 		return nil
 	}
 	u := iredit.IndexUses(f)
-	for k, i := range f.Blocks[blk].Insts {
-		d := &f.Insts[i]
-		if d.Op.IsTerminator() {
-			break
+	dom := analysis.NewDomTree(analysis.NewCFG(f))
+	tried := map[ir.Inst]bool{}
+	// goes reports whether substituting i makes the failure go.
+	goes := func(i ir.Inst, p iredit.Place) (bool, error) {
+		if tried[i] || f.Insts[i].Op.IsTerminator() || !substitutable(f, u, p.Block, p.Index) {
+			return false, nil
 		}
-		edit := substitute(f.Name, i)
-		if edit == nil || !substitutable(f, u, blk, k) {
-			continue
+		tried[i] = true
+		ok, err := l.holds(ctx, substitute(f.Name, i))
+		return !ok, err
+	}
+	places := iredit.Places(f)
+	found := ir.NoInst
+	for b := blk; b != ir.NoBlock && found == ir.NoInst; b = dom.Idom(b) {
+		for _, i := range f.Blocks[b].Insts {
+			gone, err := goes(i, places[i])
+			if err != nil {
+				return err
+			}
+			if gone {
+				found = i
+				break
+			}
 		}
-		ok, err := l.holds(ctx, edit)
-		if err != nil {
-			return err
-		}
-		if ok {
-			continue
-		}
-		l.res.Level = LevelInstruction
-		l.res.Index = k
-		l.res.Text = printer.Inst(f, i)
-		l.res.Opcode = d.Op.String()
-		l.res.Type = maskType(f, d)
-		l.note("the failure goes when %s is substituted", l.res.Text)
+	}
+	if found == ir.NoInst {
+		l.note("in %s and its dominators, no single substitution makes the failure go", l.res.Block)
 		return nil
 	}
-	l.note("in %s, no single substitution makes the failure go", l.res.Block)
+	for steps := 0; steps < 64; steps++ {
+		up := ir.NoInst
+		for _, j := range producers(f, found) {
+			gone, err := goes(j, places[j])
+			if err != nil {
+				return err
+			}
+			if gone {
+				up = j
+				break
+			}
+		}
+		if up == ir.NoInst {
+			break
+		}
+		l.note("the failure goes when %s is substituted, upstream of %s", instText(f, up), instText(f, found))
+		found = up
+	}
+	p := places[found]
+	d := &f.Insts[found]
+	l.res.Level = LevelInstruction
+	l.res.Block = p.Block.String()
+	l.res.Index = p.Index
+	l.res.Text = instText(f, found)
+	l.res.Opcode = d.Op.String()
+	l.res.Type = maskType(f, d)
+	l.note("the failure goes when %s is substituted", l.res.Text)
 	return nil
+}
+
+// producers lists the instructions whose results i uses, looking through
+// block params to the args every branch passes them.
+func producers(f *ir.Function, i ir.Inst) []ir.Inst {
+	var out []ir.Inst
+	seen := map[ir.Value]bool{}
+	var visit func(v ir.Value)
+	visit = func(v ir.Value) {
+		v = f.Resolve(v)
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		vd := f.Values[v]
+		switch vd.Kind {
+		case ir.DefResult:
+			out = append(out, vd.Inst)
+		case ir.DefParam:
+			for _, b := range f.Layout {
+				t := iredit.Terminator(f, b)
+				if t == ir.NoInst {
+					continue
+				}
+				for _, bc := range f.Insts[t].Dests {
+					if bc.Block == vd.Block && vd.Index < len(bc.Args) && bc.Args[vd.Index].Kind == ir.ArgValue {
+						visit(bc.Args[vd.Index].Value)
+					}
+				}
+			}
+		}
+	}
+	for _, a := range f.Insts[i].Args {
+		visit(a)
+	}
+	return out
 }
 
 // substitutable reports whether instruction k of b can be substituted: its
@@ -434,3 +523,8 @@ func maskType(f *ir.Function, d *ir.InstData) string {
 	return t
 }
 
+
+// instText is the CLIF line of instruction i, without constant comments.
+func instText(f *ir.Function, i ir.Inst) string {
+	return printer.Options{NoConstComments: true}.Inst(f, i)
+}
