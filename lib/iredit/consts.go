@@ -66,8 +66,8 @@ func f16Bits(x float64) uint16 {
 
 // DefineConst makes v, an existing value of f, the result of new
 // instructions computing the constant x of v's type, inserted at index pos
-// of block b. It returns how many instructions it inserted (two for an
-// i128: an iconst.i64 and a uextend), or 0 when the type has no constant.
+// of block b. It returns how many instructions it inserted (an i128 takes
+// an iconcat of iconst.i64 halves), or 0 when the type has no constant.
 func DefineConst(f *ir.Function, b ir.Block, pos int, v ir.Value, x int64) int {
 	t := f.Values[v].Type
 	if !CanConst(t) {
@@ -78,10 +78,7 @@ func DefineConst(f *ir.Function, b ir.Block, pos int, v ir.Value, x int64) int {
 	case t.IsVector():
 		seq = []ir.InstData{{Op: ir.OpVconst, CtrlType: t, Bytes: ConstBytes(t, x), Const: ir.NoConstant}}
 	case t == ir.I128:
-		seq = []ir.InstData{{Op: ir.OpIconst, CtrlType: ir.I64, Imm: x}, {Op: ir.OpUextend, CtrlType: ir.I128}}
-		if x < 0 {
-			seq[1].Op = ir.OpSextend
-		}
+		return defineI128(f, b, pos, v, x)
 	case t.IsInt():
 		seq = []ir.InstData{{Op: ir.OpIconst, CtrlType: t, Imm: truncImm(t, x)}}
 	case t == ir.F16:
@@ -114,7 +111,7 @@ func DefineConst(f *ir.Function, b ir.Block, pos int, v ir.Value, x int64) int {
 		prev = res
 	}
 	bd := &f.Blocks[b]
-	bd.Insts = slices.Insert(bd.Insts, pos, insts...)
+	bd.Insts = slices.Insert(slices.Clone(bd.Insts), pos, insts...)
 	return len(insts)
 }
 
@@ -209,4 +206,39 @@ func Dead(f *ir.Function) map[ir.Inst]bool {
 		}
 	}
 	return dead
+}
+
+// defineI128 makes v the i128 constant x: `iconcat lo, hi` of iconst.i64
+// halves (one iconst when they are equal). An iconcat rather than an
+// extension, so that the constant is not an instance of the extensions
+// i128 bugs are about.
+func defineI128(f *ir.Function, b ir.Block, pos int, v ir.Value, x int64) int {
+	hi := int64(0)
+	if x < 0 {
+		hi = -1
+	}
+	newInst := func(d ir.InstData) ir.Inst {
+		i := ir.Inst(len(f.Insts))
+		f.Insts = append(f.Insts, d)
+		return i
+	}
+	newConst := func(c int64) (ir.Inst, ir.Value) {
+		r := ir.Value(len(f.Values))
+		i := newInst(ir.InstData{Op: ir.OpIconst, CtrlType: ir.I64, Imm: c, Results: []ir.Value{r}})
+		f.Values = append(f.Values, ir.ValueData{Type: ir.I64, Kind: ir.DefResult, Inst: i})
+		return i, r
+	}
+	loInst, lo := newConst(x)
+	insts := []ir.Inst{loInst}
+	hiVal := lo
+	if hi != x {
+		hiInst, h := newConst(hi)
+		insts, hiVal = append(insts, hiInst), h
+	}
+	cat := newInst(ir.InstData{Op: ir.OpIconcat, CtrlType: ir.I64, Args: []ir.Value{lo, hiVal}, Results: []ir.Value{v}})
+	f.Values[v] = ir.ValueData{Type: ir.I128, Kind: ir.DefResult, Inst: cat}
+	insts = append(insts, cat)
+	bd := &f.Blocks[b]
+	bd.Insts = slices.Insert(slices.Clone(bd.Insts), pos, insts...)
+	return len(insts)
 }

@@ -299,17 +299,22 @@ func IsConst(d *ir.InstData) bool {
 	return false
 }
 
-// IsConstForm reports whether d is a constant (IsConst) or the extension
-// to i128 of an iconst, the form DefineConst gives i128 constants.
+// IsConstForm reports whether d is a constant (IsConst) or the iconcat
+// of constants, the form DefineConst gives i128 constants.
 func IsConstForm(f *ir.Function, d *ir.InstData) bool {
 	if IsConst(d) {
 		return true
 	}
-	if (d.Op == ir.OpUextend || d.Op == ir.OpSextend) && len(d.Args) == 1 {
-		vd := f.Values[f.Resolve(d.Args[0])]
-		return vd.Kind == ir.DefResult && f.Insts[vd.Inst].Op == ir.OpIconst
+	if d.Op != ir.OpIconcat {
+		return false
 	}
-	return false
+	for _, a := range d.Args {
+		vd := f.Values[f.Resolve(a)]
+		if vd.Kind != ir.DefResult || f.Insts[vd.Inst].Op != ir.OpIconst {
+			return false
+		}
+	}
+	return true
 }
 
 // SimplifyConst sets the constant of instruction k of block b (see

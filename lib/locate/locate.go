@@ -99,25 +99,39 @@ func (l *locator) function(ctx context.Context) error {
 		}
 	}
 	if len(uncalled) > 0 {
-		ok, err := l.holds(ctx, dropFuncs(uncalled...))
+		v := l.t.Variant(l.c, dropFuncs(uncalled...))
+		ok, err := l.t.Holds1(ctx, v)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if ok {
+			// Not needed: go on without them, so that a culprit that
+			// also appears there cannot hide in the entry's call graph.
+			// Names and numbers stay those of the case.
+			l.c = v
+			l.note("the failure stays without the uncalled functions %s", strings.Join(uncalled, ", "))
+		} else {
+			// Prune them one by one: the first whose removal makes the
+			// failure go, once the others that do not matter are gone,
+			// is the suspect (a culprit with twins in other functions is
+			// found in the last of them).
+			cur := l.c
 			for _, name := range uncalled {
-				ok, err := l.holds(ctx, dropFuncs(name))
+				v := l.t.Variant(cur, dropFuncs(name))
+				ok, err := l.t.Holds1(ctx, v)
 				if err != nil {
 					return err
 				}
-				if !ok {
-					l.res.Function = name
-					l.note("the failure goes with %s, which the entry does not call", name)
-					return nil
+				if ok {
+					cur = v
+					continue
 				}
+				l.c = cur
+				l.res.Function = name
+				l.note("the failure goes with %s, which the entry does not call", name)
+				return nil
 			}
-			l.res.Function = uncalled[0]
-			l.note("the failure needs the uncalled functions %s together", strings.Join(uncalled, ", "))
-			return nil
+			l.note("the failure goes without the uncalled functions %s, but with none alone", strings.Join(uncalled, ", "))
 		}
 	}
 	g := iredit.EntryFunc(l.c.Module, l.c.Entry).Name
@@ -326,11 +340,16 @@ func (l *locator) block(ctx context.Context) error {
 	return nil
 }
 
-// instruction finds the culprit instruction: the first one of the block
-// found, or of a block dominating it, whose substitution makes the failure
-// go; then, since substituting anything downstream of the culprit makes
-// the failure go too, it walks up the data flow to the first operand
-// producer whose substitution still does.
+// instruction finds the culprit instruction, CLIR's way: the
+// instructions of the block found (then of the blocks dominating it) are
+// substituted in order; the first whose substitution makes the failure go
+// is the suspect, and one whose substitution keeps it is irrelevant and
+// stays substituted (pruned), so that a culprit with a twin later in the
+// function is still found. Since substituting anything downstream of the
+// culprit makes the failure go too, it then walks up the data flow to the
+// first operand producer whose substitution still does. Instructions are
+// named by their first result, which keeps its number in every variant;
+// those without results are not suspects.
 func (l *locator) instruction(ctx context.Context) error {
 	f := l.c.Module.Func(l.res.Function)
 	var blk ir.Block = ir.NoBlock
@@ -342,60 +361,76 @@ func (l *locator) instruction(ctx context.Context) error {
 	if blk == ir.NoBlock {
 		return nil
 	}
-	u := iredit.IndexUses(f)
 	dom := analysis.NewDomTree(analysis.NewCFG(f))
-	tried := map[ir.Inst]bool{}
-	// goes reports whether substituting i makes the failure go.
-	goes := func(i ir.Inst, p iredit.Place) (bool, error) {
-		if tried[i] || f.Insts[i].Op.IsTerminator() || !substitutable(f, u, p.Block, p.Index) {
+	cur := l.c
+	tried := map[ir.Value]bool{}
+	// goes reports whether substituting the instruction defining r (in
+	// cur) makes the failure go; when it does not, cur keeps the
+	// substitution.
+	goes := func(r ir.Value) (bool, error) {
+		if tried[r] {
 			return false, nil
 		}
-		tried[i] = true
-		ok, err := l.holds(ctx, substitute(f.Name, i))
+		tried[r] = true
+		v := l.t.Variant(cur, substitute(f.Name, r))
+		if v == nil {
+			return false, nil
+		}
+		ok, err := l.t.Holds1(ctx, v)
+		if err == nil && ok {
+			cur = v
+		}
 		return !ok, err
 	}
-	places := iredit.Places(f)
-	found := ir.NoInst
-	for b := blk; b != ir.NoBlock && found == ir.NoInst; b = dom.Idom(b) {
+	found := ir.NoValue
+	for b := blk; b != ir.NoBlock && found == ir.NoValue; b = dom.Idom(b) {
 		for _, i := range f.Blocks[b].Insts {
-			gone, err := goes(i, places[i])
+			d := &f.Insts[i]
+			if d.Op.IsTerminator() || len(d.Results) == 0 {
+				continue
+			}
+			gone, err := goes(d.Results[0])
 			if err != nil {
 				return err
 			}
 			if gone {
-				found = i
+				found = d.Results[0]
 				break
 			}
 		}
 	}
-	if found == ir.NoInst {
+	if found == ir.NoValue {
 		l.note("in %s and its dominators, no single substitution makes the failure go", l.res.Block)
 		return nil
 	}
 	for steps := 0; steps < 64; steps++ {
-		up := ir.NoInst
-		for _, j := range producers(f, found) {
-			gone, err := goes(j, places[j])
+		up := ir.NoValue
+		for _, j := range producers(f, f.Values[found].Inst) {
+			if len(f.Insts[j].Results) == 0 {
+				continue
+			}
+			gone, err := goes(f.Insts[j].Results[0])
 			if err != nil {
 				return err
 			}
 			if gone {
-				up = j
+				up = f.Insts[j].Results[0]
 				break
 			}
 		}
-		if up == ir.NoInst {
+		if up == ir.NoValue {
 			break
 		}
-		l.note("the failure goes when %s is substituted, upstream of %s", instText(f, up), instText(f, found))
+		l.note("the failure goes when %s is substituted, upstream of %s", instText(f, f.Values[up].Inst), instText(f, f.Values[found].Inst))
 		found = up
 	}
-	p := places[found]
-	d := &f.Insts[found]
+	i := f.Values[found].Inst
+	p := iredit.Places(f)[i]
+	d := &f.Insts[i]
 	l.res.Level = LevelInstruction
 	l.res.Block = p.Block.String()
 	l.res.Index = p.Index
-	l.res.Text = instText(f, found)
+	l.res.Text = instText(f, i)
 	l.res.Opcode = d.Op.String()
 	l.res.Type = maskType(f, d)
 	l.note("the failure goes when %s is substituted", l.res.Text)
@@ -438,65 +473,52 @@ func producers(f *ir.Function, i ir.Inst) []ir.Inst {
 	return out
 }
 
-// substitutable reports whether instruction k of b can be substituted: its
-// used results are replaceable (lib/ub), or it has none and may go.
-func substitutable(f *ir.Function, u iredit.Uses, b ir.Block, k int) bool {
-	d := &f.Insts[f.Blocks[b].Insts[k]]
-	used := false
-	for _, r := range d.Results {
-		if u.Used(f, r) {
-			used = true
-			if !iredit.Replaceable(f, u, r) || !iredit.CanConst(f.Values[r].Type) {
-				return false
-			}
-		}
-	}
-	return used || iredit.Deletable(f, u, b, k)
-}
-
-// substitute is the edit that replaces instruction i of function name:
-// each used result by a function param of its type (the optimiser cannot
-// fold it) or else the constant 1; an instruction without used results
-// goes.
-func substitute(name string, i ir.Inst) reduce.Edit {
+// substitute is the edit that replaces the instruction defining r in
+// function name: each used result by a function param of its type (the
+// optimiser cannot fold it) or else the constant 1. It cannot be made
+// when a used result is not replaceable (lib/ub) or r is no longer an
+// instruction's result.
+func substitute(name string, r ir.Value) reduce.Edit {
 	return func(v *reduce.Candidate) bool {
 		f := v.Module.Func(name)
-		if f == nil {
+		if f == nil || int(r) >= len(f.Values) || f.Values[r].Kind != ir.DefResult {
 			return false
 		}
+		i := f.Values[r].Inst
 		p, ok := iredit.Places(f)[i]
-		if !ok {
+		if !ok || f.Insts[i].Op.IsTerminator() {
 			return false
 		}
 		u := iredit.IndexUses(f)
-		results := f.Insts[i].Results
 		var params []ir.Value
 		if len(f.Layout) > 0 {
 			params = f.Blocks[f.Layout[0]].Params
 		}
-		for _, r := range results {
-			if !u.Used(f, r) {
+		for _, res := range f.Insts[i].Results {
+			if !u.Used(f, res) {
 				continue
+			}
+			t := f.Values[res].Type
+			if !iredit.Replaceable(f, u, res) || !iredit.CanConst(t) {
+				return false
 			}
 			var by ir.Value = ir.NoValue
 			for _, q := range params {
-				if f.Values[q].Type == f.Values[r].Type {
+				if f.Values[q].Type == t {
 					by = q
 					break
 				}
 			}
 			if by == ir.NoValue {
 				by = ir.Value(len(f.Values))
-				f.Values = append(f.Values, ir.ValueData{Type: f.Values[r].Type})
-				if iredit.DefineConst(f, p.Block, p.Index, by, 1) == 0 {
+				f.Values = append(f.Values, ir.ValueData{Type: t})
+				n := iredit.DefineConst(f, p.Block, p.Index, by, 1)
+				if n == 0 {
 					return false
 				}
-				p.Index += 1
-				if f.Values[r].Type == ir.I128 {
-					p.Index++
-				}
+				p.Index += n
 			}
-			iredit.ReplaceUses(f, r, by)
+			iredit.ReplaceUses(f, res, by)
 		}
 		iredit.RemoveInst(f, p.Block, p.Index)
 		return true

@@ -68,18 +68,26 @@ func (c *Candidate) EntryFunc() *ir.Function { return iredit.EntryFunc(c.Module,
 func (c *Candidate) Insts() int { return iredit.ModuleInsts(c.Module) }
 
 // size measures a candidate for the reducer, which commits a variant only
-// when it is smaller, so that reduction always ends: first its structure
-// (instructions other than constants, blocks, params, returns, stack
-// slots, functions), then the length of its text, inputs, settings and
-// configurations.
+// when it is smaller, so that reduction always ends: first its structure,
+// then the length of its text, inputs, settings and configurations. In
+// the structure an instruction counts 2, a constant 1 (substituting a
+// result by a constant is progress), a block param 2 and a function param
+// 1 (a used block param may become a constant, a used function param
+// stays: it is the reproducer's input, opaque to the optimiser), and
+// returns, stack slots, blocks and functions 1.
 func (c *Candidate) size() (structure, text int) {
 	for _, f := range c.Module.Funcs {
 		structure += 1 + len(f.Sig.Returns) + len(f.StackSlots)
-		for _, b := range f.Layout {
-			structure += 1 + len(f.Blocks[b].Params)
+		for k, b := range f.Layout {
+			structure += 1 + 2*len(f.Blocks[b].Params)
+			if k == 0 {
+				structure -= len(f.Blocks[b].Params)
+			}
 			for _, i := range f.Blocks[b].Insts {
-				if !iredit.IsConstForm(f, &f.Insts[i]) {
+				if iredit.IsConstForm(f, &f.Insts[i]) {
 					structure++
+				} else {
+					structure += 2
 				}
 			}
 		}

@@ -30,6 +30,7 @@ var passes = []pass{
 	{"branches", func(b *Candidate) []Edit { return planBranches(b, false) }},
 	{"branches-then", func(b *Candidate) []Edit { return planBranches(b, true) }},
 	{"loops", planLoops},
+	{"substitute-param", planSubstituteParam},
 	{"substitute", planSubstitute},
 	{"dead", planDead},
 	{"forward", planForward},
@@ -251,6 +252,45 @@ func planSubstitute(base *Candidate) []Edit {
 	return edits
 }
 
+// planSubstituteParam replaces results by a param of the function's entry
+// block of the same type: the instruction goes and nothing is added, and
+// the value stays opaque to the optimiser (a constant may be folded).
+func planSubstituteParam(base *Candidate) []Edit {
+	var edits []Edit
+	forInsts(base, func(f *ir.Function, u iredit.Uses, b ir.Block, k int, i ir.Inst) {
+		d := &f.Insts[i]
+		if iredit.IsConstForm(f, d) || d.Op.IsTerminator() || d.Op.IsCall() || len(d.Results) != 1 ||
+			!u.Used(f, d.Results[0]) || !replaceable(f, u, i) || paramOf(f, f.Values[d.Results[0]].Type) == ir.NoValue {
+			return
+		}
+		edits = append(edits, instEdit(f.Name, i, withDCE(func(f *ir.Function, b ir.Block, k int) bool {
+			r := f.Insts[f.Blocks[b].Insts[k]].Results[0]
+			p := paramOf(f, f.Values[r].Type)
+			if p == ir.NoValue {
+				return false
+			}
+			iredit.ReplaceUses(f, r, p)
+			iredit.RemoveInst(f, b, k)
+			return true
+		})))
+	})
+	return edits
+}
+
+// paramOf returns the first param of f's entry block of type t, or
+// ir.NoValue.
+func paramOf(f *ir.Function, t ir.Type) ir.Value {
+	if len(f.Layout) == 0 {
+		return ir.NoValue
+	}
+	for _, p := range f.Blocks[f.Layout[0]].Params {
+		if f.Values[p].Type == t {
+			return p
+		}
+	}
+	return ir.NoValue
+}
+
 func planDead(base *Candidate) []Edit {
 	var edits []Edit
 	forInsts(base, func(f *ir.Function, u iredit.Uses, b ir.Block, k int, i ir.Inst) {
@@ -339,7 +379,13 @@ func planFuncParams(base *Candidate) []Edit {
 		if len(f.Layout) == 0 {
 			continue
 		}
+		u := iredit.IndexUses(f)
 		for _, p := range f.Blocks[f.Layout[0]].Params {
+			// A used param stays: it would become a constant, one more
+			// instruction, and one the optimiser may fold.
+			if u.Used(f, p) {
+				continue
+			}
 			name, param := f.Name, p
 			edits = append(edits, func(v *Candidate) bool {
 				g := v.Module.Func(name)
