@@ -140,7 +140,9 @@ func TestExpected(t *testing.T) {
 	arm := record.Config{Arch: "aarch64", OptLevel: "speed", Executor: record.ExecQemu}
 	rv := record.Config{Arch: "riscv64", OptLevel: "speed", Executor: record.ExecQemu}
 	interp := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}
-	res := func(c record.Config, out ...string) record.RunResult { return record.RunResult{Config: c, Outputs: out} }
+	res := func(c record.Config, out ...string) record.RunResult {
+		return record.RunResult{Config: c, Outputs: out}
+	}
 	for _, tc := range []struct {
 		name    string
 		results []record.RunResult

@@ -545,7 +545,6 @@ func maskType(f *ir.Function, d *ir.InstData) string {
 	return t
 }
 
-
 // instText is the CLIF line of instruction i, without constant comments.
 func instText(f *ir.Function, i ir.Inst) string {
 	return printer.Options{NoConstComments: true}.Inst(f, i)

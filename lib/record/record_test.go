@@ -111,8 +111,8 @@ func examples() map[string]Record {
 	l := &Location{CaseID: exampleID, Function: "%f0", Block: "block2", Level: LocInstruction,
 		Signature: "divergent interp!=x86_64/* trap int_ovf sdiv",
 		Inst:      InstLocation{Index: 0, Text: "v5 = sdiv v4, v0", Opcode: "sdiv", Type: "i32"},
-		Repro:   "function %f0(i32) -> i32 {\nblock0(v0: i32):\n    v1 = sdiv v0, v0\n    return v1\n}\n",
-		Configs: []Config{interp, x86Speed}, Notes: []string{"disagreement survives removing block1", "only with opt_level=speed"}}
+		Repro:     "function %f0(i32) -> i32 {\nblock0(v0: i32):\n    v1 = sdiv v0, v0\n    return v1\n}\n",
+		Configs:   []Config{interp, x86Speed}, Notes: []string{"disagreement survives removing block1", "only with opt_level=speed"}}
 	l.Stamp()
 
 	return map[string]Record{
