@@ -95,3 +95,53 @@ func TestReduce(t *testing.T) {
 		})
 	}
 }
+
+// TestNoEndlessLoop: a loop whose body holds the culprit must not be
+// reduced to a loop without exit, which a real run would spin in until its
+// timeout (the reduction of a real crash did, before Variant checked).
+func TestNoEndlessLoop(t *testing.T) {
+	c := &record.Case{ID: "loop", CLIF: `function %f(i32, i8) -> i8x16 {
+block0(v0: i32, v1: i8):
+@c1ff v2 = iconst.i32 3
+@c1ff v3 = band v0, v2
+@c1ff v4 = iconst.i32 0
+@c1ff jump block1(v4)
+
+block1(v5: i32):
+@c1ff v6 = icmp ult v5, v3
+@c1ff brif v6, block2, block3
+
+block2:
+    v7 = scalar_to_vector.i8x16 v1
+@c1ff v8 = iconst.i32 1
+@c1ff v9 = iadd v5, v8
+@c1ff jump block1(v9)
+
+block3:
+    v10 = splat.i8x16 v1
+    return v10
+}
+`}
+	cand, err := reduce.NewCandidate(c, configs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := reducetest.Crash(reducetest.Culprit{Op: ir.OpScalarToVector, Type: ir.I8X16}, "")
+	var endless int
+	oracle := &reducetest.Checked{Shape: func(c *reduce.Candidate) string {
+		for _, f := range c.Module.Funcs {
+			if !iredit.Terminates(f) {
+				endless++
+			}
+		}
+		return shape(c)
+	}}
+	res, err := reduce.Reduce(context.Background(), reduce.NewTester(oracle, shape(cand)), cand, reduce.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if endless > 0 {
+		t.Errorf("%d candidates with an endless loop went to the oracle", endless)
+	}
+	t.Logf("reduced:\n%s", res.Case.CLIF)
+}

@@ -107,8 +107,9 @@ type Edit func(v *Candidate) bool
 
 // Variant applies edits to a copy of base, cleans the module up
 // (iredit.Cleanup), and returns the result printed, parsed and verified;
-// nil when an edit cannot be made, nothing changed, or the variant does
-// not verify (counted in Stats.Invalid).
+// nil when an edit cannot be made, a loop lost its exit (the case would
+// run forever), nothing changed, or the variant does not verify (counted
+// in Stats.Invalid).
 func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 	m, err := iredit.Parse(base.CLIF)
 	if err != nil {
@@ -123,6 +124,11 @@ func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 		}
 	}
 	iredit.Cleanup(v.Module)
+	for _, f := range v.Module.Funcs {
+		if !iredit.Terminates(f) {
+			return nil // a loop left without exit would run until the timeout
+		}
+	}
 	v.CLIF = iredit.Text(v.Module)
 	if v.key() == base.key() {
 		return nil
