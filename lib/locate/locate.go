@@ -145,6 +145,35 @@ func (l *locator) function(ctx context.Context) error {
 		}
 		g = next
 	}
+	// Stubbing the suspect must make the failure go. When it does not,
+	// the barriers misled (a compiler crash does not care where
+	// execution stops: every function is compiled), and stubs decide:
+	// functions are stubbed one by one, each that does not matter staying
+	// stubbed, until one makes the failure go.
+	ok, err := l.holds(ctx, stub(g))
+	if err != nil {
+		return err
+	}
+	if ok {
+		cur := l.c
+		for _, f := range l.c.Module.Funcs {
+			v := l.t.Variant(cur, stub(f.Name))
+			ok, err := l.t.Holds1(ctx, v)
+			if err != nil {
+				return err
+			}
+			if v != nil && ok {
+				cur = v
+				continue
+			}
+			if v == nil {
+				continue
+			}
+			l.note("the failure stays with %s stubbed, and goes with %s stubbed too", g, f.Name)
+			l.c, g = cur, f.Name
+			break
+		}
+	}
 	l.res.Function = g
 	return nil
 }

@@ -86,3 +86,44 @@ func TestLocateGenerated(t *testing.T) {
 		})
 	}
 }
+
+// TestLocateCrashInLaterCallee: a compiler crash in the second callee.
+// Barriers do not isolate it (every function is compiled, wherever
+// execution stops); stubs do.
+func TestLocateCrashInLaterCallee(t *testing.T) {
+	c := &record.Case{ID: "calls", CLIF: `function %main(i8) -> i8 {
+    fn0 = %f1(i8) -> i8
+    fn1 = %f2(i8) -> i8
+
+block0(v0: i8):
+    v1 = call fn0(v0)
+    v2 = call fn1(v1)
+    return v2
+}
+
+function %f1(i8) -> i8 {
+block0(v0: i8):
+    v1 = iadd v0, v0
+    return v1
+}
+
+function %f2(i8) -> i8 {
+block0(v0: i8):
+    v1 = scalar_to_vector.i8x16 v0
+    v2 = extractlane v1, 0
+    return v2
+}
+`, Inputs: []record.InputVector{{{Type: "i8", Value: "1"}}}}
+	cand, err := reduce.NewCandidate(c, configs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := reducetest.Crash(reducetest.Culprit{Op: ir.OpScalarToVector, Type: ir.I8X16}, "")
+	res, err := locate.Locate(context.Background(), reduce.NewTester(&reducetest.Checked{Shape: shape}, shape(cand)), cand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Function != "%f2" || res.Level != locate.LevelInstruction || res.Text != "v1 = scalar_to_vector.i8x16 v0" {
+		t.Errorf("located %+v, want the scalar_to_vector of %%f2", *res)
+	}
+}
