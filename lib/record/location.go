@@ -11,6 +11,11 @@ type Location struct {
 	CaseID   string `json:"case_id"`
 	Function string `json:"function"`        // e.g. "%f0"
 	Block    string `json:"block,omitempty"` // e.g. "block3"
+	// Level is how far localisation got: LocFunction, LocBlock or
+	// LocInstruction (Block, then Inst, are set from that level on).
+	Level string `json:"level,omitempty"`
+	// Signature is the failure signature the location and Repro reproduce.
+	Signature string `json:"signature,omitempty"`
 	// Inst is the culprit instruction, when one was found.
 	Inst InstLocation `json:"inst,omitzero"`
 	// Repro is the reduced CLIF that still shows the disagreement.
@@ -19,10 +24,23 @@ type Location struct {
 	Notes   []string `json:"notes,omitempty"`   // what the locator tried and saw
 }
 
+// Location levels, coarsest first (the snippet levels share the first
+// two words).
+const (
+	LocFunction    = "function"
+	LocBlock       = "block"
+	LocInstruction = "instruction"
+)
+
 // An InstLocation is an instruction within its block.
 type InstLocation struct {
 	Index int    `json:"index"` // 0-based position in the block
 	Text  string `json:"text"`  // the instruction's CLIF line
+	// Opcode and Type name the instruction as a mask entry does
+	// ("scalar_to_vector", "i8x16"; Type "CTRL:FREE" for an opcode with a
+	// free operand type, "-" for a monomorphic one).
+	Opcode string `json:"opcode,omitempty"`
+	Type   string `json:"type,omitempty"`
 }
 
 // RecordKind implements Record.
@@ -43,6 +61,24 @@ func (l *Location) Validate() error {
 			p.addf("inst.index", "%d is negative", l.Inst.Index)
 		}
 		p.require("block", l.Block)
+		if l.Inst.Type != "" {
+			p.require("inst.opcode", l.Inst.Opcode)
+		}
+	}
+	switch l.Level {
+	case "":
+	default:
+		oneOf(p, "level", l.Level, LocFunction, LocBlock, LocInstruction)
+	case LocFunction, LocBlock, LocInstruction:
+		if l.Level != LocFunction {
+			p.require("block", l.Block)
+		}
+		if l.Level == LocInstruction {
+			p.require("inst.text", l.Inst.Text)
+		}
+		if l.Level != LocInstruction && l.Inst != (InstLocation{}) {
+			p.addf("inst", "set at level %q", l.Level)
+		}
 	}
 	for i, c := range l.Configs {
 		c.validate(p, fmt.Sprintf("configs[%d]", i))

@@ -111,9 +111,11 @@ func examples() map[string]Record {
 		Known: "known: known.mask: sdiv i32 x86_64", RepresentativeVerdict: v}
 	cl.Stamp()
 
-	l := &Location{CaseID: exampleID, Function: "%f0", Block: "block2", Inst: InstLocation{Index: 0, Text: "v5 = sdiv v4, v0"},
-		Repro:   "function %f0(i32) -> i32 {\nblock0(v0: i32):\n    v1 = sdiv v0, v0\n    return v1\n}\n",
-		Configs: []Config{interp, x86Speed}, Notes: []string{"disagreement survives removing block1", "only with opt_level=speed"}}
+	l := &Location{CaseID: exampleID, Function: "%f0", Block: "block2", Level: LocInstruction,
+		Signature: "divergent interp!=x86_64/* trap int_ovf sdiv",
+		Inst:      InstLocation{Index: 0, Text: "v5 = sdiv v4, v0", Opcode: "sdiv", Type: "i32"},
+		Repro:     "function %f0(i32) -> i32 {\nblock0(v0: i32):\n    v1 = sdiv v0, v0\n    return v1\n}\n",
+		Configs:   []Config{interp, x86Speed}, Notes: []string{"disagreement survives removing block1", "only with opt_level=speed"}}
 	l.Stamp()
 
 	return map[string]Record{
@@ -406,8 +408,18 @@ func TestValidate(t *testing.T) {
 			l.Configs[1].Arch = ""
 			return l
 		}(), `location "` + id + `"`, []string{
-			"function: missing", "inst.text: missing", "block: missing", "configs[1].arch: missing",
+			"function: missing", "inst.text: missing", "block: missing", "block: missing", "inst.text: missing", "configs[1].arch: missing",
 		}},
+		{"location level", func() Record {
+			l := examples()["location"].(*Location)
+			l.Level = "statement"
+			return l
+		}(), `location "` + id + `"`, []string{`level: unknown value "statement"`}},
+		{"location inst above its level", func() Record {
+			l := examples()["location"].(*Location)
+			l.Level, l.Inst.Opcode = LocFunction, ""
+			return l
+		}(), `location "` + id + `"`, []string{"inst.opcode: missing", `inst: set at level "function"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.rec.Validate()

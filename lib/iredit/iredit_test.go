@@ -1,0 +1,181 @@
+package iredit_test
+
+import (
+	"strings"
+	"testing"
+
+	"cliff/lib/analysis"
+	"cliff/lib/ir"
+	"cliff/lib/iredit"
+	"cliff/lib/verify"
+)
+
+const loopSrc = `function %f(i32, i16) -> i16 {
+block0(v0: i32, v1: i16):
+@c1ff v2 = iconst.i32 3
+@c1ff v3 = band v0, v2
+@c1ff v4 = iconst.i32 0
+@c1ff jump block1(v4, v1)
+
+block1(v5: i32, v6: i16):
+@c1ff v7 = icmp ult v5, v3
+@c1ff brif v7, block2, block3(v6)
+
+block2:
+@c1ff v8 = iconst.i16 0
+@c1ff v9 = icmp eq v6, v8
+@c1ff v10 = iconst.i16 1
+@c1ff v11 = select v9, v10, v6
+    v12 = udiv v6, v11
+    v13 = iadd v12, v1
+@c1ff v14 = iconst.i32 1
+@c1ff v15 = iadd v5, v14
+@c1ff jump block1(v15, v13)
+
+block3(v16: i16):
+    v17 = imul v16, v16
+    return v17
+}
+`
+
+func parse(t *testing.T, src string) *ir.Module {
+	t.Helper()
+	m, err := iredit.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func verified(t *testing.T, m *ir.Module) string {
+	t.Helper()
+	iredit.Cleanup(m)
+	text := iredit.Text(m)
+	m2, err := iredit.Parse(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if errs := verify.Module(m2); len(errs) > 0 {
+		t.Fatalf("edit left an invalid function: %v\n%s", errs, text)
+	}
+	return text
+}
+
+func TestReplaceable(t *testing.T) {
+	m := parse(t, loopSrc)
+	f := m.Funcs[0]
+	u := iredit.IndexUses(f)
+	for _, tc := range []struct {
+		v    ir.Value
+		want bool
+		why  string
+	}{
+		{13, false, "v13 goes back to v6 through the scaffold back edge, and the guard (scaffold) reads v6"},
+		{16, true, "the exit's param, which only a free imul reads"},
+		{12, true, "an iadd operand"},
+		{11, false, "the guarded divisor"},
+		{15, false, "the trip counter, passed to v5, which the loop test reads"},
+		{17, true, "a returned value"},
+	} {
+		if got := iredit.Replaceable(f, u, tc.v); got != tc.want {
+			t.Errorf("Replaceable(v%d) = %v, want %v: %s", tc.v, got, tc.want, tc.why)
+		}
+	}
+}
+
+func TestDefineConst(t *testing.T) {
+	for _, typ := range []string{"i8", "i16", "i32", "i64", "i128", "f16", "f32", "f64", "f128", "i8x16", "f32x4", "i64x2"} {
+		t.Run(typ, func(t *testing.T) {
+			src := "function %f(" + typ + ") -> " + typ + " {\nblock0(v0: " + typ + "):\n    return v0\n}\n"
+			m := parse(t, src)
+			f := m.Funcs[0]
+			v := ir.Value(len(f.Values))
+			f.Values = append(f.Values, ir.ValueData{Type: f.Values[0].Type})
+			if iredit.DefineConst(f, f.Layout[0], 0, v, 1) == 0 {
+				t.Fatal("no constant")
+			}
+			iredit.ReplaceUses(f, 0, v)
+			text := verified(t, m)
+			if strings.Contains(text, "return v0") {
+				t.Errorf("the return still uses v0:\n%s", text)
+			}
+		})
+	}
+}
+
+func TestLoops(t *testing.T) {
+	m := parse(t, loopSrc)
+	f := m.Funcs[0]
+	if !iredit.Terminates(f) {
+		t.Fatal("the loop has an exit")
+	}
+	// Collapsing the loop test to its body leaves a cycle without exit.
+	c := parse(t, loopSrc)
+	if !iredit.CollapseBranch(c.Funcs[0], 1, 0) || iredit.Terminates(c.Funcs[0]) {
+		t.Error("a loop without exit passes Terminates")
+	}
+	// Running it once: no cycle left, the division stays with its guard.
+	if !iredit.RunLoopOnce(f, 1) {
+		t.Fatal("RunLoopOnce refused a while loop")
+	}
+	text := verified(t, m)
+	if cfg := analysis.NewCFG(f); len(cfg.Preds(1)) != 1 {
+		t.Errorf("block1 still has a back edge:\n%s", text)
+	}
+	if !strings.Contains(text, "jump block3(v13)") || !strings.Contains(text, "v12 = udiv.i16 v6, v11") {
+		t.Errorf("the body does not run once into the exit:\n%s", text)
+	}
+}
+
+func TestEarlyReturnAndCut(t *testing.T) {
+	m := parse(t, loopSrc)
+	f := m.Funcs[0]
+	// A barrier after the udiv returns the latest i16: v12.
+	if !iredit.EarlyReturn(f, 2, 5) {
+		t.Fatal("EarlyReturn refused")
+	}
+	text := verified(t, m)
+	if !strings.Contains(text, "return v12") {
+		t.Errorf("the barrier does not return the current i16:\n%s", text)
+	}
+	// Keeping block0 and block1 cuts the edges to block2 and block3.
+	m = parse(t, loopSrc)
+	f = m.Funcs[0]
+	if !iredit.CutOutside(f, map[ir.Block]bool{0: true, 1: true}) {
+		t.Fatal("CutOutside refused")
+	}
+	text = verified(t, m)
+	if strings.Contains(text, "udiv") || strings.Contains(text, "imul") {
+		t.Errorf("blocks outside the prefix remain:\n%s", text)
+	}
+}
+
+func TestRemoveSlot(t *testing.T) {
+	src := `function %f(i64) -> i64 {
+    ss0 = explicit_slot 8
+    ss1 = explicit_slot 8
+
+block0(v0: i64):
+@c1ff v1 = stack_addr.i64 ss0
+@c1ff v2 = iconst.i64 0
+@c1ff store notrap aligned v2, v1
+    store notrap aligned v0, v1
+@c1ff v3 = stack_addr.i64 ss1
+@c1ff store notrap aligned v2, v3
+    v4 = load.i64 notrap aligned v3
+    return v4
+}
+`
+	m := parse(t, src)
+	if iredit.RemoveSlot(m.Funcs[0], 1) {
+		t.Error("removed a slot that is loaded")
+	}
+	m = parse(t, src)
+	if !iredit.RemoveSlot(m.Funcs[0], 0) {
+		t.Fatal("refused a slot only stored to")
+	}
+	text := verified(t, m)
+	if strings.Contains(text, "ss0") || strings.Count(text, "store") != 1 {
+		t.Errorf("ss0 and its stores remain:\n%s", text)
+	}
+}
