@@ -54,7 +54,7 @@ func Reduce(ctx context.Context, t *Tester, c *Candidate, opts Options) (*Result
 		})
 		if ok, err := t.Holds1(ctx, v); err != nil {
 			return nil, err
-		} else if ok {
+		} else if ok && v != c {
 			r.cur = v
 			r.accepted["inputs"]++
 		}
