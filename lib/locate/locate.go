@@ -3,6 +3,7 @@ package locate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"cliff/lib/analysis"
@@ -411,8 +412,24 @@ func (l *locator) instruction(ctx context.Context) error {
 		}
 		return !ok, err
 	}
+	// The block found and its dominators first, then the other blocks
+	// before it in reverse post-order, latest first: the culprit may sit
+	// in a branch arm whose result the block found merges.
+	var order []ir.Block
+	for b := blk; b != ir.NoBlock; b = dom.Idom(b) {
+		order = append(order, b)
+	}
+	rpo := analysis.NewCFG(f).RPO()
+	for k := slices.Index(rpo, blk) - 1; k >= 0; k-- {
+		if !slices.Contains(order, rpo[k]) {
+			order = append(order, rpo[k])
+		}
+	}
 	found := ir.NoValue
-	for b := blk; b != ir.NoBlock && found == ir.NoValue; b = dom.Idom(b) {
+	for _, b := range order {
+		if found != ir.NoValue {
+			break
+		}
 		for _, i := range f.Blocks[b].Insts {
 			d := &f.Insts[i]
 			if d.Op.IsTerminator() || len(d.Results) == 0 {
@@ -429,7 +446,7 @@ func (l *locator) instruction(ctx context.Context) error {
 		}
 	}
 	if found == ir.NoValue {
-		l.note("in %s and its dominators, no single substitution makes the failure go", l.res.Block)
+		l.note("in %s and the blocks before it, no single substitution makes the failure go", l.res.Block)
 		return nil
 	}
 	for steps := 0; steps < 64; steps++ {

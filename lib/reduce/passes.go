@@ -135,6 +135,13 @@ func planCalls(base *Candidate) []Edit {
 	var edits []Edit
 	forInsts(base, func(f *ir.Function, u iredit.Uses, b ir.Block, k int, i ir.Inst) {
 		d := &f.Insts[i]
+		if d.Op.IsCall() && d.Op.IsTerminator() && d.Op.IsReturn() {
+			// A tail call: return current values instead.
+			edits = append(edits, instEdit(f.Name, i, withDCE(func(f *ir.Function, b ir.Block, k int) bool {
+				return iredit.EarlyReturn(f, b, k)
+			})))
+			return
+		}
 		if !d.Op.IsCall() || d.Op.IsTerminator() || !replaceable(f, u, i) {
 			return
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-
-	"cliff/lib/iredit"
 )
 
 // Options tune Reduce.
@@ -54,7 +52,7 @@ func Reduce(ctx context.Context, t *Tester, c *Candidate, opts Options) (*Result
 		})
 		if ok, err := t.Holds1(ctx, v); err != nil {
 			return nil, err
-		} else if ok {
+		} else if ok && v != c {
 			r.cur = v
 			r.accepted["inputs"]++
 		}
@@ -124,9 +122,6 @@ func (r *reducer) run(ctx context.Context, p pass) (bool, error) {
 			}
 			r.cur = vs[k]
 			r.accepted[p.name]++
-			if debugReduce {
-				println(p.name, chunk, len(edits), r.cur.Insts(), len(r.cur.CLIF))
-			}
 			changed, progressed = true, true
 			edits = p.plan(r.cur)
 			start = starts[k] // the edits before it did not hold at this size
@@ -140,8 +135,3 @@ func (r *reducer) run(ctx context.Context, p pass) (bool, error) {
 	}
 	return changed, nil
 }
-
-// Size is a candidate's instruction count, for reports.
-func Size(c *Candidate) int { return iredit.ModuleInsts(c.Module) }
-
-var debugReduce = false

@@ -145,3 +145,38 @@ block3:
 	}
 	t.Logf("reduced:\n%s", res.Case.CLIF)
 }
+
+// TestBatch: batched oracle calls (one round-trip for several candidates)
+// reach a fixed point as small as one at a time, in fewer round-trips.
+func TestBatch(t *testing.T) {
+	tc := shapes[0]
+	shape := tc.shape(tc.culprit)
+	cand, err := reducetest.Generated(tc.seed, 5, 200, configs(), shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes, batches [2]int
+	for k, batch := range []int{1, 8} {
+		oracle := &reducetest.Checked{Shape: shape}
+		tester := reduce.NewTester(oracle, shape(cand))
+		tester.Batch = batch
+		res, err := reduce.Reduce(context.Background(), tester, cand, reduce.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range oracle.Problems {
+			t.Errorf("batch %d: candidate sent to the oracle: %s", batch, p)
+		}
+		if !res.Fixed {
+			t.Errorf("batch %d: no fixed point", batch)
+		}
+		sizes[k], batches[k] = iredit.Insts(reducetest.FuncWith(res.Case.Module, tc.culprit)), tester.Stats.Batches
+		t.Logf("batch %d: %d instructions, %+v", batch, sizes[k], tester.Stats)
+	}
+	if sizes[1] > sizes[0] {
+		t.Errorf("batched reduction ends larger: %d instructions, one at a time %d", sizes[1], sizes[0])
+	}
+	if batches[1] >= batches[0] {
+		t.Errorf("batched reduction made %d oracle calls, one at a time %d", batches[1], batches[0])
+	}
+}

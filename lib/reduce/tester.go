@@ -107,9 +107,9 @@ type Edit func(v *Candidate) bool
 
 // Variant applies edits to a copy of base, cleans the module up
 // (iredit.Cleanup), and returns the result printed, parsed and verified;
-// nil when an edit cannot be made, a loop lost its exit (the case would
-// run forever), nothing changed, or the variant does not verify (counted
-// in Stats.Invalid).
+// base itself when the edits change nothing; nil when an edit cannot be
+// made, a loop lost its exit (the case would run forever), or the variant
+// does not verify (counted in Stats.Invalid).
 func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 	m, err := iredit.Parse(base.CLIF)
 	if err != nil {
@@ -131,7 +131,7 @@ func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 	}
 	v.CLIF = iredit.Text(v.Module)
 	if v.key() == base.key() {
-		return nil
+		return base // the edits change nothing: base's answer is the variant's
 	}
 	if v.Module, err = iredit.Parse(v.CLIF); err != nil {
 		t.invalid(err)
