@@ -16,6 +16,15 @@ type Location struct {
 	Level string `json:"level,omitempty"`
 	// Signature is the failure signature the location and Repro reproduce.
 	Signature string `json:"signature,omitempty"`
+	// Cluster is the signature hash of the cluster record located (its
+	// representative), when the input was one: how cliff-cluster's report
+	// finds the location of each cluster.
+	Cluster string `json:"cluster,omitempty"`
+	// Mask are the mask entries (lib/profile's format) that keep the
+	// failure's shape out of generation: the culprit of the reduced case
+	// with the producers of its operands the failure needs, per failing
+	// architecture.
+	Mask []string `json:"mask,omitempty"`
 	// Inst is the culprit instruction, when one was found.
 	Inst InstLocation `json:"inst,omitzero"`
 	// Repro is the reduced CLIF that still shows the disagreement.

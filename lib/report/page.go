@@ -300,12 +300,12 @@ func TestFile(e Entry) string {
 		return ensureNewline(e.Location.Repro)
 	}
 	header := fmt.Sprintf("; %s\n; cliff case %s, the representative of %d cases (cliff-cluster)\n", e.Cluster.Signature, e.Cluster.Representative, e.Cluster.Count)
-	return Filetest(e.Cluster.RepresentativeVerdict, header)
+	return filetestOf(e.Cluster.RepresentativeVerdict, header)
 }
 
-// Filetest renders a failing verdict's case as a Cranelift filetest (see
+// filetestOf renders a failing verdict's case as a Cranelift filetest (see
 // TestFile), header (comment lines) first.
-func Filetest(v *record.Verdict, header string) string {
+func filetestOf(v *record.Verdict, header string) string {
 	var b strings.Builder
 	b.WriteString(header)
 	if v == nil || v.Case == nil {

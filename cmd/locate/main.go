@@ -1,0 +1,111 @@
+// Command cliff-locate narrows each failure down to the function, block
+// and instruction it comes from, reduces it to a minimal reproducer with
+// the real Cranelift as the judge, and writes the reproducer as a
+// Cranelift filetest, a location record and, on request, mask entries.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/cliapp"
+	"cliff/lib/driver"
+	"cliff/lib/engine"
+	"cliff/lib/locaterun"
+)
+
+func main() {
+	os.Exit(cliapp.Run(app(os.Stderr), os.Args, os.Stderr, nil))
+}
+
+func app(stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "cliff-locate",
+		Usage:     "localise and reduce failures to ready-to-file Cranelift filetests",
+		ArgsUsage: "[FILE...]  (cluster or verdict records as JSON lines, plain or zstd; .clif files; - or none is stdin)",
+		Description: `For each failure it reads (the representative of each cluster record from
+cliff-cluster, each failing verdict from cliff-diff, or each failing
+function of a .clif file with target and "; run:" lines), cliff-locate
+
+  1. picks the configurations at stake: the cheapest failing one and a
+     reference (the side the cluster signature is measured against),
+     and re-runs the case on them to fix the signature to keep;
+  2. localises the failure as the CLIR paper does: execution barriers
+     after call sites (function), at block ends (block), then semantic
+     substitution of each result of the suspect block (instruction),
+     falling back to the coarser level when the finer does not isolate;
+  3. reduces the case to a fixed point by delta debugging over functions,
+     calls, blocks, loops, instructions, parameters, stack slots,
+     immediates, input vectors, settings and ISA flags;
+  4. writes a location record (function, block, instruction, the level
+     reached, the signature, the reduced file) and, with -d DIR, the
+     reduced file as DIR/SIGNATUREHASH.clif: "test compile" for a compile
+     failure, else "test run" with "; run:" lines expecting the reference's
+     answers, the failing targets and one that passes, header comments
+     with the symptom. --mask-out FILE appends the located opcode, type and
+     architecture in known.mask's format, for the next campaign's cliff-gen
+     --mask.
+
+Every variant is verified by cliff's verifier and keeps lib/ub's rules
+before Cranelift sees it, and counts only if it shows the same signature
+(lib/cluster's) on the same configurations: a reduction never slides to
+another bug. --budget bounds each failure; the smallest case found by then
+is written with a note.
+
+    cliff-diff --failures RUNS | cliff-cluster | cliff-locate -d repro
+
+Exit status: 0 done, 2 error (bad input named as FILE: record N, a driver
+or harness failure), 130 or 143 stopped by SIGINT or SIGTERM (the location
+records finished before are written).`,
+		Flags: []cli.Flag{
+			cliapp.OutputFlag("location records"),
+			&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Usage: "write each reduced filetest into `DIR`"},
+			&cli.StringFlag{Name: "mask-out", Usage: "append the located combinations to the mask `FILE`"},
+			&cli.DurationFlag{Name: "budget", Value: 5 * time.Minute, Usage: "time limit per failure"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
+			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request"},
+			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
+			cliapp.DriverFlag(""),
+			&cli.BoolFlag{Name: "summary", Usage: "print one line per failure and the totals to stderr at the end"},
+		},
+		Action: func(c *cli.Context) error {
+			drv := c.String("driver")
+			if drv == "" {
+				var err error
+				if drv, err = driver.Find(); err != nil {
+					return err
+				}
+			}
+			inputs := c.Args().Slice()
+			if len(inputs) == 0 {
+				inputs = []string{"-"}
+			}
+			sum, err := locaterun.Run(c.Context, locaterun.Options{
+				Inputs:  inputs,
+				Output:  c.String("output"),
+				Dir:     c.String("dir"),
+				MaskOut: c.String("mask-out"),
+				Budget:  c.Duration("budget"),
+				Engine: engine.Options{DriverPath: drv, Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+					CompileTimeout: c.Duration("compile-timeout"), Fuel: c.Uint64("fuel"), Log: io.Discard},
+				Log: stderr,
+			})
+			if c.Bool("summary") && sum != nil {
+				sum.Write(stderr)
+			}
+			if err != nil {
+				return err
+			}
+			if sum.Located == 0 && sum.NoRepro == 0 {
+				fmt.Fprintln(stderr, "cliff-locate: no failure in the input")
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,155 @@
+package locate
+
+import (
+	"context"
+	"slices"
+
+	"cliff/lib/ir"
+	"cliff/lib/iredit"
+	"cliff/lib/reduce"
+)
+
+// A Culprit is what a mask entry names for a reduced failure: the last
+// instruction, in data flow, of those the failure needs, and which of its
+// operands the failure needs from which producers. Locate walks up the
+// data flow to the first instruction whose substitution makes the failure
+// go, which is the root of a miscompile's chain (an ireduce whose garbage
+// upper bits a swizzle then trusts); a mask needs the instruction that
+// is lowered wrong, with the shape of its operands (swizzle whose index
+// is a splat), so that the next campaign stops making that shape and
+// nothing else.
+type Culprit struct {
+	Function string
+	Text     string // the instruction's CLIF line
+	Opcode   string
+	Type     string // as a mask entry writes it (see Result.Type)
+	// Operands are the culprit's value operands the failure needs: the
+	// operand's index and its producer's opcode.
+	Operands []CulpritOperand
+	// Needed counts the instructions whose substitution makes the
+	// failure go.
+	Needed int
+}
+
+// A CulpritOperand is an operand of the culprit the failure needs.
+type CulpritOperand struct {
+	Index    int
+	Producer ir.Opcode
+}
+
+// FindCulprit substitutes, one at a time and in one batch, the result of
+// every instruction of the candidate's functions (constants aside) and
+// keeps those whose substitution makes the failure go: the instructions
+// the failure needs. Which of them is the culprit depends on the kind of
+// failure:
+//
+//   - a wrong answer (crash false) flows to the output: the culprit is
+//     the needed instruction no other needed instruction uses (the last
+//     in layout order when there are several), the one whose lowering
+//     gets its operands' shape wrong;
+//   - a compiler crash needs its instruction kept alive, by whatever
+//     consumes it down to a return, a call or a branch, so consumers are
+//     needed too: the culprit is the root of the needed chain, or the
+//     first needed user of the root that is not such a keep-alive (an
+//     ISLE rule matches an instruction with the shape of its operands:
+//     select whose condition is an icmp).
+//
+// Meant for a reduced candidate, where little is left that the failure
+// does not need; nil when no substitution makes the failure go.
+func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, crash bool) (*Culprit, error) {
+	type site struct {
+		fn string
+		i  ir.Inst
+	}
+	var sites []site
+	var variants []*reduce.Candidate
+	for _, f := range c.Module.Funcs {
+		for _, b := range f.Layout {
+			for _, i := range f.Blocks[b].Insts {
+				d := &f.Insts[i]
+				if d.Op.IsTerminator() || len(d.Results) == 0 || iredit.IsConstForm(f, d) {
+					continue
+				}
+				if v := t.Variant(c, substitute(f.Name, d.Results[0])); v != nil {
+					sites = append(sites, site{f.Name, i})
+					variants = append(variants, v)
+				}
+			}
+		}
+	}
+	if len(variants) == 0 {
+		return nil, nil
+	}
+	holds, err := t.Holds(ctx, variants)
+	if err != nil {
+		return nil, err
+	}
+	needed := map[site]bool{}
+	for k, s := range sites {
+		if !holds[k] {
+			needed[s] = true
+		}
+	}
+	if len(needed) == 0 {
+		return nil, nil
+	}
+	// uses reports whether needed instruction u uses the result of s.
+	uses := func(u, s site) bool {
+		return u.fn == s.fn && u.i != s.i && slices.Contains(producers(c.Module.Func(u.fn), u.i), s.i)
+	}
+	var culprit *site
+	if !crash {
+		for k := range sites {
+			s := sites[k]
+			if needed[s] && !slices.ContainsFunc(sites, func(u site) bool { return needed[u] && uses(u, s) }) {
+				culprit = &sites[k]
+			}
+		}
+	} else {
+		for k := range sites {
+			s := sites[k]
+			if needed[s] && !slices.ContainsFunc(sites, func(p site) bool { return needed[p] && uses(s, p) }) {
+				culprit = &sites[k]
+				break
+			}
+		}
+		if culprit != nil {
+			root := *culprit
+			for k := range sites {
+				u := sites[k]
+				if needed[u] && uses(u, root) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op) {
+					culprit = &sites[k]
+					break
+				}
+			}
+		}
+	}
+	if culprit == nil {
+		return nil, nil
+	}
+	f := c.Module.Func(culprit.fn)
+	d := &f.Insts[culprit.i]
+	out := &Culprit{Function: f.Name, Text: instText(f, culprit.i), Opcode: d.Op.String(), Type: maskType(f, d), Needed: len(needed)}
+	for k, a := range d.Args {
+		v := f.Resolve(a)
+		if f.Values[v].Kind != ir.DefResult {
+			continue
+		}
+		p := f.Values[v].Inst
+		if needed[site{f.Name, p}] {
+			out.Operands = append(out.Operands, CulpritOperand{Index: k, Producer: f.Insts[p].Op})
+		}
+	}
+	return out, nil
+}
+
+// keepAlive reports whether an instruction of op is one that only keeps a
+// value alive for a crash to show (it passes the value on or stores it),
+// rather than one whose lowering looks at its operands' shape.
+func keepAlive(op ir.Opcode) bool {
+	switch op.String() {
+	case "call", "call_indirect", "return_call", "return_call_indirect", "store", "istore8", "istore16", "istore32", "stack_store":
+		return true
+	}
+	return op.IsTerminator()
+}

@@ -1,0 +1,346 @@
+package locaterun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"cliff/lib/engine"
+	"cliff/lib/filetest"
+	"cliff/lib/ir"
+	"cliff/lib/iredit"
+	"cliff/lib/judge"
+	"cliff/lib/locate"
+	"cliff/lib/printer"
+	"cliff/lib/profile"
+	"cliff/lib/record"
+	"cliff/lib/reduce"
+)
+
+// A locator locates and reduces one failure after another on one engine.
+type locator struct {
+	opts Options
+	eng  *engine.Engine
+	sum  *Summary
+}
+
+// locate handles one failure: re-run on the configurations at stake to
+// fix the signature to keep, localise, reduce, render the reduced
+// filetest and append the mask entry. A failure that does not show again
+// gets a location record that says so, at no level.
+func (l *locator) locate(ctx context.Context, t target) (*record.Location, error) {
+	start := time.Now()
+	v := t.verdict
+	entry := v.Case.Entry
+	loc := &record.Location{CaseID: v.CaseID, Function: entry}
+	loc.Stamp()
+	st, ok := pickStake(v)
+	if !ok {
+		loc.Notes = append(loc.Notes, "no failing configuration in the verdict")
+		return l.noRepro(loc, t), nil
+	}
+	oracle := &engineOracle{eng: l.eng}
+	cand, want, err := l.reproduce(ctx, oracle, v, st.configs())
+	if err != nil {
+		return nil, err
+	}
+	if cand == nil {
+		loc.Notes = append(loc.Notes, fmt.Sprintf("%s on %s", errNoRepro, configNames(st.configs())))
+		return l.noRepro(loc, t), nil
+	}
+	loc.Function = cand.Entry
+	loc.Signature = want
+	loc.Configs = cand.Configs
+
+	budget := l.opts.Budget
+	if budget <= 0 {
+		budget = time.Hour
+	}
+	bctx, cancel := context.WithTimeoutCause(ctx, budget, errBudget)
+	defer cancel()
+	tester := reduce.NewTester(oracle, want)
+
+	where, err := locate.Locate(bctx, tester, cand)
+	switch {
+	case err == nil:
+		rec := where.Record(v.CaseID)
+		loc.Function, loc.Block, loc.Inst, loc.Level = rec.Function, rec.Block, rec.Inst, rec.Level
+		loc.Notes = append(loc.Notes, rec.Notes...)
+	case overBudget(ctx, err):
+		loc.Notes = append(loc.Notes, "localisation ran out of the time budget")
+	default:
+		return nil, fmt.Errorf("locate: %w", err)
+	}
+
+	res, err := reduce.Reduce(bctx, tester, cand, reduce.Options{Input: v.Input})
+	reduced := cand
+	switch {
+	case err == nil:
+		reduced = res.Case
+		if !res.Fixed {
+			loc.Notes = append(loc.Notes, fmt.Sprintf("reduction stopped after %d rounds, before a fixed point", res.Rounds))
+		}
+	case overBudget(ctx, err):
+		if res != nil && res.Case != nil {
+			reduced = res.Case
+		}
+		loc.Notes = append(loc.Notes, "reduction ran out of the time budget: the file is the smallest found by then")
+	default:
+		return nil, fmt.Errorf("reduce: %w", err)
+	}
+
+	// An instruction the original case hid among others often stands
+	// out in the reduced one.
+	if loc.Level != record.LocInstruction && ctx.Err() == nil {
+		if w, err := locate.Locate(ctx, tester, reduced); err == nil && w.Level == record.LocInstruction {
+			loc.Inst = w.Record(v.CaseID).Inst
+			loc.Notes = append(loc.Notes, fmt.Sprintf("instruction found in the reduced case: %s", loc.Inst.Text))
+		}
+	}
+
+	final, err := l.finalVerdict(ctx, reduced, want, v.CaseID)
+	if err != nil {
+		return nil, err
+	}
+	path := l.opts.reproPath(record.HashString(want))
+	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced)); err != nil {
+		return nil, fmt.Errorf("the reduced file: %w", err)
+	}
+	if path != "" {
+		if err := os.WriteFile(path, []byte(loc.Repro), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	var cul *locate.Culprit
+	if bctx.Err() == nil {
+		if cul, err = locate.FindCulprit(bctx, tester, reduced, final.Verdict != record.OutcomeDivergent); err != nil && !overBudget(ctx, err) {
+			return nil, fmt.Errorf("culprit: %w", err)
+		}
+	}
+	if cul != nil {
+		loc.Notes = append(loc.Notes, fmt.Sprintf("culprit in the reduced case: %s (%d instructions needed)", cul.Text, cul.Needed))
+	}
+	entries, err := maskEntries(loc, cul, final)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		loc.Mask = append(loc.Mask, profile.FormatMaskEntry(e))
+	}
+	if err := l.appendMask(entries, want, path); err != nil {
+		return nil, err
+	}
+	n := reduction(want, cand, reduced, oracle.runs, time.Since(start), loc.Level)
+	l.sum.Reduced = append(l.sum.Reduced, n)
+	l.sum.Located++
+	l.sum.Levels[loc.Level]++
+	loc.Notes = append(loc.Notes, fmt.Sprintf("reduced from %d to %d instructions (%d in %s) in %d runs, %.1fs",
+		n.Before, n.After, n.EntryAfter, reduced.Entry, n.OracleRuns, n.Elapsed.Seconds()))
+	fmt.Fprintf(l.opts.Log, "cliff-locate: %s: %s: %s level, %d -> %d instructions, %d runs, %.1fs\n",
+		t.from, want, orNone(loc.Level), n.Before, n.After, n.OracleRuns, n.Elapsed.Seconds())
+	return loc, nil
+}
+
+var errBudget = errors.New("the time budget ran out")
+
+// overBudget tells the budget's end (go on with what was found) from the
+// run's cancellation (stop).
+func overBudget(ctx context.Context, err error) bool {
+	return ctx.Err() == nil && (errors.Is(err, errBudget) || errors.Is(err, context.DeadlineExceeded))
+}
+
+// reproduce runs the case on the configurations at stake and returns its
+// candidate and the signature it shows there. When it does not fail on
+// them (a failure that needs another configuration's company in a batch,
+// say), it tries every configuration of the verdict; nil when it does not
+// fail at all.
+func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verdict, configs []record.Config) (*reduce.Candidate, string, error) {
+	for _, cs := range [][]record.Config{configs, verdictConfigs(v)} {
+		cand, err := reduce.NewCandidate(v.Case, cs)
+		if err != nil {
+			return nil, "", err
+		}
+		sigs, err := o.Signatures(ctx, []*reduce.Candidate{cand})
+		if err != nil {
+			return nil, "", err
+		}
+		if sigs[0] != "" {
+			return cand, sigs[0], nil
+		}
+	}
+	return nil, "", nil
+}
+
+// finalVerdict runs the reduced candidate once more and judges it: the
+// verdict the filetest is made of (its reference answers are the run
+// lines' expected values). It must still show the signature.
+func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, id string) (*record.Verdict, error) {
+	rc := c.Case(id)
+	if err := l.eng.Run(ctx, []*record.Case{rc}, c.Configs); err != nil {
+		return nil, err
+	}
+	v := judge.Case(rc)
+	if got := signature(rc); got != want {
+		return nil, fmt.Errorf("the reduced case shows %q on its last run, not %q (a flaky failure?)", got, want)
+	}
+	return &v, nil
+}
+
+// maskEntries are the mask lines for a located failure, one per failing
+// architecture: the culprit of the reduced case with the producers of its
+// operands the failure needs (a pattern entry), else the instruction
+// localisation found in the original case; none when neither exists.
+func maskEntries(loc *record.Location, cul *locate.Culprit, v *record.Verdict) ([]profile.MaskEntry, error) {
+	var op, typ string
+	var operands []string
+	switch {
+	case cul != nil:
+		op, typ = cul.Opcode, cul.Type
+		for _, o := range cul.Operands {
+			operands = append(operands, fmt.Sprintf("%d=%s", o.Index, o.Producer))
+		}
+	case loc.Inst.Opcode != "":
+		op, typ = loc.Inst.Opcode, loc.Inst.Type
+	default:
+		return nil, nil
+	}
+	failing, _ := judge.Failing(v)
+	seen := map[string]bool{}
+	var out []profile.MaskEntry
+	for _, s := range failing {
+		for _, c := range s.Configs {
+			if c.Executor == record.ExecInterp || seen[c.Arch] {
+				continue
+			}
+			seen[c.Arch] = true
+			line := strings.Join(append([]string{op, typ, c.Arch}, operands...), " ")
+			es, err := profile.ParseMask("location", []byte(line+"\n"))
+			if err != nil {
+				return nil, fmt.Errorf("mask entry %q: %w", line, err)
+			}
+			out = append(out, es...)
+		}
+	}
+	return out, nil
+}
+
+// appendMask appends the entries to the mask file, when there is one.
+func (l *locator) appendMask(entries []profile.MaskEntry, want, repro string) error {
+	if l.opts.MaskOut == "" || len(entries) == 0 {
+		return nil
+	}
+	adds := make([]profile.MaskAddition, len(entries))
+	for i, e := range entries {
+		adds[i] = profile.MaskAddition{Entry: e, Signature: want, Repro: repro}
+	}
+	added, err := profile.AppendMask(l.opts.MaskOut, adds)
+	l.sum.MaskAdds += len(added)
+	return err
+}
+
+func (l *locator) noRepro(loc *record.Location, t target) *record.Location {
+	l.sum.NoRepro++
+	fmt.Fprintf(l.opts.Log, "cliff-locate: %s: %s\n", t.from, loc.Notes[len(loc.Notes)-1])
+	return loc
+}
+
+func reduction(want string, before, after *reduce.Candidate, runs int, took time.Duration, level string) Reduction {
+	entry := 0
+	if f := after.EntryFunc(); f != nil {
+		entry = iredit.Insts(f)
+	}
+	return Reduction{Signature: want, Before: before.Insts(), After: after.Insts(), EntryAfter: entry,
+		OracleRuns: runs, Elapsed: took, Level: level}
+}
+
+func verdictConfigs(v *record.Verdict) []record.Config {
+	var out []record.Config
+	for _, s := range v.Sides {
+		out = append(out, s.Configs...)
+	}
+	return out
+}
+
+func configNames(cs []record.Config) string {
+	s := ""
+	for i, c := range cs {
+		if i > 0 {
+			s += ", "
+		}
+		s += c.String()
+	}
+	return s
+}
+
+func orNone(level string) string {
+	if level == "" {
+		return "no"
+	}
+	return level
+}
+
+// reproNotes are the reduced file's header lines after the symptom and
+// the configurations: where it comes from and how much was taken away.
+func reproNotes(t target, before, after *reduce.Candidate) []string {
+	notes := []string{fmt.Sprintf("reduced by cliff-locate from %s: %d -> %d instructions", t.from, before.Insts(), after.Insts())}
+	if t.cluster != nil {
+		notes = append(notes, fmt.Sprintf("cluster %s: %d cases; its representative is case %s", t.cluster.SignatureHash, t.cluster.Count, t.cluster.Representative))
+	}
+	return notes
+}
+
+// reproFile renders the reduced case as a Cranelift filetest from its
+// last verdict: test compile for a compile failure, else a run line on
+// the failing input expecting the reference's answer (the interpreter's,
+// else the agreeing majority's), or a note when the reference traps or is
+// unclear.
+func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []string) (string, error) {
+	failingSides, _ := judge.Failing(v)
+	var failing, passing []record.Config
+	for _, s := range failingSides {
+		failing = append(failing, s.Configs...)
+	}
+	for _, cfg := range c.Configs {
+		if !slices.ContainsFunc(failing, func(f record.Config) bool { return f.String() == cfg.String() }) {
+			passing = append(passing, cfg)
+		}
+	}
+	spec := filetest.Spec{Module: c.Module, Entry: c.Entry, Settings: c.Settings, Failing: failing, Passing: passing,
+		Compile: v.Verdict == record.OutcomeCompileCrash || v.Verdict == record.OutcomeCompileError,
+		Symptom: symptom, Notes: notes}
+	if !spec.Compile && len(c.Inputs) > 0 {
+		input := 0
+		if v.Input != nil && *v.Input < len(c.Inputs) {
+			input = *v.Input
+		}
+		args, err := filetest.Inputs(c.Inputs[input])
+		if err != nil {
+			return "", err
+		}
+		spec.Args = args
+		text, ok := filetest.Expected(v.Case.Results, failing, input)
+		switch want, trap, err := filetest.Outputs(text); {
+		case !ok:
+			spec.Notes = append(spec.Notes, "no run line: no reference answer (the passing configurations disagree or did not run)")
+		case err != nil:
+			return "", err
+		case trap != "":
+			spec.Notes = append(spec.Notes, fmt.Sprintf("the reference traps with %s on %s: a run line cannot say so", trap, valuesText(args)))
+		default:
+			spec.Want = want
+		}
+	}
+	return filetest.Render(spec)
+}
+
+func valuesText(vals []ir.DataValue) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = printer.DataValue(v)
+	}
+	return strings.Join(parts, ", ")
+}
