@@ -7,6 +7,9 @@
 #
 #   scripts/campaign.sh [N [DEPTH [SEED]]]    a new campaign (default 1000 5, a fresh seed)
 #   scripts/campaign.sh --resume              finish the interrupted campaign in $OUT
+#   scripts/campaign.sh --loop [N [DEPTH [SEED]]]   rounds of campaign, cluster,
+#                                             locate and mask until nothing new
+#                                             (scripts/campaign_loop.sh says how)
 #
 # A campaign can be killed at any point (kill -9 included) and resumed:
 # gen and refine are deterministic, so a chunk is made again and cliff-run
@@ -60,6 +63,10 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	exit 0
 fi
 
+if [ "${1:-}" = "--loop" ]; then
+	shift
+	exec "$here/scripts/campaign_loop.sh" "$@"
+fi
 resume=0
 if [ "${1:-}" = "--resume" ]; then
 	resume=1

@@ -144,7 +144,7 @@ func campaign(res *cluster.Result) report.Campaign {
 		first[g.Signature.Hash()] = g.FirstCase
 	}
 	for _, rec := range res.Records {
-		c.Clusters = append(c.Clusters, report.Entry{Cluster: rec, FirstCase: first[rec.SignatureHash], Location: res.Locations[rec.Representative]})
+		c.Clusters = append(c.Clusters, report.Entry{Cluster: rec, FirstCase: first[rec.SignatureHash], Location: res.LocationOf(rec)})
 	}
 	return c
 }

@@ -89,7 +89,7 @@ func Run(opts RunOptions) (res *Result, err error) {
 	for _, g := range res.Clusterer.Groups() {
 		rec := g.Record()
 		if opts.Known != nil {
-			rec.Known = opts.Known.Match(g.Signature, g.Representative, res.Locations[rec.Representative]).String()
+			rec.Known = opts.Known.Match(g.Signature, g.Representative, res.LocationOf(rec)).String()
 		}
 		res.Records = append(res.Records, rec)
 		if w != nil {
@@ -170,5 +170,23 @@ func readLocations(path string, into map[string]*record.Location) error {
 		}
 		l := rec.(*record.Location)
 		into[l.CaseID] = l
+		if l.Cluster != "" {
+			into[clusterKey(l.Cluster)] = l
+		}
 	}
+}
+
+// clusterKey is where Result.Locations keeps a location by the signature
+// hash of the cluster it was made for.
+func clusterKey(hash string) string { return "cluster " + hash }
+
+// LocationOf is the location of a cluster: of its representative, else
+// the one cliff-locate made for a cluster of the same signature (the
+// representative of an earlier run of cliff-cluster, say an earlier round
+// of a campaign loop), else nil.
+func (r *Result) LocationOf(c *record.Cluster) *record.Location {
+	if l := r.Locations[c.Representative]; l != nil {
+		return l
+	}
+	return r.Locations[clusterKey(c.SignatureHash)]
 }

@@ -37,6 +37,9 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	v := t.verdict
 	entry := v.Case.Entry
 	loc := &record.Location{CaseID: v.CaseID, Function: entry}
+	if t.cluster != nil {
+		loc.Cluster = t.cluster.SignatureHash
+	}
 	loc.Stamp()
 	st, ok := pickStake(v)
 	if !ok {
