@@ -3,11 +3,13 @@ package refine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"cliff/lib/ir"
 	"cliff/lib/profile"
+	"cliff/lib/record"
 )
 
 // patternsOf reads mask lines and returns their patterns on arch.
@@ -130,5 +132,37 @@ block0(v0: i64, v1: i64, v2: i64):
 	}
 	if _, err := Module(parse(t, clif), 7, 3, Options{Passes: ps}); err != nil {
 		t.Errorf("without the mask: %v", err)
+	}
+}
+
+// deadVectorModule leaves a scalar_to_vector.i8x16 dead: sink folds it
+// into the return value through bitcast.i64x2, which the mask below names.
+const deadVectorModule = `
+function %f(i8, i64) -> i64 {
+block0(v0: i8, v1: i64):
+    v2 = scalar_to_vector.i8x16 v0
+    return v1
+}
+`
+
+// TestCaseLeavesOutAPassThatMakesAMaskedShape: a pass whose edit makes an
+// instruction the mask names (sink's bitcast of a dead scalar_to_vector)
+// costs the case that pass, not the case: Case refines it again without
+// the pass, and the result holds no masked instruction.
+func TestCaseLeavesOutAPassThatMakesAMaskedShape(t *testing.T) {
+	mask := patternsOf(t, "x86_64", "bitcast i64x2:i8x16 x86_64 x=scalar_to_vector\n")
+	if _, err := Module(parse(t, deadVectorModule), 1, 1, Options{Passes: Passes(), Mask: mask}); err == nil {
+		t.Fatal("Module: sink's masked bitcast went unnoticed; the test needs a module that shows it")
+	}
+	c := &record.Case{ID: "c", CLIF: deadVectorModule, Seed: 1}
+	c.Stamp()
+	if err := Case(c, Options{Passes: Passes(), Mask: mask}); err != nil {
+		t.Fatalf("Case: %v", err)
+	}
+	if slices.Contains(c.Refined, "sink") {
+		t.Errorf("refined with %v: sink made the masked bitcast and should have been left out", c.Refined)
+	}
+	if err := mask.CheckFunc(parse(t, c.CLIF).Funcs[0]); err != nil {
+		t.Errorf("the refined case holds a masked instruction: %v\n%s", err, c.CLIF)
 	}
 }
