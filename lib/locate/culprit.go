@@ -48,11 +48,13 @@ type CulpritOperand struct {
 //     in layout order when there are several), the one whose lowering
 //     gets its operands' shape wrong;
 //   - a compiler crash needs its instruction kept alive, by whatever
-//     consumes it down to a return, a call or a branch, so consumers are
-//     needed too: the culprit is the root of the needed chain, or the
-//     first needed user of the root that is not such a keep-alive (an
-//     ISLE rule matches an instruction with the shape of its operands:
-//     select whose condition is an icmp).
+//     consumes it down to the return (bitcasts, extractlanes, a call), so
+//     consumers are needed too: the culprit is the root of the needed
+//     chain, the first instruction whose lowering sees it. When that root
+//     is a comparison, which lowers alone, the culprit is its first
+//     needed user that is not a plain keep-alive, with the comparison as
+//     its operand's shape: an ISLE rule matches an instruction with the
+//     shape of its operands (select whose condition is an icmp).
 //
 // Meant for a reduced candidate, where little is left that the failure
 // does not need; nil when no substitution makes the failure go.
@@ -113,7 +115,7 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 				break
 			}
 		}
-		if culprit != nil {
+		if culprit != nil && isComparison(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
 			root := *culprit
 			for k := range sites {
 				u := sites[k]
@@ -152,4 +154,12 @@ func keepAlive(op ir.Opcode) bool {
 		return true
 	}
 	return op.IsTerminator()
+}
+
+func isComparison(op ir.Opcode) bool {
+	switch op.String() {
+	case "icmp", "icmp_imm", "fcmp":
+		return true
+	}
+	return false
 }
