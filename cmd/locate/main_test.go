@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"cliff/lib/driver/drivertest"
+	"cliff/lib/scripttest"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"cliff-locate": main})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: cliff-locate
+// on real Cranelift bugs (the findings under lib/profile/data/findings,
+// as $FINDINGS) with the real driver, the cross toolchains and qemu.
+func TestScripts(t *testing.T) {
+	drv, err := drivertest.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, _ := filepath.Abs("../../lib/profile/data/findings")
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CLIFF_DRIVER", drv)
+			env.Setenv("FINDINGS", findings)
+			if cache, err := os.UserCacheDir(); err == nil {
+				env.Setenv("XDG_CACHE_HOME", cache)
+			}
+			return nil
+		},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
+		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+	})
+}
