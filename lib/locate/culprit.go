@@ -46,7 +46,9 @@ type CulpritOperand struct {
 //   - a wrong answer (crash false) flows to the output: the culprit is
 //     the needed instruction no other needed instruction uses (the last
 //     in layout order when there are several), the one whose lowering
-//     gets its operands' shape wrong;
+//     gets its operands' shape wrong, or upstream of conversions
+//     (extends, bitcasts, lane extraction) that only carry the wrong
+//     value to the output's type;
 //   - a compiler crash needs its instruction kept alive, by whatever
 //     consumes it down to the return (bitcasts, extractlanes, a call), so
 //     consumers are needed too: the culprit is the root of the needed
@@ -107,6 +109,16 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 				culprit = &sites[k]
 			}
 		}
+		// A conversion at the end of the chain only carries the wrong
+		// value to the output's type, which reduction cannot change:
+		// the culprit is upstream of it.
+		for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
+			k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(*culprit, p) })
+			if k < 0 {
+				break
+			}
+			culprit = &sites[k]
+		}
 	} else {
 		for k := range sites {
 			s := sites[k]
@@ -159,6 +171,16 @@ func keepAlive(op ir.Opcode) bool {
 func isComparison(op ir.Opcode) bool {
 	switch op.String() {
 	case "icmp", "icmp_imm", "fcmp":
+		return true
+	}
+	return false
+}
+
+// isConversion reports whether op only changes how a value is held:
+// width, type or lanes.
+func isConversion(op ir.Opcode) bool {
+	switch op.String() {
+	case "uextend", "sextend", "ireduce", "bitcast", "extractlane", "isplit", "iconcat":
 		return true
 	}
 	return false
