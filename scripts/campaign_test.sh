@@ -49,4 +49,12 @@ verdicts() { "$repo/bin/cliff-diff" "$1"/chunk-*.results.jsonl.zst 2>/dev/null |
 cmp -s <(verdicts whole) <(verdicts killed) || fail "resumed verdicts differ from uninterrupted ones"
 left=$(find tmp killed -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
 [ "$left" = 0 ] || fail "$left temporary files left: $(find tmp killed -mindepth 1 -name '*cliff*')"
+# The loop (--loop): a round from nothing, then the report over every
+# verdict of the campaign.
+status=0
+OUT=loop CHUNK=10 ROUNDS=1 "$repo/scripts/campaign.sh" --loop 20 2 7 > loop.log 2>&1 || status=$?
+[ "$status" -le 1 ] || fail "loop: exit $status: $(cat loop.log)"
+grep -q '^== round 1: seed 7, mask 0 entries' loop.log || fail "loop: $(cat loop.log)"
+[ -f loop/report/index.md ] || fail "loop: no report: $(cat loop.log)"
+grep -q '| verdicts read | 20 |' loop/report/index.md || fail "loop: the report does not count the 20 verdicts: $(head -n 20 loop/report/index.md)"
 echo "campaign_test.sh: ok"

@@ -103,12 +103,12 @@ func Index(s cluster.Stats, entries []Entry) string {
 	b.WriteString("# Campaign report\n\n## The campaign in numbers\n\n| | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| verdicts read | %d |\n", s.Verdicts)
 	if s.MinCase <= s.MaxCase {
-		fmt.Fprintf(&b, "| cases (cliff-gen indexes) | %d–%d |\n", s.MinCase, s.MaxCase)
+		fmt.Fprintf(&b, "| failing cases, by cliff-gen index | %d–%d |\n", s.MinCase, s.MaxCase)
 	}
 	fmt.Fprintf(&b, "| configurations | %d |\n", len(s.Configs))
 	if s.TimedCases > 0 {
 		perCase := s.RunMS / float64(s.TimedCases)
-		fmt.Fprintf(&b, "| run time (compile, link, exec) | %.1f s for %d cases: %.0f ms per case, %.2f cases/s on one core |\n",
+		fmt.Fprintf(&b, "| run time of the failing cases (compile, link, exec) | %.1f s for %d cases: %.0f ms per case, %.2f cases/s on one core |\n",
 			s.RunMS/1000, s.TimedCases, perCase, 1000/perCase)
 	}
 	if wall := s.LastSeen.Sub(s.FirstSeen).Seconds(); wall >= 1 {
