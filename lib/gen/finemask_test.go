@@ -215,3 +215,35 @@ func TestFineMaskEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedConversionOfScope: a pattern rooted at a conversion
+// (uextend.i128 of an icmp, as a campaign loop's cliff-locate wrote for
+// finding 10's shape) holds for the conversions materialize makes of
+// what scope offers, not only for the instructions emit picks: seed 2028
+// of a compat campaign made one in its 15th case.
+func TestMaskedConversionOfScope(t *testing.T) {
+	mask, err := profile.ParseMask("m", []byte("uextend i128:i8 riscv64 x=icmp\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Load(profile.CompatName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = p.Without(mask)
+	g, err := New(DefaultOptions(p, 2028, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range uint64(300) {
+		_, mod, err := g.Unprinted(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range mod.Funcs {
+			if err := p.Patterns().CheckFunc(f); err != nil {
+				t.Fatalf("case %d: %v", i, err)
+			}
+		}
+	}
+}

@@ -32,6 +32,16 @@ func (fg *funcGen) materialize(r *rng, t ir.Type) ir.Value {
 			}
 			inst = ir.InstData{Op: op, CtrlType: t, Args: fg.list(src)}
 		default:
+			inst = ir.InstData{}
+		}
+		// A conversion of what scope offers may have a masked shape
+		// (uextend.i128 of an icmp): a constant instead.
+		if inst.Op != ir.OpInvalid {
+			if _, masked := fg.c.tab.prof.Patterns().Match(fg.f, &inst); masked {
+				inst = ir.InstData{}
+			}
+		}
+		if inst.Op == ir.OpInvalid {
 			v := fg.intConst(t, intEdge(r, min(t.Bits(), 64)))
 			fg.sc.push(v, t)
 			return v

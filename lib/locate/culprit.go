@@ -3,6 +3,7 @@ package locate
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"cliff/lib/ir"
 	"cliff/lib/iredit"
@@ -29,6 +30,12 @@ type Culprit struct {
 	// Needed counts the instructions whose substitution makes the
 	// failure go.
 	Needed int
+}
+
+// A site is an instruction of a function of a candidate.
+type site struct {
+	fn string
+	i  ir.Inst
 }
 
 // A CulpritOperand is an operand of the culprit the failure needs.
@@ -61,10 +68,6 @@ type CulpritOperand struct {
 // Meant for a reduced candidate, where little is left that the failure
 // does not need; nil when no substitution makes the failure go.
 func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, crash bool) (*Culprit, error) {
-	type site struct {
-		fn string
-		i  ir.Inst
-	}
 	var sites []site
 	var variants []*reduce.Candidate
 	for _, f := range c.Module.Funcs {
@@ -103,23 +106,13 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 	}
 	var culprit *site
 	if !crash {
-		for k := range sites {
-			s := sites[k]
-			if needed[s] && !slices.ContainsFunc(sites, func(u site) bool { return needed[u] && uses(u, s) }) {
-				culprit = &sites[k]
-			}
-		}
-		// A conversion at the end of the chain only carries the wrong
-		// value to the output's type, which reduction cannot change:
-		// the culprit is upstream of it.
-		for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
-			k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(*culprit, p) })
-			if k < 0 {
-				break
-			}
+		if k, err := firstWrongValue(ctx, t, c, sites, needed, uses); err != nil {
+			return nil, err
+		} else if k >= 0 {
 			culprit = &sites[k]
 		}
-	} else {
+	}
+	if crash {
 		for k := range sites {
 			s := sites[k]
 			if needed[s] && !slices.ContainsFunc(sites, func(p site) bool { return needed[p] && uses(s, p) }) {
@@ -136,6 +129,23 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 					break
 				}
 			}
+		}
+	} else if culprit == nil {
+		for k := range sites {
+			s := sites[k]
+			if needed[s] && !slices.ContainsFunc(sites, func(u site) bool { return needed[u] && uses(u, s) }) {
+				culprit = &sites[k]
+			}
+		}
+		// A conversion at the end of the chain only carries the wrong
+		// value to the output's type, which reduction cannot change:
+		// the culprit is upstream of it.
+		for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
+			k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(*culprit, p) })
+			if k < 0 {
+				break
+			}
+			culprit = &sites[k]
 		}
 	}
 	if culprit == nil {
@@ -184,4 +194,74 @@ func isConversion(op ir.Opcode) bool {
 		return true
 	}
 	return false
+}
+
+// firstWrongValue finds a miscompile's culprit by its value: each needed
+// instruction of the entry function in turn becomes what the entry
+// returns, and the culprit is the first whose value already differs on
+// the failing configuration (the same failing configurations as the
+// signature's) while the values of its needed producers do not. All the
+// variants go to the oracle in one batch. It returns the culprit's index
+// in sites, or -1 when no exposed value differs.
+func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, sites []site, needed map[site]bool, uses func(u, s site) bool) (int, error) {
+	verdict, rest, ok := strings.Cut(t.Want, " ")
+	failing, _, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 || verdict != "divergent" {
+		return -1, nil
+	}
+	entry := c.EntryFunc()
+	var at []int
+	var variants []*reduce.Candidate
+	for k, s := range sites {
+		if !needed[s] || s.fn != entry.Name {
+			continue
+		}
+		if v := t.Variant(c, exposeEdit(s.fn, entry.Insts[s.i].Results[0])); v != nil {
+			at = append(at, k)
+			variants = append(variants, v)
+		}
+	}
+	if len(variants) == 0 {
+		return -1, nil
+	}
+	sigs, err := t.Oracle.Signatures(ctx, variants)
+	if err != nil {
+		return -1, err
+	}
+	wrong := map[site]bool{}
+	for j, k := range at {
+		wrong[sites[k]] = strings.HasPrefix(sigs[j], "divergent "+failing+":")
+	}
+	for _, k := range at {
+		s := sites[k]
+		if wrong[s] && !slices.ContainsFunc(sites, func(p site) bool { return wrong[p] && uses(s, p) }) {
+			return k, nil
+		}
+	}
+	return -1, nil
+}
+
+// exposeEdit makes function name return the value r alone, in place of
+// what it returned: r must dominate every return (checked by the
+// verifier on the variant). Only for a function nothing calls: the entry.
+func exposeEdit(name string, r ir.Value) reduce.Edit {
+	return func(v *reduce.Candidate) bool {
+		f := v.Module.Func(name)
+		if f == nil || int(r) >= len(f.Values) || f.Values[r].Kind != ir.DefResult {
+			return false
+		}
+		t := f.Values[r].Type
+		if !t.Valid() || t.IsDynamic() {
+			return false
+		}
+		f.Sig.Returns = []ir.AbiParam{{Type: t}}
+		for _, b := range f.Layout {
+			term := iredit.Terminator(f, b)
+			if term != ir.NoInst && f.Insts[term].Op == ir.OpReturn {
+				f.Insts[term].Args = []ir.Value{r}
+			}
+		}
+		iredit.Cleanup(v.Module)
+		return true
+	}
 }

@@ -66,6 +66,9 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	bctx, cancel := context.WithTimeoutCause(ctx, budget, errBudget)
 	defer cancel()
 	tester := reduce.NewTester(oracle, want)
+	// Eight candidates per engine run: one object and one executable per
+	// configuration for all of them, several times cheaper than one each.
+	tester.Batch = 8
 
 	where, err := locate.Locate(bctx, tester, cand)
 	switch {
@@ -137,12 +140,16 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	if err := l.appendMask(entries, want, path); err != nil {
 		return nil, err
 	}
-	n := reduction(want, cand, reduced, oracle.runs, time.Since(start), loc.Level)
+	failingFn := loc.Function
+	if cul != nil {
+		failingFn = cul.Function
+	}
+	n := reduction(want, cand, reduced, failingFn, oracle.runs, time.Since(start), loc.Level)
 	l.sum.Reduced = append(l.sum.Reduced, n)
 	l.sum.Located++
 	l.sum.Levels[loc.Level]++
 	loc.Notes = append(loc.Notes, fmt.Sprintf("reduced from %d to %d instructions (%d in %s) in %d runs, %.1fs",
-		n.Before, n.After, n.EntryAfter, reduced.Entry, n.OracleRuns, n.Elapsed.Seconds()))
+		n.Before, n.After, n.FailingAfter, failingFn, n.OracleRuns, n.Elapsed.Seconds()))
 	fmt.Fprintf(l.opts.Log, "cliff-locate: %s: %s: %s level, %d -> %d instructions, %d runs, %.1fs\n",
 		t.from, want, orNone(loc.Level), n.Before, n.After, n.OracleRuns, n.Elapsed.Seconds())
 	return loc, nil
@@ -251,12 +258,18 @@ func (l *locator) noRepro(loc *record.Location, t target) *record.Location {
 	return loc
 }
 
-func reduction(want string, before, after *reduce.Candidate, runs int, took time.Duration, level string) Reduction {
+// reduction is a failure's reduction in numbers; fn is the failing
+// function (the culprit's, else the located one's, else the entry).
+func reduction(want string, before, after *reduce.Candidate, fn string, runs int, took time.Duration, level string) Reduction {
 	entry := 0
-	if f := after.EntryFunc(); f != nil {
+	f := after.Module.Func(fn)
+	if f == nil {
+		f = after.EntryFunc()
+	}
+	if f != nil {
 		entry = iredit.Insts(f)
 	}
-	return Reduction{Signature: want, Before: before.Insts(), After: after.Insts(), EntryAfter: entry,
+	return Reduction{Signature: want, Before: before.Insts(), After: after.Insts(), FailingAfter: entry,
 		OracleRuns: runs, Elapsed: took, Level: level}
 }
 

@@ -51,7 +51,7 @@ type Summary struct {
 type Reduction struct {
 	Signature     string
 	Before, After int // instructions in the module
-	EntryAfter    int // instructions in the failing function after reduction
+	FailingAfter    int // instructions in the failing function after reduction
 	OracleRuns    int
 	Elapsed       time.Duration
 	Level         string
@@ -106,7 +106,7 @@ var errNoRepro = errors.New("does not fail again when re-run")
 func (s *Summary) Write(w io.Writer) {
 	for _, r := range s.Reduced {
 		fmt.Fprintf(w, "located %s: %s level, %d -> %d instructions (%d in the failing function), %d runs, %.1fs\n",
-			r.Signature, orNone(r.Level), r.Before, r.After, r.EntryAfter, r.OracleRuns, r.Elapsed.Seconds())
+			r.Signature, orNone(r.Level), r.Before, r.After, r.FailingAfter, r.OracleRuns, r.Elapsed.Seconds())
 	}
 	fmt.Fprintf(w, "located: %d (instruction %d, block %d, function %d), not reproduced %d, mask entries added %d\n",
 		s.Located, s.Levels[record.LocInstruction], s.Levels[record.LocBlock], s.Levels[record.LocFunction], s.NoRepro, s.MaskAdds)
