@@ -179,3 +179,50 @@ block0(v0: i64):
 		t.Errorf("ss0 and its stores remain:\n%s", text)
 	}
 }
+
+// TestReturnOnly: a function nobody calls returns the chosen value alone,
+// and what only its old return needed goes; a called function, or one
+// that returns the value already, is left as it is.
+func TestReturnOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, fn string
+		inst          int // the instruction (in entry block order) whose result is returned
+		ok            bool
+		want          string
+	}{
+		{"keep-alive chain goes", "function %f(i8) -> i8 {\nblock0(v0: i8):\n    v5 = scalar_to_vector.i8x16 v0\n    v6 = extractlane v5, 3\n    return v6\n}\n", "%f", 0, true,
+			"function %f(i8) -> i8x16 {\nblock0(v0: i8):\n    v5 = scalar_to_vector.i8x16 v0\n    return v5\n}\n"},
+		{"returns it already", "function %f(i8) -> i8 {\nblock0(v0: i8):\n    v1 = iadd v0, v0\n    return v1\n}\n", "%f", 0, false, ""},
+		{"called", "function %g(i8) -> i8 {\nblock0(v0: i8):\n    v1 = iadd v0, v0\n    v2 = iadd v1, v0\n    return v2\n}\n\nfunction %f(i8) -> i8 {\n    fn0 = %g(i8) -> i8\n\nblock0(v0: i8):\n    v1 = call fn0(v0)\n    return v1\n}\n", "%g", 0, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := iredit.Parse(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := m.Func(tc.fn)
+			r := f.Insts[f.Blocks[f.Layout[0]].Insts[tc.inst]].Results[0]
+			if ok := iredit.ReturnOnly(m, tc.fn, r); ok != tc.ok {
+				t.Fatalf("ReturnOnly = %v, want %v", ok, tc.ok)
+			}
+			if !tc.ok {
+				if got := iredit.Text(m); got != iredit.Text(mustParse(t, tc.src)) {
+					t.Errorf("changed although it could not:\n%s", got)
+				}
+				return
+			}
+			if got := iredit.Text(m); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func mustParse(t *testing.T, src string) *ir.Module {
+	t.Helper()
+	m, err := iredit.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

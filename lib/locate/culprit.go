@@ -241,27 +241,8 @@ func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate,
 	return -1, nil
 }
 
-// exposeEdit makes function name return the value r alone, in place of
-// what it returned: r must dominate every return (checked by the
-// verifier on the variant). Only for a function nothing calls: the entry.
+// exposeEdit makes function name return the value r alone
+// (iredit.ReturnOnly).
 func exposeEdit(name string, r ir.Value) reduce.Edit {
-	return func(v *reduce.Candidate) bool {
-		f := v.Module.Func(name)
-		if f == nil || int(r) >= len(f.Values) || f.Values[r].Kind != ir.DefResult {
-			return false
-		}
-		t := f.Values[r].Type
-		if !t.Valid() || t.IsDynamic() {
-			return false
-		}
-		f.Sig.Returns = []ir.AbiParam{{Type: t}}
-		for _, b := range f.Layout {
-			term := iredit.Terminator(f, b)
-			if term != ir.NoInst && f.Insts[term].Op == ir.OpReturn {
-				f.Insts[term].Args = []ir.Value{r}
-			}
-		}
-		iredit.Cleanup(v.Module)
-		return true
-	}
+	return func(v *reduce.Candidate) bool { return iredit.ReturnOnly(v.Module, name, r) }
 }

@@ -30,6 +30,7 @@ var passes = []pass{
 	{"branches", func(b *Candidate) []Edit { return planBranches(b, false) }},
 	{"branches-then", func(b *Candidate) []Edit { return planBranches(b, true) }},
 	{"loops", planLoops},
+	{"expose", planExpose},
 	{"substitute-param", planSubstituteParam},
 	{"substitute", planSubstitute},
 	{"dead", planDead},
