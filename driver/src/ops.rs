@@ -21,6 +21,7 @@ pub fn dispatch(request: &Value) -> Result<Body, Failure> {
         "compile" => compile(request),
         "interpret" => crate::interpret::interpret(request),
         "optimize" => optimize(request),
+        "parse_test" => parse_test(request),
         "" => Err(Failure::Error("bad request: no \"op\"".to_string())),
         other => Err(Failure::Error(format!("bad request: unknown op {other:?}"))),
     }
@@ -288,4 +289,34 @@ fn millis(start: Instant) -> f64 {
     // Three decimals: microsecond resolution is plenty, and short numbers
     // keep the answer lines readable.
     (start.elapsed().as_secs_f64() * 1e6).round() / 1e3
+}
+
+#[derive(Deserialize)]
+struct ParseTestRequest {
+    clif: String,
+}
+
+/// Reads a test file as Cranelift's filetest runner does: the file, then
+/// each function's comments as run commands.
+fn parse_test(request: &Value) -> Result<Body, Failure> {
+    let req: ParseTestRequest = fields(request)?;
+    let (functions, commands) = panics::catch(|| -> Result<(usize, usize), Failure> {
+        let test = cranelift_reader::parse_test(&req.clif, cranelift_reader::ParseOptions::default())
+            .map_err(|e| Failure::Error(format!("parse error: line {e}")))?;
+        let mut commands = 0;
+        for (func, details) in &test.functions {
+            for comment in &details.comments {
+                let parsed = cranelift_reader::parse_run_command(comment.text, &func.signature)
+                    .map_err(|e| Failure::Error(format!("run command {:?}: {e}", comment.text)))?;
+                if parsed.is_some() {
+                    commands += 1;
+                }
+            }
+        }
+        Ok((test.functions.len(), commands))
+    })??;
+    let mut out = Map::new();
+    out.insert("functions".into(), functions.into());
+    out.insert("run_commands".into(), commands.into());
+    Ok(out)
 }

@@ -123,6 +123,17 @@ func (c *Client) Optimize(ctx context.Context, req *OptimizeRequest) (*OptimizeA
 	return &a, c.call(ctx, "optimize", req, &a)
 }
 
+// ParseTest reads a whole test file with Cranelift's own reader, as its
+// filetest runner does (the file, then each function's run commands); a
+// file the reader rejects is a *Failure.
+func (c *Client) ParseTest(ctx context.Context, clif string) (*ParseTestAnswer, error) {
+	var a ParseTestAnswer
+	req := struct {
+		CLIF string `json:"clif"`
+	}{clif}
+	return &a, c.call(ctx, "parse_test", req, &a)
+}
+
 // call sends one request and decodes its answer into ans. An error answer
 // is a *Failure; a dead or late driver is a *DiedError (and the process is
 // gone, so the next call starts a new one).

@@ -70,6 +70,12 @@ type VersionAnswer struct {
 	Targets   []string `json:"targets"`
 }
 
+// ParseTestAnswer counts what Cranelift's reader found in a test file.
+type ParseTestAnswer struct {
+	Functions   int `json:"functions"`
+	RunCommands int `json:"run_commands"`
+}
+
 // CompileRequest compiles a batch of independent modules into one object.
 type CompileRequest struct {
 	Target  string   `json:"target"` // "riscv64 has_v", as on a CLIF target line

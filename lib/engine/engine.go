@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"cliff/lib/driver"
 	"cliff/lib/harness"
 	"cliff/lib/record"
 	"cliff/lib/scratch"
@@ -143,6 +144,21 @@ func (e *Engine) Close() {
 		w.close()
 	}
 	e.workers = nil
+}
+
+// ParseTest reads a test file with Cranelift's own reader through the
+// first worker's driver (see driver.Client.ParseTest), within the
+// compile time limit: what cliff writes for upstream must be a file
+// Cranelift reads, with every run line.
+func (e *Engine) ParseTest(ctx context.Context, clif string) (*driver.ParseTestAnswer, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.workers) == 0 {
+		return nil, errors.New("the engine is closed")
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.lim.compileBase)
+	defer cancel()
+	return e.workers[0].drv.ParseTest(ctx, clif)
 }
 
 // Run runs every case under every configuration (see Configs) and

@@ -116,6 +116,11 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced)); err != nil {
 		return nil, fmt.Errorf("the reduced file: %w", err)
 	}
+	// The file is for upstream: Cranelift's own reader must take it, run
+	// lines and all. A file it rejects is cliff's bug, not a finding.
+	if _, err := l.eng.ParseTest(ctx, loc.Repro); err != nil {
+		return nil, fmt.Errorf("the reduced file does not parse with Cranelift's reader (a cliff bug): %w\n%s", err, loc.Repro)
+	}
 	if path != "" {
 		if err := os.WriteFile(path, []byte(loc.Repro), 0o644); err != nil {
 			return nil, err
