@@ -243,6 +243,19 @@ func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate,
 
 // exposeEdit makes function name return the value r alone
 // (iredit.ReturnOnly).
+//
+// riscv64 returns a vector only with enable_multi_ret_implicit_sret (as
+// finding 03 says): the variant gets the setting, so that exposing a
+// vector does not turn a wrong value into a compile error.
 func exposeEdit(name string, r ir.Value) reduce.Edit {
-	return func(v *reduce.Candidate) bool { return iredit.ReturnOnly(v.Module, name, r) }
+	const sret = "enable_multi_ret_implicit_sret=true"
+	return func(v *reduce.Candidate) bool {
+		if !iredit.ReturnOnly(v.Module, name, r) {
+			return false
+		}
+		if !slices.Contains(v.Settings, sret) {
+			v.Settings = append(v.Settings, sret)
+		}
+		return true
+	}
 }

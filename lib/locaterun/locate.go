@@ -41,18 +41,18 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 		loc.Cluster = t.cluster.SignatureHash
 	}
 	loc.Stamp()
-	st, ok := pickStake(v)
-	if !ok {
+	stakes := pickStakes(v)
+	if len(stakes) == 0 {
 		loc.Notes = append(loc.Notes, "no failing configuration in the verdict")
 		return l.noRepro(loc, t), nil
 	}
 	oracle := &engineOracle{eng: l.eng}
-	cand, want, err := l.reproduce(ctx, oracle, v, st.configs())
+	cand, want, st, err := l.reproduce(ctx, oracle, v, stakes)
 	if err != nil {
 		return nil, err
 	}
 	if cand == nil {
-		loc.Notes = append(loc.Notes, fmt.Sprintf("%s on %s", errNoRepro, configNames(st.configs())))
+		loc.Notes = append(loc.Notes, fmt.Sprintf("%s on %s, nor on all of the verdict's configurations", errNoRepro, configNames(stakes[0].configs())))
 		return l.noRepro(loc, t), nil
 	}
 	loc.Function = cand.Entry
@@ -108,7 +108,7 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 		}
 	}
 
-	final, err := l.finalVerdict(ctx, reduced, want, v.CaseID)
+	final, err := l.finalVerdict(ctx, reduced, want, v.CaseID, st)
 	if err != nil {
 		return nil, err
 	}
@@ -168,40 +168,64 @@ func overBudget(ctx context.Context, err error) bool {
 	return ctx.Err() == nil && (errors.Is(err, errBudget) || errors.Is(err, context.DeadlineExceeded))
 }
 
-// reproduce runs the case on the configurations at stake and returns its
-// candidate and the signature it shows there. When it does not fail on
-// them (a failure that needs another configuration's company in a batch,
-// say), it tries every configuration of the verdict; nil when it does not
-// fail at all.
-func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verdict, configs []record.Config) (*reduce.Candidate, string, error) {
-	for _, cs := range [][]record.Config{configs, verdictConfigs(v)} {
-		cand, err := reduce.NewCandidate(v.Case, cs)
+// reproduce runs the case on each stake in turn (the cheapest first) and
+// returns its candidate, the signature it shows there and the stake: the
+// first on which it fails blaming the architectures its verdict blames.
+// When it fails on none of them (a failure that needs another
+// configuration's company in a batch, say), it tries every configuration
+// of the verdict; nil when it does not fail at all.
+func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verdict, stakes []stake) (*reduce.Candidate, string, stake, error) {
+	for _, st := range stakes {
+		cand, err := reduce.NewCandidate(v.Case, st.configs())
 		if err != nil {
-			return nil, "", err
+			return nil, "", st, err
 		}
 		sigs, err := o.Signatures(ctx, []*reduce.Candidate{cand})
 		if err != nil {
-			return nil, "", err
+			return nil, "", st, err
 		}
-		if sigs[0] != "" {
-			return cand, sigs[0], nil
+		if sigs[0] != "" && sameBlame(v, sigs[0]) {
+			return cand, sigs[0], st, nil
 		}
 	}
-	return nil, "", nil
+	all := stake{failing: stakes[0].failing}
+	cand, err := reduce.NewCandidate(v.Case, verdictConfigs(v))
+	if err != nil {
+		return nil, "", all, err
+	}
+	sigs, err := o.Signatures(ctx, []*reduce.Candidate{cand})
+	if err != nil || sigs[0] == "" {
+		return nil, "", all, err
+	}
+	return cand, sigs[0], all, nil
 }
 
 // finalVerdict runs the reduced candidate once more and judges it: the
 // verdict the filetest is made of (its reference answers are the run
-// lines' expected values). It must still show the signature.
-func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, id string) (*record.Verdict, error) {
+// lines' expected values). It must still show the signature on its own
+// configurations; the stake's final references (a passing target for a
+// compile failure) join a second run, whose verdict is the one returned.
+func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, id string, st stake) (*record.Verdict, error) {
 	rc := c.Case(id)
 	if err := l.eng.Run(ctx, []*record.Case{rc}, c.Configs); err != nil {
 		return nil, err
 	}
-	v := judge.Case(rc)
 	if got := signature(rc); got != want {
 		return nil, fmt.Errorf("the reduced case shows %q on its last run, not %q (a flaky failure?)", got, want)
 	}
+	if len(st.finalRefs) > 0 {
+		refs := make([]record.Config, len(st.finalRefs))
+		for i, r := range st.finalRefs {
+			// With the settings reduction kept.
+			r.Settings = slices.Clone(c.Configs[0].Settings)
+			refs[i] = r
+		}
+		rc.Results = nil
+		if err := l.eng.Run(ctx, []*record.Case{rc}, append(slices.Clone(c.Configs), refs...)); err != nil {
+			return nil, err
+		}
+	}
+	v := judge.Case(rc)
 	return &v, nil
 }
 
@@ -325,7 +349,7 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 	for _, s := range failingSides {
 		failing = append(failing, s.Configs...)
 	}
-	for _, cfg := range c.Configs {
+	for _, cfg := range verdictConfigs(v) {
 		if !slices.ContainsFunc(failing, func(f record.Config) bool { return f.String() == cfg.String() }) {
 			passing = append(passing, cfg)
 		}

@@ -2,6 +2,7 @@ package locaterun
 
 import (
 	"slices"
+	"strings"
 
 	"cliff/lib/cluster"
 	"cliff/lib/judge"
@@ -9,56 +10,116 @@ import (
 )
 
 // stake is the configurations a failure is re-run on while it is located
-// and reduced: one that fails and, when one answered, one reference. Few
-// configurations make each oracle call cheap; the signature to keep is
-// the one the case shows on exactly these (see want).
+// and reduced: one that fails and the references it is measured against.
+// Few configurations make each oracle call cheap; the signature to keep
+// is the one the case shows on exactly these (see locator.reproduce).
 type stake struct {
 	failing    record.Config
 	references []record.Config
+	// finalRefs join the last run of the reduced case only: a compiler
+	// failure needs no reference to show, but the reduced file names a
+	// target that passes.
+	finalRefs []record.Config
 }
 
 func (s stake) configs() []record.Config {
 	return append([]record.Config{s.failing}, s.references...)
 }
 
-// pickStake chooses from a failing verdict's sides: the failing
-// configuration that is cheapest to run (native, then the interpreter,
+// pickStakes chooses from a failing verdict's sides, cheapest first: the
+// failing configuration quickest to run (native, then the interpreter,
 // then QEMU; fewer ISA flags first), and references from the side cluster
-// signatures measure divergences against. A divergence gets two
-// references when that side has them (the interpreter first), so that
-// the re-run still has a majority: one against one would leave the
-// signature to blame either side. A crash needs no reference to show,
-// but gets one when it costs little (native or the interpreter), for the
-// reduced file's expected values.
-func pickStake(v *record.Verdict) (stake, bool) {
+// signatures measure divergences against.
+//
+//   - A divergence gets two references, so that the re-run still has a
+//     majority (one against one would leave the signature to blame either
+//     side): the cheapest of the reference side and the interpreter when
+//     the campaign did not run it (cheaper than a second QEMU run), else
+//     the next of the reference side on another architecture.
+//   - A compile failure is reduced on its failing configuration alone;
+//     the cheapest reference joins its last run, for the file's passing
+//     target.
+//   - A crash or timeout at run time gets one reference when it costs
+//     little (native or the interpreter), for the expected values.
+//
+// The first stake is the cheapest; reproduce falls back to the next when
+// the case does not fail the same way on it.
+func pickStakes(v *record.Verdict) []stake {
 	failing, _ := judge.Failing(v)
 	var fails []record.Config
 	for _, s := range failing {
 		fails = append(fails, s.Configs...)
 	}
 	if len(fails) == 0 {
-		return stake{}, false
+		return nil
 	}
-	st := stake{failing: cheapest(fails)}
+	fail := cheapest(fails)
 	r := cluster.ReferenceSide(v.Sides)
 	if r < 0 {
-		return st, true
+		return []stake{{failing: fail}}
 	}
 	refs := slices.Clone(v.Sides[r].Configs)
-	if v.Verdict != record.OutcomeDivergent {
-		if ref := cheapest(refs); ref.Executor != record.ExecQemu {
-			st.references = []record.Config{ref}
+	ref := cheapest(refs)
+	switch v.Verdict {
+	case record.OutcomeCompileCrash, record.OutcomeCompileError:
+		return []stake{{failing: fail, finalRefs: []record.Config{ref}}}
+	case record.OutcomeDivergent:
+	default:
+		if ref.Executor == record.ExecQemu {
+			return []stake{{failing: fail}}
 		}
-		return st, true
+		return []stake{{failing: fail, references: []record.Config{ref}}}
 	}
-	for len(st.references) < 2 && len(refs) > 0 {
-		ref := cheapest(refs)
-		st.references = append(st.references, ref)
-		// The second reference from another architecture, when there is
-		// one: two opt levels of one backend may share its bug.
-		refs = slices.DeleteFunc(refs, func(c record.Config) bool { return c.Arch == ref.Arch })
+	var out []stake
+	if !hasInterp(v) && ref.Executor != record.ExecInterp {
+		interp := record.Config{Arch: record.ExecInterp, OptLevel: "none", Executor: record.ExecInterp, Settings: ref.Settings}
+		out = append(out, stake{failing: fail, references: []record.Config{ref, interp}})
 	}
-	return st, true
+	second := []record.Config{ref}
+	// The second reference from another architecture, when there is one:
+	// two opt levels of one backend may share its bug.
+	if others := slices.DeleteFunc(refs, func(c record.Config) bool { return c.Arch == ref.Arch }); len(others) > 0 {
+		second = append(second, cheapest(others))
+	}
+	return append(out, stake{failing: fail, references: second})
+}
+
+func hasInterp(v *record.Verdict) bool {
+	for _, s := range v.Sides {
+		if slices.ContainsFunc(s.Configs, func(c record.Config) bool { return c.Executor == record.ExecInterp }) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameBlame reports whether a signature found on a stake blames the
+// architectures the verdict's own signature blames (and no other): the
+// interpreter, added as a reference, must not shift the majority.
+func sameBlame(v *record.Verdict, sig string) bool {
+	return slices.Equal(arches(cluster.SignatureOf(v).Failing), arches(failingPart(sig)))
+}
+
+// failingPart is R of a signature's one-line form "VERDICT R: K".
+func failingPart(sig string) string {
+	_, rest, _ := strings.Cut(sig, " ")
+	r, _, _ := strings.Cut(rest, ":")
+	return r
+}
+
+// arches lists the architectures an abstracted R names ("x86_64/*,
+// riscv64[has_zbs]/opt" gives riscv64, x86_64).
+func arches(r string) []string {
+	var out []string
+	for _, part := range strings.Split(r, ",") {
+		a, _, _ := strings.Cut(part, "/")
+		a, _, _ = strings.Cut(a, "[")
+		if a = strings.TrimSpace(a); a != "" && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // cheapest is the configuration quickest to compile and run, and the

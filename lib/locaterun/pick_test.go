@@ -1,0 +1,72 @@
+package locaterun
+
+import (
+	"slices"
+	"testing"
+
+	"cliff/lib/record"
+)
+
+func cfg(arch, opt, exec string) record.Config {
+	return record.Config{Arch: arch, OptLevel: opt, Executor: exec}
+}
+
+// TestPickStakes: the configurations a failure is re-run on are cheap and
+// keep the blame where the verdict put it.
+func TestPickStakes(t *testing.T) {
+	x86 := []record.Config{cfg("x86_64", "none", "native"), cfg("x86_64", "speed", "native")}
+	rv := []record.Config{cfg("riscv64", "none", "qemu"), cfg("riscv64", "speed", "qemu")}
+	s390 := []record.Config{cfg("s390x", "none", "qemu")}
+	for _, tc := range []struct {
+		name string
+		v    record.Verdict
+		want [][]string // per stake: the configurations, then "final:" ones
+	}{
+		{"divergence without the interpreter: interp as the second reference, else another arch",
+			record.Verdict{Verdict: record.OutcomeDivergent, Sides: []record.Side{
+				{Configs: append(slices.Clone(x86), s390...), Status: record.StatusOK},
+				{Configs: rv, Status: record.StatusOK}}},
+			[][]string{{"riscv64/none/qemu", "x86_64/none/native", "interp/none/interp"},
+				{"riscv64/none/qemu", "x86_64/none/native", "s390x/none/qemu"}}},
+		{"compile crash: the failing config alone, a native reference for the last run",
+			record.Verdict{Verdict: record.OutcomeCompileCrash, Sides: []record.Side{
+				{Configs: rv, Status: record.StatusCompileCrash},
+				{Configs: x86, Status: record.StatusOK}}},
+			[][]string{{"riscv64/none/qemu", "final:x86_64/none/native"}}},
+		{"run-time crash with only QEMU references: none",
+			record.Verdict{Verdict: record.OutcomeCrash, Sides: []record.Side{
+				{Configs: x86, Status: record.StatusCrash},
+				{Configs: rv, Status: record.StatusOK}}},
+			[][]string{{"x86_64/none/native"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got [][]string
+			for _, st := range pickStakes(&tc.v) {
+				var names []string
+				for _, c := range st.configs() {
+					names = append(names, c.String())
+				}
+				for _, c := range st.finalRefs {
+					names = append(names, "final:"+c.String())
+				}
+				got = append(got, names)
+			}
+			if !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestArches(t *testing.T) {
+	for r, want := range map[string][]string{
+		"x86_64/*":                           {"x86_64"},
+		"riscv64[has_zbs]/opt,x86_64/*":      {"riscv64", "x86_64"},
+		"*/*":                                {"*"},
+		"aarch64/opt,aarch64[has_lse]/speed": {"aarch64"},
+	} {
+		if got := arches(r); !slices.Equal(got, want) {
+			t.Errorf("arches(%q) = %q, want %q", r, got, want)
+		}
+	}
+}
