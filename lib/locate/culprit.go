@@ -2,6 +2,7 @@ package locate
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -42,6 +43,19 @@ type site struct {
 type CulpritOperand struct {
 	Index    int
 	Producer ir.Opcode
+	// Inner is the producer of the producer's operand when the producer
+	// is a conversion and the failure needs it too (uextend of an icmp);
+	// ir.OpInvalid otherwise.
+	Inner ir.Opcode
+}
+
+// Pattern is the operand's mask pattern: "2=splat", "0=uextend(icmp)".
+func (o CulpritOperand) Pattern() string {
+	p := fmt.Sprintf("%d=%s", o.Index, o.Producer)
+	if o.Inner != ir.OpInvalid {
+		p += "(" + o.Inner.String() + ")"
+	}
+	return p
 }
 
 // FindCulprit substitutes, one at a time and in one batch, the result of
@@ -129,6 +143,19 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 					break
 				}
 			}
+			// An extend of the comparison only widens it for its user
+			// (select_spectre_guard of uextend.i128 of an icmp): the
+			// user is the culprit, the extend part of its shape.
+			for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
+				conv := *culprit
+				k := slices.IndexFunc(sites, func(u site) bool {
+					return needed[u] && uses(u, conv) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op)
+				})
+				if k < 0 {
+					break
+				}
+				culprit = &sites[k]
+			}
 		}
 	} else if culprit == nil {
 		for k := range sites {
@@ -161,7 +188,17 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 		}
 		p := f.Values[v].Inst
 		if needed[site{f.Name, p}] {
-			out.Operands = append(out.Operands, CulpritOperand{Index: k, Producer: f.Insts[p].Op})
+			o := CulpritOperand{Index: k, Producer: f.Insts[p].Op}
+			// A conversion's own needed producer is part of the shape.
+			if isConversion(o.Producer) {
+				for _, a := range f.Insts[p].Args {
+					if w := f.Resolve(a); f.Values[w].Kind == ir.DefResult && needed[site{f.Name, f.Values[w].Inst}] {
+						o.Inner = f.Insts[f.Values[w].Inst].Op
+						break
+					}
+				}
+			}
+			out.Operands = append(out.Operands, o)
 		}
 	}
 	return out, nil

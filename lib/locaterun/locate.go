@@ -240,7 +240,7 @@ func maskEntries(loc *record.Location, cul *locate.Culprit, v *record.Verdict) (
 	case cul != nil:
 		op, typ = cul.Opcode, cul.Type
 		for _, o := range cul.Operands {
-			operands = append(operands, fmt.Sprintf("%d=%s", o.Index, o.Producer))
+			operands = append(operands, o.Pattern())
 		}
 	case loc.Inst.Opcode != "":
 		op, typ = loc.Inst.Opcode, loc.Inst.Type

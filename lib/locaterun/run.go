@@ -51,7 +51,7 @@ type Summary struct {
 type Reduction struct {
 	Signature     string
 	Before, After int // instructions in the module
-	FailingAfter    int // instructions in the failing function after reduction
+	FailingAfter  int // instructions in the failing function after reduction
 	OracleRuns    int
 	Elapsed       time.Duration
 	Level         string
