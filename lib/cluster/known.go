@@ -119,6 +119,17 @@ func flatten(text string) string {
 // (may be nil) and its location (nil when not located).
 func (k *Known) Match(sig Signature, rep *record.Verdict, loc *record.Location) Match {
 	arches := failingArches(sig.Failing)
+	if loc != nil {
+		// The mask entries cliff-locate wrote for the failure, as
+		// known.mask spells them.
+		for _, line := range loc.Mask {
+			for _, e := range k.mask {
+				if profile.FormatMaskEntry(e) == line {
+					return Match{Certain: true, Sources: []string{"known.mask: " + line}}
+				}
+			}
+		}
+	}
 	if loc != nil && loc.Inst.Text != "" {
 		op, ty := locatedOp(loc.Inst.Text)
 		for _, e := range k.mask {

@@ -83,3 +83,22 @@ func TestKnownFromText(t *testing.T) {
 		t.Error("a bad mask was accepted")
 	}
 }
+
+// TestKnownByLocatedMask: a divergence, which has no diagnostic keys, is
+// known when the mask entry cliff-locate wrote for it is in known.mask
+// (finding 20's pattern), and only possibly known without it.
+func TestKnownByLocatedMask(t *testing.T) {
+	k, err := LoadKnown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "i32 value"}
+	loc := &record.Location{CaseID: "c", Function: "%main", Mask: []string{"swizzle - riscv64 y=splat"}}
+	if got := k.Match(sig, nil, loc).String(); got != "known: known.mask: swizzle - riscv64 y=splat" {
+		t.Errorf("with the located mask: %q", got)
+	}
+	loc.Mask = []string{"swizzle - riscv64"}
+	if got := k.Match(sig, nil, loc).String(); got != "" {
+		t.Errorf("with a mask entry known.mask does not have: %q", got)
+	}
+}

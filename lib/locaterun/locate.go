@@ -36,6 +36,12 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	start := time.Now()
 	v := t.verdict
 	entry := v.Case.Entry
+	if entry == "" {
+		// The first function, as for the engine: a location names one.
+		if c, err := reduce.NewCandidate(v.Case, nil); err == nil {
+			entry = c.Entry
+		}
+	}
 	loc := &record.Location{CaseID: v.CaseID, Function: entry}
 	if t.cluster != nil {
 		loc.Cluster = t.cluster.SignatureHash
@@ -100,11 +106,11 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	}
 
 	// An instruction the original case hid among others often stands
-	// out in the reduced one.
+	// out in the reduced one: noted (the location's block and instruction
+	// are the original case's).
 	if loc.Level != record.LocInstruction && ctx.Err() == nil {
 		if w, err := locate.Locate(ctx, tester, reduced); err == nil && w.Level == record.LocInstruction {
-			loc.Inst = w.Record(v.CaseID).Inst
-			loc.Notes = append(loc.Notes, fmt.Sprintf("instruction found in the reduced case: %s", loc.Inst.Text))
+			loc.Notes = append(loc.Notes, fmt.Sprintf("instruction found in the reduced case: %s", w.Text))
 		}
 	}
 

@@ -84,6 +84,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", t.from, err)
 		}
+		if err := loc.Validate(); err != nil {
+			return fmt.Errorf("%s: the location record (a cliff-locate bug): %w", t.from, err)
+		}
 		return w.Write(loc)
 	})
 	if cerr := w.Close(); err == nil {
