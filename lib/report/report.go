@@ -179,5 +179,10 @@ func locationText(l *record.Location) string {
 	if l.Inst.Text != "" {
 		s += ": `" + l.Inst.Text + "`"
 	}
+	// The culprit of the reduced case, as the mask entry names it: what
+	// the bug is about, where the location is only where it showed.
+	for _, m := range l.Mask {
+		s += "; culprit `" + m + "`"
+	}
 	return s
 }

@@ -193,3 +193,21 @@ func TestRunLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLocationText: the index names where a failure showed and, when
+// cliff-locate found one, the culprit its mask entry names.
+func TestLocationText(t *testing.T) {
+	for _, tc := range []struct {
+		loc  *record.Location
+		want string
+	}{
+		{nil, "–"},
+		{&record.Location{Function: "%f1", Block: "block0", Inst: record.InstLocation{Text: "v43 = bitcast.i64x2 little v8"}, Mask: []string{"swizzle - riscv64 y=splat"}},
+			"%f1 block0: `v43 = bitcast.i64x2 little v8`; culprit `swizzle - riscv64 y=splat`"},
+		{&record.Location{Function: "%main"}, "%main"},
+	} {
+		if got := locationText(tc.loc); got != tc.want {
+			t.Errorf("locationText = %q, want %q", got, tc.want)
+		}
+	}
+}
