@@ -118,10 +118,10 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	if err != nil {
 		return nil, err
 	}
-	path := l.opts.reproPath(record.HashString(want))
 	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced)); err != nil {
 		return nil, fmt.Errorf("the reduced file: %w", err)
 	}
+	path := l.opts.reproPath(record.HashString(want), loc.Repro)
 	// The file is for upstream: Cranelift's own reader must take it, run
 	// lines and all. A file it rejects is cliff's bug, not a finding.
 	if _, err := l.eng.ParseTest(ctx, loc.Repro); err != nil {

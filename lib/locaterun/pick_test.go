@@ -1,6 +1,8 @@
 package locaterun
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -68,5 +70,22 @@ func TestArches(t *testing.T) {
 		if got := arches(r); !slices.Equal(got, want) {
 			t.Errorf("arches(%q) = %q, want %q", r, got, want)
 		}
+	}
+}
+
+// TestReproPath: a second reduced file of one signature gets a name of
+// its own; the same text keeps its file.
+func TestReproPath(t *testing.T) {
+	o := &Options{Dir: t.TempDir()}
+	first := o.reproPath("abc", "one")
+	if err := os.WriteFile(first, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if again := o.reproPath("abc", "one"); again != first {
+		t.Errorf("the same text: %s, want %s", again, first)
+	}
+	second := o.reproPath("abc", "two")
+	if second == first || filepath.Base(second) != "abc-2.clif" {
+		t.Errorf("another text: %s", second)
 	}
 }

@@ -95,12 +95,26 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	return s, err
 }
 
-// reproPath is where the reduced file of a signature goes.
-func (o *Options) reproPath(sigHash string) string {
+// reproPath is where the reduced file text of a signature goes:
+// DIR/HASH.clif, or HASH-2.clif, HASH-3.clif, ... when another reduced
+// file of the same signature is there already (a second bug behind the
+// same symptom, found in a later round of a campaign loop, must not
+// overwrite the first). The same text goes to the same file.
+func (o *Options) reproPath(sigHash, text string) string {
 	if o.Dir == "" {
 		return ""
 	}
-	return filepath.Join(o.Dir, sigHash+".clif")
+	for n := 1; ; n++ {
+		name := sigHash + ".clif"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.clif", sigHash, n)
+		}
+		path := filepath.Join(o.Dir, name)
+		old, err := os.ReadFile(path)
+		if err != nil || string(old) == text {
+			return path
+		}
+	}
 }
 
 var errNoRepro = errors.New("does not fail again when re-run")
