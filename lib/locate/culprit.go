@@ -146,15 +146,19 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 			// An extend of the comparison only widens it for its user
 			// (select_spectre_guard of uextend.i128 of an icmp): the
 			// user is the culprit, the extend part of its shape.
+			// The user may be one whose result cannot be substituted (it
+			// feeds a store), so it is looked for among all instructions.
 			for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
 				conv := *culprit
-				k := slices.IndexFunc(sites, func(u site) bool {
-					return needed[u] && uses(u, conv) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op)
+				user, ok := firstUser(c.Module.Func(conv.fn), conv.i, func(i ir.Inst) bool {
+					u := site{conv.fn, i}
+					_, tested := siteIndex(sites, u)
+					return (needed[u] || !tested) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op)
 				})
-				if k < 0 {
+				if !ok {
 					break
 				}
-				culprit = &sites[k]
+				culprit = &site{conv.fn, user}
 			}
 		}
 	} else if culprit == nil {
@@ -295,4 +299,22 @@ func exposeEdit(name string, r ir.Value) reduce.Edit {
 		}
 		return true
 	}
+}
+
+// firstUser is the first instruction of f, in layout order, that uses the
+// result of i and satisfies ok.
+func firstUser(f *ir.Function, i ir.Inst, ok func(ir.Inst) bool) (ir.Inst, bool) {
+	for _, b := range f.Layout {
+		for _, u := range f.Blocks[b].Insts {
+			if u != i && slices.Contains(producers(f, u), i) && ok(u) {
+				return u, true
+			}
+		}
+	}
+	return ir.NoInst, false
+}
+
+func siteIndex(sites []site, s site) (int, bool) {
+	k := slices.Index(sites, s)
+	return k, k >= 0
 }
