@@ -191,7 +191,12 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 			continue
 		}
 		p := f.Values[v].Inst
-		if needed[site{f.Name, p}] {
+		// A producer whose result could not be substituted (it feeds a
+		// loop's guarded bound, say) was not tested: part of the shape
+		// unless it is a constant, so that the mask is the narrower one
+		// (a campaign loop re-examines a failure the mask misses).
+		_, tested := siteIndex(sites, site{f.Name, p})
+		if needed[site{f.Name, p}] || !tested && !iredit.IsConstForm(f, &f.Insts[p]) {
 			o := CulpritOperand{Index: k, Producer: f.Insts[p].Op}
 			// A conversion's own needed producer is part of the shape.
 			if isConversion(o.Producer) {
