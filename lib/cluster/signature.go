@@ -142,7 +142,7 @@ func divergenceSignature(v *record.Verdict) Signature {
 			all = append(all, s.Configs...)
 		}
 	}
-	ref := referenceSide(answers)
+	ref := judge.ReferenceSide(answers)
 	if ref < 0 {
 		return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "no answers to compare"}
 	}
@@ -175,37 +175,9 @@ func divergenceSignature(v *record.Verdict) Signature {
 }
 
 // ReferenceSide returns the index among a divergent verdict's sides of
-// the answer taken as right (see divergenceSignature), or -1 when no side
+// the answer taken as right (judge.ReferenceSide), or -1 when no side
 // answered.
-func ReferenceSide(sides []record.Side) int {
-	var answers []record.Side
-	var index []int
-	for i, s := range sides {
-		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
-			answers = append(answers, s)
-			index = append(index, i)
-		}
-	}
-	if r := referenceSide(answers); r >= 0 {
-		return index[r]
-	}
-	return -1
-}
-
-func referenceSide(answers []record.Side) int {
-	best := -1
-	for i, s := range answers {
-		interp := hasInterpreter(s.Configs)
-		if interp && len(s.Configs) > 1 {
-			return i
-		}
-		if best < 0 || len(s.Configs) > len(answers[best].Configs) ||
-			len(s.Configs) == len(answers[best].Configs) && interp {
-			best = i
-		}
-	}
-	return best
-}
+func ReferenceSide(sides []record.Side) int { return judge.ReferenceSide(sides) }
 
 func hasInterpreter(cs []record.Config) bool {
 	return slices.ContainsFunc(cs, func(c record.Config) bool { return c.Executor == record.ExecInterp })

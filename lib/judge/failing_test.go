@@ -121,3 +121,32 @@ func TestConfigName(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceSideInterpreterWithCompany: the interpreter's answer,
+// shared by a compiled configuration, is the reference even against a
+// larger side (the rule cliff-cluster's signatures and cliff-locate's
+// references use too); alone, it is not.
+func TestReferenceSideInterpreterWithCompany(t *testing.T) {
+	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
+	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
+	rv := record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu}
+	arm := record.Config{Arch: "aarch64", OptLevel: "none", Executor: record.ExecQemu}
+	s390 := record.Config{Arch: "s390x", OptLevel: "none", Executor: record.ExecQemu}
+	withCompany := []record.Side{
+		{Configs: []record.Config{rv, arm, s390}, Status: record.StatusOK},
+		{Configs: []record.Config{interp, x86}, Status: record.StatusOK},
+	}
+	if got := ReferenceSide(withCompany); got != 1 {
+		t.Errorf("interpreter with company: side %d, want 1", got)
+	}
+	alone := []record.Side{
+		{Configs: []record.Config{rv, arm, s390}, Status: record.StatusOK},
+		{Configs: []record.Config{interp}, Status: record.StatusOK},
+	}
+	if got := ReferenceSide(alone); got != 0 {
+		t.Errorf("interpreter alone: side %d, want 0", got)
+	}
+	if got := ReferenceSide([]record.Side{{Configs: []record.Config{x86}, Status: record.StatusCrash}}); got != -1 {
+		t.Errorf("no answer: side %d, want -1", got)
+	}
+}
