@@ -37,12 +37,18 @@ type Spec struct {
 	// Compile makes it a `test compile` file: a compiler crash, no run
 	// line.
 	Compile bool
-	Args    []ir.DataValue // the failing input vector
-	// Want are the expected results; nil writes no run line (an expected
-	// trap, which a run line cannot state: say it in Notes).
-	Want    []ir.DataValue
+	// Runs are the run lines: the entry called with Args expects Want.
+	// None for a compile file; an expected trap, which a run line cannot
+	// state, goes in Notes instead.
+	Runs    []Run
 	Symptom string   // one line: the signature, the panic, the outputs
 	Notes   []string // more header comment lines
+}
+
+// A Run is one run line: `; run: %entry(Args) == Want`.
+type Run struct {
+	Args []ir.DataValue
+	Want []ir.DataValue
 }
 
 // Render writes the filetest.
@@ -70,12 +76,15 @@ func Render(s Spec) (string, error) {
 		file.Tests = append(file.Tests, ir.HeaderLine{Kind: ir.HeaderTest, Words: []string{"run"}})
 	}
 	file.Header = header(s)
-	if !s.Compile && s.Want != nil {
-		if len(s.Args) != len(entry.Sig.Params) || len(s.Want) != len(entry.Sig.Returns) {
-			return "", fmt.Errorf("filetest: %s takes %d params and returns %d values; the run line has %d args and %d results",
-				entry.Name, len(entry.Sig.Params), len(entry.Sig.Returns), len(s.Args), len(s.Want))
+	for _, r := range s.Runs {
+		if s.Compile {
+			break
 		}
-		file.Commands = []ir.RunCommand{{Kind: ir.RunCheck, Func: entry.Name, Args: s.Args, Cmp: "==", Want: s.Want}}
+		if len(r.Args) != len(entry.Sig.Params) || len(r.Want) != len(entry.Sig.Returns) {
+			return "", fmt.Errorf("filetest: %s takes %d params and returns %d values; a run line has %d args and %d results",
+				entry.Name, len(entry.Sig.Params), len(entry.Sig.Returns), len(r.Args), len(r.Want))
+		}
+		file.Commands = append(file.Commands, ir.RunCommand{Kind: ir.RunCheck, Func: entry.Name, Args: r.Args, Cmp: "==", Want: r.Want})
 	}
 	var b strings.Builder
 	comment(&b, s.Symptom)
@@ -198,6 +207,37 @@ func value(typ, text string) (ir.DataValue, error) {
 		return ir.DataValue{}, fmt.Errorf("%s %s: %w", typ, text, err)
 	}
 	return dv, nil
+}
+
+// RunOf makes the run line of input vector input of a case: its values
+// as args, and as expected results the reference's answer (Expected:
+// the interpreter's, else the majority's outside failing). When there is
+// no run line to write, run is nil and note says why, for the file's
+// header: no reference answer, or a reference that traps.
+func RunOf(c *record.Case, failing []record.Config, input int) (run *Run, note string, err error) {
+	if input < 0 || input >= len(c.Inputs) {
+		return nil, "", fmt.Errorf("filetest: input %d of %d", input, len(c.Inputs))
+	}
+	args, err := Inputs(c.Inputs[input])
+	if err != nil {
+		return nil, "", err
+	}
+	text, ok := Expected(c.Results, failing, input)
+	if !ok {
+		return nil, fmt.Sprintf("input %d: no run line, no reference answer (the passing configurations disagree or did not run it)", input), nil
+	}
+	want, trap, err := Outputs(text)
+	if err != nil {
+		return nil, "", err
+	}
+	if trap != "" {
+		vals := make([]string, len(args))
+		for i, a := range args {
+			vals[i] = printer.DataValue(a)
+		}
+		return nil, fmt.Sprintf("the reference traps with %s on (%s): a run line cannot say so", trap, strings.Join(vals, ", ")), nil
+	}
+	return &Run{Args: args, Want: want}, "", nil
 }
 
 // Expected picks the expected output text of input vector input from a

@@ -78,7 +78,7 @@ block0(v0: i32, v1: i8):
 				{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}},
 			Passing: []record.Config{{Arch: "aarch64", OptLevel: "speed", Executor: record.ExecQemu},
 				{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}},
-			Args: args, Want: want, Symptom: "divergent: x86_64 returns i32 -9", Notes: []string{"reduced by cliff-locate"}}},
+			Runs: []filetest.Run{{Args: args, Want: want}}, Symptom: "divergent: x86_64 returns i32 -9", Notes: []string{"reduced by cliff-locate"}}},
 		{"compile", filetest.Spec{Module: mod, Compile: true,
 			Failing: []record.Config{{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}},
 			Passing: []record.Config{{Arch: "aarch64", OptLevel: "none", Executor: record.ExecQemu}},
@@ -189,12 +189,14 @@ func TestRenderReduced(t *testing.T) {
 			spec := filetest.Spec{Module: c.Module, Entry: c.Entry, Settings: c.Settings, Failing: c.Configs[:1],
 				Passing: c.Configs[1:], Compile: tc.compile, Symptom: tester.Want}
 			if !tc.compile {
-				if spec.Args, err = filetest.Inputs(c.Inputs[0]); err != nil {
+				var run filetest.Run
+				if run.Args, err = filetest.Inputs(c.Inputs[0]); err != nil {
 					t.Fatal(err)
 				}
 				for _, r := range c.EntryFunc().Sig.Returns {
-					spec.Want = append(spec.Want, ir.DataValue{Type: r.Type, Bytes: make([]byte, r.Type.Bytes())})
+					run.Want = append(run.Want, ir.DataValue{Type: r.Type, Bytes: make([]byte, r.Type.Bytes())})
 				}
+				spec.Runs = []filetest.Run{run}
 			}
 			text, err := filetest.Render(spec)
 			if err != nil {

@@ -11,11 +11,9 @@ import (
 
 	"cliff/lib/engine"
 	"cliff/lib/filetest"
-	"cliff/lib/ir"
 	"cliff/lib/iredit"
 	"cliff/lib/judge"
 	"cliff/lib/locate"
-	"cliff/lib/printer"
 	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/reduce"
@@ -368,30 +366,15 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 		if v.Input != nil && *v.Input < len(c.Inputs) {
 			input = *v.Input
 		}
-		args, err := filetest.Inputs(c.Inputs[input])
-		if err != nil {
-			return "", err
-		}
-		spec.Args = args
-		text, ok := filetest.Expected(v.Case.Results, failing, input)
-		switch want, trap, err := filetest.Outputs(text); {
-		case !ok:
-			spec.Notes = append(spec.Notes, "no run line: no reference answer (the passing configurations disagree or did not run)")
+		run, note, err := filetest.RunOf(v.Case, failing, input)
+		switch {
 		case err != nil:
 			return "", err
-		case trap != "":
-			spec.Notes = append(spec.Notes, fmt.Sprintf("the reference traps with %s on %s: a run line cannot say so", trap, valuesText(args)))
+		case run != nil:
+			spec.Runs = []filetest.Run{*run}
 		default:
-			spec.Want = want
+			spec.Notes = append(spec.Notes, note)
 		}
 	}
 	return filetest.Render(spec)
-}
-
-func valuesText(vals []ir.DataValue) string {
-	parts := make([]string, len(vals))
-	for i, v := range vals {
-		parts[i] = printer.DataValue(v)
-	}
-	return strings.Join(parts, ", ")
 }
