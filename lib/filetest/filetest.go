@@ -218,26 +218,32 @@ func RunOf(c *record.Case, failing []record.Config, input int) (run *Run, note s
 	if input < 0 || input >= len(c.Inputs) {
 		return nil, "", fmt.Errorf("filetest: input %d of %d", input, len(c.Inputs))
 	}
-	args, err := Inputs(c.Inputs[input])
-	if err != nil {
-		return nil, "", err
-	}
 	text, ok := Expected(c.Results, failing, input)
 	if !ok {
 		return nil, fmt.Sprintf("input %d: no run line, no reference answer (the passing configurations disagree or did not run it)", input), nil
 	}
-	want, trap, err := Outputs(text)
+	return RunWith(c.Inputs[input], text)
+}
+
+// RunWith makes the run line of an input vector expecting the canonical
+// output text want (a verdict side's Output, say); see RunOf.
+func RunWith(in record.InputVector, want string) (run *Run, note string, err error) {
+	args, err := Inputs(in)
+	if err != nil {
+		return nil, "", err
+	}
+	vals, trap, err := Outputs(want)
 	if err != nil {
 		return nil, "", err
 	}
 	if trap != "" {
-		vals := make([]string, len(args))
+		texts := make([]string, len(args))
 		for i, a := range args {
-			vals[i] = printer.DataValue(a)
+			texts[i] = printer.DataValue(a)
 		}
-		return nil, fmt.Sprintf("the reference traps with %s on (%s): a run line cannot say so", trap, strings.Join(vals, ", ")), nil
+		return nil, fmt.Sprintf("the reference traps with %s on (%s): a run line cannot say so", trap, strings.Join(texts, ", ")), nil
 	}
-	return &Run{Args: args, Want: want}, "", nil
+	return &Run{Args: args, Want: vals}, "", nil
 }
 
 // Expected picks the expected output text of input vector input from a

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"cliff/lib/cluster"
+	"cliff/lib/filetest"
+	"cliff/lib/iredit"
 	"cliff/lib/record"
 )
 
@@ -289,163 +291,129 @@ func entryName(c *record.Case) string {
 }
 
 // TestFile is the cluster's .clif test case: the located reproducer if
-// there is one, else the representative's CLIF as a Cranelift filetest:
-// "test compile" for a failure to compile, "test run" otherwise (with
-// "test interpret" when the interpreter is on the failing side), the
-// settings and opt level of a failing configuration, a target line per
-// failing architecture and one for a passing one, and for a wrong value a
-// run line with the reference's answer.
+// there is one, else the representative's case as a Cranelift filetest
+// (lib/filetest, as cliff-locate writes reduced files): "test compile"
+// for a failure to compile, else "test run" (and "test interpret" when
+// the interpreter is on either side) with run lines expecting the
+// reference's answers; a target per failing architecture (its opt level
+// none when it fails there) and one that passes.
 func TestFile(e Entry) string {
 	if e.Location != nil && e.Location.Repro != "" {
 		return ensureNewline(e.Location.Repro)
 	}
-	header := fmt.Sprintf("; %s\n; cliff case %s, the representative of %d cases (cliff-cluster)\n", e.Cluster.Signature, e.Cluster.Representative, e.Cluster.Count)
-	return filetestOf(e.Cluster.RepresentativeVerdict, header)
+	notes := []string{fmt.Sprintf("cliff case %s, the representative of %d cases (cliff-cluster)", e.Cluster.Representative, e.Cluster.Count)}
+	return filetestOf(e.Cluster.RepresentativeVerdict, e.Cluster.Signature, notes)
 }
 
-// filetestOf renders a failing verdict's case as a Cranelift filetest (see
-// TestFile), header (comment lines) first.
-func filetestOf(v *record.Verdict, header string) string {
-	var b strings.Builder
-	b.WriteString(header)
+// filetestOf renders a failing verdict's case as a Cranelift filetest,
+// symptom and notes as header comments.
+func filetestOf(v *record.Verdict, symptom string, notes []string) string {
 	if v == nil || v.Case == nil {
-		b.WriteString("; the verdict carries no case\n")
-		return b.String()
+		return "; " + symptom + "\n; the verdict carries no case\n"
 	}
-	failing, ref := failingSides(v)
-	compileOnly := v.Verdict == record.OutcomeCompileCrash || v.Verdict == record.OutcomeCompileError
-	interp := false
-	var first *record.Config
-	targets := map[string]bool{}
-	var targetLines []string
-	addTarget := func(c record.Config) {
+	mod, err := iredit.Parse(v.Case.CLIF)
+	if err != nil {
+		return fmt.Sprintf("; %s\n; the case does not parse: %v\n", symptom, err)
+	}
+	failingS, refS := failingSides(v)
+	spec := filetest.Spec{Module: mod, Entry: entryName(v.Case), Symptom: symptom, Notes: notes,
+		Compile: v.Verdict == record.OutcomeCompileCrash || v.Verdict == record.OutcomeCompileError}
+	var failing []record.Config
+	for _, side := range failingS {
+		failing = append(failing, side.Configs...)
+	}
+	spec.Failing = onePerArch(failing)
+	if len(refS) > 0 {
+		spec.Passing = passingTargets(refS[0].Configs, spec.Failing)
+	}
+	for _, i := range runInputs(v, refS) {
+		run, note, err := filetest.RunOf(v.Case, failing, i)
+		if run == nil && err == nil && v.Input != nil && i == *v.Input && refS[0].Output != "" {
+			// The verdict names the reference's answer itself.
+			run, note, err = filetest.RunWith(v.Case.Inputs[i], refS[0].Output)
+		}
+		switch {
+		case err != nil:
+			spec.Notes = append(spec.Notes, fmt.Sprintf("input %d: %v", i, err))
+		case run != nil:
+			spec.Runs = append(spec.Runs, *run)
+		default:
+			spec.Notes = append(spec.Notes, note)
+		}
+	}
+	text, err := filetest.Render(spec)
+	if err != nil {
+		return fmt.Sprintf("; %s\n; cannot render the case: %v\n", symptom, err)
+	}
+	return text
+}
+
+// onePerArch keeps one configuration per architecture, at opt level none
+// when there is one: a target line each.
+func onePerArch(cs []record.Config) []record.Config {
+	var out []record.Config
+	for _, c := range cs {
+		k := slices.IndexFunc(out, func(o record.Config) bool { return o.Arch == c.Arch })
+		switch {
+		case k < 0:
+			out = append(out, c)
+		case c.OptLevel == "none" && out[k].OptLevel != "none":
+			out[k] = c
+		}
+	}
+	return out
+}
+
+// passingTargets is one compiled configuration of the reference side on
+// an architecture no failing one has (else the first compiled one), and
+// the interpreter when it is on that side.
+func passingTargets(ref, failing []record.Config) []record.Config {
+	var out []record.Config
+	var compiled []record.Config
+	for _, c := range ref {
 		if c.Executor == record.ExecInterp {
-			return
-		}
-		if !targets[c.Arch] {
-			targets[c.Arch] = true
-			targetLines = append(targetLines, strings.TrimSpace("target "+c.Arch+" "+strings.Join(c.Flags, " ")))
+			out = append(out, c)
+		} else {
+			compiled = append(compiled, c)
 		}
 	}
-	for _, s := range failing {
-		for _, c := range s.Configs {
-			if c.Executor == record.ExecInterp {
-				interp = true
-				continue
-			}
-			if first == nil || c.OptLevel == "none" && first.OptLevel != "none" {
-				first = &c
-			}
-			addTarget(c)
+	for _, c := range onePerArch(compiled) {
+		if !slices.ContainsFunc(failing, func(f record.Config) bool { return f.Arch == c.Arch }) {
+			return append([]record.Config{c}, out...)
 		}
 	}
-	for _, s := range ref {
-		for _, c := range s.Configs {
-			if c.Executor != record.ExecInterp && !targets[c.Arch] {
-				addTarget(c)
-				break
-			}
-		}
-		break
+	if len(compiled) > 0 {
+		out = append([]record.Config{compiled[0]}, out...)
 	}
-	switch {
-	case compileOnly:
-		b.WriteString("test compile\n")
-	case interp:
-		b.WriteString("test interpret\ntest run\n")
-	default:
-		b.WriteString("test run\n")
-	}
-	settings := v.Case.Settings
-	opt := "none"
-	if first != nil {
-		opt = first.OptLevel
-		settings = first.Settings
-	} else if len(failing) > 0 && len(failing[0].Configs) > 0 {
-		settings = failing[0].Configs[0].Settings
-	}
-	fmt.Fprintf(&b, "set opt_level=%s\n", opt)
-	for _, s := range settings {
-		fmt.Fprintf(&b, "set %s\n", s)
-	}
-	for _, t := range targetLines {
-		b.WriteString(t + "\n")
-	}
-	b.WriteString("\n")
-	b.WriteString(withRunLines(ensureNewline(v.Case.CLIF), entryName(v.Case), runLines(v, ref)))
-	return b.String()
+	return out
 }
 
-// withRunLines puts run lines right after the entry function's body:
-// Cranelift's reader gives a run command to the function it follows.
-func withRunLines(clif, entry string, lines []string) string {
-	if len(lines) == 0 {
-		return clif
-	}
-	text := strings.Join(lines, "\n") + "\n"
-	start := strings.Index(clif, "function "+entry+"(")
-	if start < 0 {
-		return clif + text
-	}
-	end := strings.Index(clif[start:], "\n}\n")
-	if end < 0 {
-		return clif + text
-	}
-	at := start + end + len("\n}\n")
-	return clif[:at] + text + clif[at:]
-}
-
-// runLines are the test file's run lines, with the reference's answers:
-// for a divergence the input it shows on; for a crash or a timeout (run
-// time failures with no one input named) every input the reference
-// answered. A trapping reference cannot be a run line: a comment says so.
-func runLines(v *record.Verdict, ref []record.Side) []string {
+// runInputs are the inputs the file's run lines are about: for a
+// divergence the one it shows on; for a crash or a timeout (run-time
+// failures with no one input named) every input the reference answered.
+func runInputs(v *record.Verdict, ref []record.Side) []int {
 	if len(ref) == 0 {
 		return nil
-	}
-	line := func(input int, want string) string {
-		args := strings.Join(values(v.Case.Inputs[input]), ", ")
-		if code, isTrap := strings.CutPrefix(want, "trap "); isTrap {
-			return fmt.Sprintf("; %s(%s) traps with %s", entryName(v.Case), args, code)
-		}
-		return fmt.Sprintf("; run: %s(%s) == %s", entryName(v.Case), args, runValues(want))
 	}
 	switch v.Verdict {
 	case record.OutcomeDivergent:
 		if v.Input != nil && *v.Input < len(v.Case.Inputs) {
-			return []string{line(*v.Input, ref[0].Output)}
+			return []int{*v.Input}
 		}
 	case record.OutcomeCrash, record.OutcomeTimeout:
-		// The outputs of one reference run, for every input.
 		for _, r := range v.Case.Results {
-			if !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.String() == r.Config.String() }) || len(r.Outputs) == 0 {
-				continue
-			}
-			var lines []string
-			for i, out := range r.Outputs {
-				if i < len(v.Case.Inputs) {
-					lines = append(lines, line(i, out))
+			if slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.String() == r.Config.String() }) && len(r.Outputs) > 0 {
+				var out []int
+				for i := range r.Outputs {
+					if i < len(v.Case.Inputs) {
+						out = append(out, i)
+					}
 				}
+				return out
 			}
-			return lines
 		}
 	}
 	return nil
-}
-
-// runValues turns canonical output text ("i32 0x1, f32 +NaN") into a run
-// line's expected values ("[0x1, +NaN]"; one value bare).
-func runValues(text string) string {
-	parts := strings.Split(text, ", ")
-	for i, p := range parts {
-		if _, v, ok := strings.Cut(p, " "); ok {
-			parts[i] = v
-		}
-	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func ensureNewline(s string) string {
