@@ -37,8 +37,8 @@ func (s stake) configs() []record.Config {
 //     the campaign did not run it (cheaper than a second QEMU run), else
 //     the next of the reference side on another architecture.
 //   - A compile failure is reduced on its failing configuration alone;
-//     the cheapest reference joins its last run, for the file's passing
-//     target.
+//     the cheapest reference of another architecture joins its last run,
+//     for the file's passing target.
 //   - A crash or timeout at run time gets one reference when it costs
 //     little (native or the interpreter), for the expected values.
 //
@@ -62,6 +62,13 @@ func pickStakes(v *record.Verdict) []stake {
 	ref := cheapest(refs)
 	switch v.Verdict {
 	case record.OutcomeCompileCrash, record.OutcomeCompileError:
+		// The passing target from another architecture when there is
+		// one: the same backend at another opt level often passed only
+		// because the optimiser removed the failing code, which the
+		// reduced case no longer lets it do.
+		if others := slices.DeleteFunc(slices.Clone(refs), func(c record.Config) bool { return c.Arch == fail.Arch }); len(others) > 0 {
+			ref = cheapest(others)
+		}
 		return []stake{{failing: fail, finalRefs: []record.Config{ref}}}
 	case record.OutcomeDivergent:
 	default:

@@ -35,6 +35,11 @@ func TestPickStakes(t *testing.T) {
 				{Configs: rv, Status: record.StatusCompileCrash},
 				{Configs: x86, Status: record.StatusOK}}},
 			[][]string{{"riscv64/none/qemu", "final:x86_64/none/native"}}},
+		{"compile crash at none only: the passing target from another architecture, even under QEMU",
+			record.Verdict{Verdict: record.OutcomeCompileCrash, Sides: []record.Side{
+				{Configs: x86[:1], Status: record.StatusCompileCrash},
+				{Configs: append(slices.Clone(x86[1:]), rv...), Status: record.StatusOK}}},
+			[][]string{{"x86_64/none/native", "final:riscv64/none/qemu"}}},
 		{"run-time crash with only QEMU references: none",
 			record.Verdict{Verdict: record.OutcomeCrash, Sides: []record.Side{
 				{Configs: x86, Status: record.StatusCrash},
