@@ -142,7 +142,7 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 			failures += n
 		}
 	}
-	c.timeline.add(Point{Case: pos, Failures: failures, Clusters: len(c.groups)}, g.Count == 1)
+	c.timeline.add(Point{Case: pos, Verdicts: c.Stats.Verdicts, Failures: failures, Clusters: len(c.groups)}, g.Count == 1)
 	return nil
 }
 

@@ -4,6 +4,7 @@ package cluster
 // failures and distinct clusters had been seen by case Case.
 type Point struct {
 	Case     int // campaign position of the case (cliff-gen index)
+	Verdicts int // verdicts read so far, failing or not: the campaign's progress in the order read
 	Failures int
 	Clusters int
 }

@@ -126,8 +126,8 @@ func TestSVG(t *testing.T) {
 		{"no failures", FailuresSVG(nil), []string{"no failing case"}},
 		{"in case order", FailuresSVG([]cluster.Point{{Case: 3, Failures: 1, Clusters: 1}, {Case: 90, Failures: 2, Clusters: 1}}),
 			[]string{"case (cliff-gen index)", ">90<"}},
-		{"out of case order", FailuresSVG([]cluster.Point{{Case: 90, Failures: 1, Clusters: 1}, {Case: 3, Failures: 2, Clusters: 2}}),
-			[]string{"failing verdicts, in the order read", ">2<"}},
+		{"out of case order: by verdicts read", FailuresSVG([]cluster.Point{{Case: 90, Verdicts: 40, Failures: 1, Clusters: 1}, {Case: 3, Verdicts: 7000, Failures: 2, Clusters: 2}}),
+			[]string{"verdicts read (campaign order)", ">7000<", ">2<"}},
 		{"targets", TargetsSVG(c.Stats.ArchStatuses), []string{">x86_64<", ">interp<", "x86_64 compile_crash: ", "compile_crash</text>"}},
 		{"no targets", TargetsSVG(nil), []string{"no runs"}},
 	} {

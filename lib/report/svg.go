@@ -54,15 +54,16 @@ func FailuresSVG(points []cluster.Point) string {
 		return s.String()
 	}
 	// The x axis is cliff-gen's case index when the failures came in that
-	// order (a campaign's stream); otherwise (several campaigns, cases
-	// without an index) the order the failures were read.
+	// order (a campaign's stream); otherwise (the rounds of a campaign
+	// loop, cases without an index) the verdicts read so far, failing or
+	// not: the campaign's progress in the order its results were read.
 	xLabel := "case (cliff-gen index)"
 	for i := 1; i < len(points); i++ {
 		if points[i].Case < points[i-1].Case {
-			xLabel = "failing verdicts, in the order read"
+			xLabel = "verdicts read (campaign order)"
 			points = slices.Clone(points)
 			for j := range points {
-				points[j].Case = points[j].Failures
+				points[j].Case = points[j].Verdicts
 			}
 			break
 		}
