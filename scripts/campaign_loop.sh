@@ -106,13 +106,20 @@ for ((round = 1; round <= ROUNDS; round++)); do
 done
 
 echo "== report: $OUT/report/index.md" | tee -a "$OUT/rounds.log"
-results=("$OUT"/round-*/chunk-*.results.jsonl.zst)
+# Every verdict of every round, so that the report counts the whole
+# campaign, not only its failures; chunk by chunk in campaign order (one
+# cliff-diff per file: given several, it joins them by case and writes
+# verdicts as cases complete).
+mapfile -t results < <(printf '%s\n' "$OUT"/round-*/chunk-*.results.jsonl.zst | sort -V)
 [ -e "${results[0]}" ] || die "no round ran"
 locations=$OUT/locations.jsonl
 cat "$OUT"/round-*/locations.jsonl > "$locations" 2>/dev/null || true
-# Every verdict of every round, so that the report counts the whole
-# campaign, not only its failures.
-{ "$here/bin/cliff-diff" "${results[@]}" 2> "$OUT/diff.log" || [ $? = 1 ]; } |
+: > "$OUT/diff.log"
+{
+	for f in "${results[@]}"; do
+		"$here/bin/cliff-diff" "$f" 2>> "$OUT/diff.log" || [ $? = 1 ] || exit 2
+	done
+} |
 	"$here/bin/cliff-cluster" --summary --report "$OUT/report" --locations "$locations" -o "$OUT/clusters.jsonl" 2> "$OUT/cluster.log" || [ $? = 1 ] ||
 	die "the final cliff-diff | cliff-cluster failed, see $OUT/diff.log and $OUT/cluster.log"
 tail -n 20 "$OUT/cluster.log"
