@@ -185,23 +185,9 @@ func CutOutside(f *ir.Function, keep map[ir.Block]bool) bool {
 		nb := ir.Block(len(f.Blocks))
 		f.Blocks = append(f.Blocks, ir.BlockData{Used: true})
 		f.Layout = append(f.Layout, nb)
-		pos := 0
-		for k, v := range vals {
-			if v != ir.NoValue {
-				continue
-			}
-			nv := ir.Value(len(f.Values))
-			f.Values = append(f.Values, ir.ValueData{Type: f.Sig.Returns[k].Type})
-			n := DefineConst(f, nb, pos, nv, 0)
-			if n == 0 {
-				return false
-			}
-			pos += n
-			vals[k] = nv
+		if !endWithReturn(f, nb, 0, vals) {
+			return false
 		}
-		ri := ir.Inst(len(f.Insts))
-		f.Insts = append(f.Insts, ir.InstData{Op: ir.OpReturn, Args: vals})
-		f.Blocks[nb].Insts = append(f.Blocks[nb].Insts, ri)
 		d := &f.Insts[t]
 		d.Dests = slices.Clone(d.Dests)
 		d.Dests[c.dest] = ir.BlockCall{Block: nb}

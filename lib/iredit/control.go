@@ -111,23 +111,28 @@ func EarlyReturn(f *ir.Function, b ir.Block, keep int) bool {
 	}
 	rets := CurrentValues(f, dom, b, keep)
 	bd.Insts = slices.Clone(bd.Insts[:keep])
-	pos := keep
-	for k, r := range rets {
-		if r != ir.NoValue {
+	return endWithReturn(f, b, keep, rets)
+}
+
+// endWithReturn ends block b with a return of vals, first defining at pos
+// a zero of the return type for each value that is missing (ir.NoValue).
+func endWithReturn(f *ir.Function, b ir.Block, pos int, vals []ir.Value) bool {
+	for k, v := range vals {
+		if v != ir.NoValue {
 			continue
 		}
-		v := ir.Value(len(f.Values))
+		nv := ir.Value(len(f.Values))
 		f.Values = append(f.Values, ir.ValueData{Type: f.Sig.Returns[k].Type})
-		n := DefineConst(f, b, pos, v, 0)
+		n := DefineConst(f, b, pos, nv, 0)
 		if n == 0 {
 			return false
 		}
 		pos += n
-		rets[k] = v
+		vals[k] = nv
 	}
 	i := ir.Inst(len(f.Insts))
-	f.Insts = append(f.Insts, ir.InstData{Op: ir.OpReturn, Args: rets})
-	bd.Insts = append(bd.Insts, i)
+	f.Insts = append(f.Insts, ir.InstData{Op: ir.OpReturn, Args: vals})
+	f.Blocks[b].Insts = append(f.Blocks[b].Insts, i)
 	return true
 }
 

@@ -1,27 +1,18 @@
 package report
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"cliff/lib/driver"
 	"cliff/lib/driver/drivertest"
 )
 
 // TestGoldenFilesReadByCranelift: the test files the report writes for
-// unreduced representatives (the golden ones) are files Cranelift's own
-// reader takes, run lines included (cranelift_reader through the
-// driver's parse_test), as cliff-locate's reduced files are.
+// unreduced representatives are files Cranelift's own reader takes, run
+// lines included (cranelift_reader through the driver's parse_test), as
+// cliff-locate's reduced files are.
 func TestGoldenFilesReadByCranelift(t *testing.T) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := driver.New(drv)
-	defer c.Close()
 	// Every cluster's test file, from the real verdicts of testdata
 	// (compile crashes, a divergence with a run line), and the golden ones.
 	texts := map[string]string{}
@@ -37,15 +28,12 @@ func TestGoldenFilesReadByCranelift(t *testing.T) {
 		texts[name] = string(src)
 	}
 	runLines := 0
-	for name, text := range texts {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		a, err := c.ParseTest(ctx, text)
-		cancel()
-		if err != nil {
-			t.Errorf("%s: %v\n%s", name, err, text)
+	for name, r := range drivertest.ReadByCranelift(t, texts) {
+		if r.Err != nil {
+			t.Errorf("%s: %v\n%s", name, r.Err, texts[name])
 			continue
 		}
-		runLines += a.RunCommands
+		runLines += r.RunCommands
 	}
 	if runLines == 0 {
 		t.Error("no run line among the test files: the check does not cover them")

@@ -4,11 +4,13 @@
 package drivertest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"cliff/lib/driver"
 )
@@ -43,4 +45,34 @@ func Client(tb testing.TB) *driver.Client {
 	c := driver.New(p)
 	tb.Cleanup(func() { c.Close() })
 	return c
+}
+
+// A Read is what Cranelift's reader made of one test file: its answer,
+// or the reader's complaint.
+type Read struct {
+	*driver.ParseTestAnswer
+	Err error
+}
+
+// ReadByCranelift reads each text (by name) with Cranelift's own reader
+// through the real driver's parse_test, as its filetest runner does, so
+// that a test can check that a file cliff writes for upstream is one
+// Cranelift reads. A missing driver fails tb: what cliff writes must be
+// checked, not skipped.
+func ReadByCranelift(tb testing.TB, texts map[string]string) map[string]Read {
+	tb.Helper()
+	p, err := Path()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := driver.New(p)
+	defer c.Close()
+	out := map[string]Read{}
+	for name, text := range texts {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		a, err := c.ParseTest(ctx, text)
+		cancel()
+		out[name] = Read{a, err}
+	}
+	return out
 }
