@@ -21,9 +21,9 @@ import (
 
 // Exit statuses.
 const (
-	exitOK    = 0 // no new cluster
-	exitNew   = 1 // some cluster is not a known finding
-	exitError = 2 // bad input, I/O error, bad usage
+	exitOK    = 0                // no new cluster
+	exitNew   = 1                // some cluster is not a known finding
+	exitError = cliapp.ExitUsage // bad input, I/O error, bad usage (every other error)
 )
 
 func main() {
@@ -31,20 +31,7 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, func(err error) int {
-		if errors.As(err, new(newClusters)) {
-			return exitNew
-		}
-		return exitError
-	})
-}
-
-// newClusters is the "error" of a run that worked and found clusters that
-// are not known findings: exit status 1.
-type newClusters struct{ new, all int }
-
-func (n newClusters) Error() string {
-	return fmt.Sprintf("%d of %d clusters are new", n.new, n.all)
+	return cliapp.Run(app(stderr), args, stderr, nil)
 }
 
 func app(stderr io.Writer) *cli.App {
@@ -129,7 +116,7 @@ end; an output that is also an input is refused.`,
 				return err
 			}
 			if n := res.NewClusters(); n > 0 {
-				return newClusters{new: n, all: len(res.Records)}
+				return cli.Exit(fmt.Sprintf("%d of %d clusters are new", n, len(res.Records)), exitNew)
 			}
 			return nil
 		},

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,9 +17,9 @@ import (
 
 // Exit statuses.
 const (
-	exitOK       = 0 // no Cranelift failure
-	exitFailures = 1 // some case has a Cranelift failure verdict
-	exitError    = 2 // bad input, I/O error, bad usage
+	exitOK       = 0                // no Cranelift failure
+	exitFailures = 1                // some case has a Cranelift failure verdict
+	exitError    = cliapp.ExitUsage // bad input, I/O error, bad usage (every other error)
 )
 
 func main() {
@@ -31,21 +30,7 @@ func main() {
 // are values all the way here: nothing below calls os.Exit, so every
 // deferred Close (which finishes a zstd output) has run.
 func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, func(err error) int {
-		var found failuresFound
-		if errors.As(err, &found) {
-			return exitFailures
-		}
-		return exitError
-	})
-}
-
-// failuresFound is the "error" of a run that worked and found Cranelift
-// failures: exit status 1.
-type failuresFound struct{ failures, cases int }
-
-func (f failuresFound) Error() string {
-	return fmt.Sprintf("%d of %d cases failed", f.failures, f.cases)
+	return cliapp.Run(app(stderr), args, stderr, nil)
 }
 
 func app(stderr io.Writer) *cli.App {
@@ -124,7 +109,7 @@ an output that is also an input is refused.`,
 				return err
 			}
 			if n := t.Failures(); n > 0 {
-				return failuresFound{failures: n, cases: t.Cases}
+				return cli.Exit(fmt.Sprintf("%d of %d cases failed", n, t.Cases), exitFailures)
 			}
 			return nil
 		},
