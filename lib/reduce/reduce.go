@@ -32,7 +32,8 @@ type Result struct {
 // Reduce shrinks c while the tester's oracle keeps giving its signature,
 // running the passes in rounds to a fixed point. c itself must show the
 // signature; the result is the smallest candidate found (c when nothing
-// could go).
+// could go). When a pass fails (the oracle's error, a cancelled or
+// expired ctx), the result so far comes with the error.
 func Reduce(ctx context.Context, t *Tester, c *Candidate, opts Options) (*Result, error) {
 	ok, err := t.Holds1(ctx, c)
 	if err != nil {
@@ -67,7 +68,10 @@ func Reduce(ctx context.Context, t *Tester, c *Candidate, opts Options) (*Result
 		for _, p := range passes {
 			ch, err := r.run(ctx, p)
 			if err != nil {
-				return nil, fmt.Errorf("reduce: pass %s: %w", p.name, err)
+				// What was reduced so far still shows the signature: the
+				// caller may keep it (a time budget that ran out).
+				res.Case, res.After = r.cur, r.cur.Insts()
+				return res, fmt.Errorf("reduce: pass %s: %w", p.name, err)
 			}
 			changed = changed || ch
 		}

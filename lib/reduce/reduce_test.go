@@ -2,6 +2,7 @@ package reduce_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"cliff/lib/ir"
@@ -178,5 +179,36 @@ func TestBatch(t *testing.T) {
 	}
 	if batches[1] >= batches[0] {
 		t.Errorf("batched reduction made %d oracle calls, one at a time %d", batches[1], batches[0])
+	}
+}
+
+// TestReduceKeepsProgressOnError: when the oracle fails mid-way (a time
+// budget running out), Reduce returns what it had reduced so far, which
+// still shows the signature, with the error.
+func TestReduceKeepsProgressOnError(t *testing.T) {
+	culprit := reducetest.Culprit{Op: ir.OpScalarToVector, Type: ir.I8X16}
+	shape := reducetest.Crash(culprit, "")
+	cand, err := reducetest.Generated(1, 5, 200, configs(), shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	stop := errors.New("the budget ran out")
+	oracle := reduce.OracleFunc(func(_ context.Context, c *reduce.Candidate) (string, error) {
+		if calls++; calls > 20 {
+			return "", stop
+		}
+		return shape(c), nil
+	})
+	tester := reduce.NewTester(oracle, shape(cand))
+	res, err := reduce.Reduce(context.Background(), tester, cand, reduce.Options{})
+	if !errors.Is(err, stop) {
+		t.Fatalf("err %v, want the oracle's", err)
+	}
+	if res == nil || res.Case == nil {
+		t.Fatal("no result with the error")
+	}
+	if res.After >= res.Before || shape(res.Case) != shape(cand) {
+		t.Errorf("result so far: %d -> %d instructions, signature %q (want smaller, %q)", res.Before, res.After, shape(res.Case), shape(cand))
 	}
 }
