@@ -75,9 +75,15 @@ records finished before are written).`,
 			&cli.BoolFlag{Name: "summary", Usage: "print one line per failure and the totals to stderr at the end"},
 		},
 		Action: func(c *cli.Context) error {
+			// One scratch directory for the run's drivers, compilers and
+			// harnesses, removed at the end (or by the next run after a kill).
+			release, err := engine.UseScratchDir("cliff-locate")
+			if err != nil {
+				return err
+			}
+			defer release()
 			drv := c.String("driver")
 			if drv == "" {
-				var err error
 				if drv, err = driver.Find(); err != nil {
 					return err
 				}

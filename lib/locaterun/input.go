@@ -14,6 +14,7 @@ import (
 	"cliff/lib/jsonl"
 	"cliff/lib/judge"
 	"cliff/lib/record"
+	"cliff/lib/scratch"
 )
 
 // A target is one failure to locate: a failing verdict with its case, and
@@ -99,11 +100,11 @@ func recordTargets(path string, skipped map[record.Outcome]int, fn func(target) 
 // clifTargets runs a .clif file the way cliff-run does and judges each
 // function's results: the failing ones are targets.
 func clifTargets(ctx context.Context, eng *engine.Engine, path string, skipped map[record.Outcome]int, fn func(target) error) error {
-	dir, err := os.MkdirTemp("", "cliff-locate-clif")
+	dir, release, err := scratch.Dir("cliff-locate-clif")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer release()
 	out := filepath.Join(dir, "cases.jsonl")
 	rep, err := eng.Stream(ctx, engine.StreamOptions{Sources: []extract.Source{{Path: path}}, Output: out})
 	if err == nil && rep != nil {
