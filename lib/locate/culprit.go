@@ -114,69 +114,18 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 	if len(needed) == 0 {
 		return nil, nil
 	}
-	// uses reports whether needed instruction u uses the result of s.
-	uses := func(u, s site) bool {
-		return u.fn == s.fn && u.i != s.i && slices.Contains(producers(c.Module.Func(u.fn), u.i), s.i)
-	}
 	var culprit *site
-	if !crash {
-		if k, err := firstWrongValue(ctx, t, c, sites, needed, uses); err != nil {
-			return nil, err
-		} else if k >= 0 {
-			culprit = &sites[k]
-		}
-	}
 	if crash {
-		for k := range sites {
-			s := sites[k]
-			if needed[s] && !slices.ContainsFunc(sites, func(p site) bool { return needed[p] && uses(s, p) }) {
-				culprit = &sites[k]
-				break
-			}
+		culprit = crashCulprit(c.Module, sites, needed)
+	} else {
+		k, err := firstWrongValue(ctx, t, c, sites, needed)
+		if err != nil {
+			return nil, err
 		}
-		if culprit != nil && isComparison(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
-			root := *culprit
-			for k := range sites {
-				u := sites[k]
-				if needed[u] && uses(u, root) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op) {
-					culprit = &sites[k]
-					break
-				}
-			}
-			// An extend of the comparison only widens it for its user
-			// (select_spectre_guard of uextend.i128 of an icmp): the
-			// user is the culprit, the extend part of its shape.
-			// The user may be one whose result cannot be substituted (it
-			// feeds a store), so it is looked for among all instructions.
-			for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
-				conv := *culprit
-				user, ok := firstUser(c.Module.Func(conv.fn), conv.i, func(i ir.Inst) bool {
-					u := site{conv.fn, i}
-					_, tested := siteIndex(sites, u)
-					return (needed[u] || !tested) && !keepAlive(c.Module.Func(u.fn).Insts[u.i].Op)
-				})
-				if !ok {
-					break
-				}
-				culprit = &site{conv.fn, user}
-			}
-		}
-	} else if culprit == nil {
-		for k := range sites {
-			s := sites[k]
-			if needed[s] && !slices.ContainsFunc(sites, func(u site) bool { return needed[u] && uses(u, s) }) {
-				culprit = &sites[k]
-			}
-		}
-		// A conversion at the end of the chain only carries the wrong
-		// value to the output's type, which reduction cannot change:
-		// the culprit is upstream of it.
-		for culprit != nil && isConversion(c.Module.Func(culprit.fn).Insts[culprit.i].Op) {
-			k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(*culprit, p) })
-			if k < 0 {
-				break
-			}
+		if k >= 0 {
 			culprit = &sites[k]
+		} else {
+			culprit = sinkCulprit(c.Module, sites, needed)
 		}
 	}
 	if culprit == nil {
@@ -195,7 +144,7 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 		// loop's guarded bound, say) was not tested: part of the shape
 		// unless it is a constant, so that the mask is the narrower one
 		// (a campaign loop re-examines a failure the mask misses).
-		_, tested := siteIndex(sites, site{f.Name, p})
+		tested := slices.Contains(sites, site{f.Name, p})
 		if needed[site{f.Name, p}] || !tested && !iredit.IsConstForm(f, &f.Insts[p]) {
 			o := CulpritOperand{Index: k, Producer: f.Insts[p].Op}
 			// A conversion's own needed producer is part of the shape.
@@ -242,6 +191,73 @@ func isConversion(op ir.Opcode) bool {
 	return false
 }
 
+// uses reports whether instruction u of module m uses the result of s
+// (directly, or through a block param).
+func uses(m *ir.Module, u, s site) bool {
+	return u.fn == s.fn && u.i != s.i && slices.Contains(producers(m.Func(u.fn), u.i), s.i)
+}
+
+// crashCulprit is a compiler crash's culprit among the needed sites: the
+// root of the needed chain; when that is a comparison, its first needed
+// user that is not a plain keep-alive, past any extend of it (see
+// FindCulprit).
+func crashCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
+	op := func(s site) ir.Opcode { return m.Func(s.fn).Insts[s.i].Op }
+	k := slices.IndexFunc(sites, func(s site) bool {
+		return needed[s] && !slices.ContainsFunc(sites, func(p site) bool { return needed[p] && uses(m, s, p) })
+	})
+	if k < 0 {
+		return nil
+	}
+	culprit := sites[k]
+	if !isComparison(op(culprit)) {
+		return &culprit
+	}
+	root := culprit
+	if k := slices.IndexFunc(sites, func(u site) bool { return needed[u] && uses(m, u, root) && !keepAlive(op(u)) }); k >= 0 {
+		culprit = sites[k]
+	}
+	// An extend of the comparison only widens it for its user
+	// (select_spectre_guard of uextend.i128 of an icmp): the user is the
+	// culprit, the extend part of its shape. The user may be one whose
+	// result cannot be substituted (it feeds a store), so it is looked
+	// for among all instructions.
+	for isConversion(op(culprit)) {
+		conv := culprit
+		user, ok := firstUser(m.Func(conv.fn), conv.i, func(i ir.Inst) bool {
+			u := site{conv.fn, i}
+			return (needed[u] || !slices.Contains(sites, u)) && !keepAlive(op(u))
+		})
+		if !ok {
+			break
+		}
+		culprit = site{conv.fn, user}
+	}
+	return &culprit
+}
+
+// sinkCulprit is a wrong answer's culprit when no exposed value tells it:
+// the needed instruction no other needed one uses (the last in layout
+// order), upstream of the conversions that only carry its value to the
+// output's type.
+func sinkCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
+	var culprit *site
+	for k := range sites {
+		s := sites[k]
+		if needed[s] && !slices.ContainsFunc(sites, func(u site) bool { return needed[u] && uses(m, u, s) }) {
+			culprit = &sites[k]
+		}
+	}
+	for culprit != nil && isConversion(m.Func(culprit.fn).Insts[culprit.i].Op) {
+		k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(m, *culprit, p) })
+		if k < 0 {
+			break
+		}
+		culprit = &sites[k]
+	}
+	return culprit
+}
+
 // firstWrongValue finds a miscompile's culprit by its value: each needed
 // instruction of the entry function in turn becomes what the entry
 // returns, and the culprit is the first whose value already differs on
@@ -249,7 +265,7 @@ func isConversion(op ir.Opcode) bool {
 // signature's) while the values of its needed producers do not. All the
 // variants go to the oracle in one batch. It returns the culprit's index
 // in sites, or -1 when no exposed value differs.
-func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, sites []site, needed map[site]bool, uses func(u, s site) bool) (int, error) {
+func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, sites []site, needed map[site]bool) (int, error) {
 	verdict, rest, ok := strings.Cut(t.Want, " ")
 	failing, _, ok2 := strings.Cut(rest, ":")
 	if !ok || !ok2 || verdict != "divergent" {
@@ -280,7 +296,7 @@ func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate,
 	}
 	for _, k := range at {
 		s := sites[k]
-		if wrong[s] && !slices.ContainsFunc(sites, func(p site) bool { return wrong[p] && uses(s, p) }) {
+		if wrong[s] && !slices.ContainsFunc(sites, func(p site) bool { return wrong[p] && uses(c.Module, s, p) }) {
 			return k, nil
 		}
 	}
@@ -317,9 +333,4 @@ func firstUser(f *ir.Function, i ir.Inst, ok func(ir.Inst) bool) (ir.Inst, bool)
 		}
 	}
 	return ir.NoInst, false
-}
-
-func siteIndex(sites []site, s site) (int, bool) {
-	k := slices.Index(sites, s)
-	return k, k >= 0
 }
