@@ -73,7 +73,12 @@ representative contains a masked combination.
 ones first), cluster-HASH.md per cluster in the shape of wasmtime's
 Cranelift bug template with its test file cluster-HASH.clif, and the plots
 failures.svg and targets.svg. --locations FILE (cliff-locate's location
-records) puts each located cluster's reduced file and location in it.
+records) puts each located cluster's reduced file and location in it, and
+splits a signature by the culprits located for it (two root causes behind
+one panic, as a campaign loop finds them): a member goes with the first
+location whose mask entries match its case, and the signature gets " @ "
+and those entries ("culprit"); members matching none stay in the plain
+cluster, explained only by a location without mask entries.
 
 Exit status: 0 no new cluster (none, or only known findings), 1 some cluster
 is new, 2 error (unreadable or invalid input, named as FILE: record N, or an

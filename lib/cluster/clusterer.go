@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cliff/lib/analysis"
+	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/record"
 )
@@ -26,7 +27,8 @@ type Clusterer struct {
 	Now func() time.Time
 
 	byHash   map[string]*Group
-	groups   []*Group // in order of first sighting
+	culprits map[string][]culprit // by plain signature hash (see Culprits)
+	groups   []*Group             // in order of first sighting
 	Stats    Stats
 	timeline Timeline
 }
@@ -44,6 +46,9 @@ type Group struct {
 	// Representative is the simplest member's verdict, with its case.
 	Representative *record.Verdict
 	Size           Size
+	// Location is the location whose culprit the members share, when the
+	// cluster was split by culprit (Clusterer.Culprits).
+	Location *record.Location
 }
 
 // Size is how simple a case is, for choosing a cluster's representative:
@@ -105,10 +110,11 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 	}
 	t := now()
 	var size Size
+	var mod *ir.Module
 	clustered := Clustered(v.Verdict)
 	if clustered {
 		var err error
-		if size, err = measure(v.Case); err != nil {
+		if mod, size, err = measure(v.Case); err != nil {
 			return fmt.Errorf("case %s: %w", v.CaseID, err)
 		}
 	}
@@ -117,11 +123,15 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 		return nil
 	}
 	sig := SignatureOf(v)
+	var loc *record.Location
+	if k := c.culpritOf(sig.Hash(), sig, v.CaseID, mod); k != nil {
+		sig.Culprit, loc = k.label, k.location
+	}
 	key := sig.Hash()
 	g := c.byHash[key]
 	pos := c.casePosition(v)
 	if g == nil {
-		g = &Group{Signature: sig, FirstSeen: t, FirstCase: pos, Representative: v, Size: size}
+		g = &Group{Signature: sig, FirstSeen: t, FirstCase: pos, Representative: v, Size: size, Location: loc}
 		c.byHash[key] = g
 		c.groups = append(c.groups, g)
 	} else if size.compare(g.Size) < 0 || size.compare(g.Size) == 0 && v.CaseID < g.Representative.CaseID {
@@ -201,17 +211,17 @@ func (c *Clusterer) count(v *record.Verdict, t time.Time) {
 
 // measure parses a case's CLIF and sizes it with lib/analysis (reachable
 // blocks and their instructions). A verdict without its case cannot be
-// measured and ranks last.
-func measure(c *record.Case) (Size, error) {
+// measured and ranks last (its module is nil).
+func measure(c *record.Case) (*ir.Module, Size, error) {
 	if c == nil {
-		return Size{Insts: int(^uint(0) >> 1)}, nil
+		return nil, Size{Insts: int(^uint(0) >> 1)}, nil
 	}
 	mod, err := parser.ParseModuleString(c.ID, c.CLIF)
 	if err != nil {
-		return Size{}, fmt.Errorf("its CLIF does not parse: %w", err)
+		return nil, Size{}, fmt.Errorf("its CLIF does not parse: %w", err)
 	}
 	m := analysis.ComputeModule(mod)
-	return Size{Insts: m.Insts, Cyclomatic: m.Cyclomatic, Blocks: m.Blocks}, nil
+	return mod, Size{Insts: m.Insts, Cyclomatic: m.Cyclomatic, Blocks: m.Blocks}, nil
 }
 
 // Groups returns the clusters, largest first (then by first sighting).
@@ -232,6 +242,7 @@ func (g *Group) Record() *record.Cluster {
 		SignatureHash:         g.Signature.Hash(),
 		FailingConfigs:        g.Signature.Failing,
 		Diagnostic:            g.Signature.Diagnostic,
+		Culprit:               g.Signature.Culprit,
 		Verdict:               g.Signature.Verdict,
 		Count:                 g.Count,
 		Representative:        g.Representative.CaseID,

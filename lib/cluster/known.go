@@ -259,31 +259,9 @@ func (k *Known) candidates(c *record.Case, arches []string) []string {
 		if slices.Contains(out, name) {
 			continue
 		}
-		if moduleHas(mod, e) {
+		if e.FoundIn(mod) {
 			out = append(out, name)
 		}
 	}
 	return out
-}
-
-func moduleHas(mod *ir.Module, e profile.MaskEntry) bool {
-	for _, f := range mod.Funcs {
-		for _, b := range f.Layout {
-			for _, i := range f.Blocks[b].Insts {
-				inst := &f.Insts[i]
-				if inst.Op != e.Op || e.Type != ir.Invalid && inst.CtrlType != e.Type {
-					continue
-				}
-				if e.Free == ir.Invalid {
-					return true
-				}
-				for _, a := range inst.Args {
-					if int(a) < len(f.Values) && f.Values[a].Type == e.Free {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
 }

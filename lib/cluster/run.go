@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
@@ -66,9 +67,11 @@ func Run(opts RunOptions) (res *Result, err error) {
 		readers = append(readers, r)
 	}
 	if opts.Locations != "" {
-		if err := readLocations(opts.Locations, res.Locations); err != nil {
+		locs, err := readLocations(opts.Locations)
+		if err != nil {
 			return res, err
 		}
+		res.addLocations(locs)
 	}
 	var w *jsonl.Writer
 	if opts.Output != "" {
@@ -88,6 +91,9 @@ func Run(opts RunOptions) (res *Result, err error) {
 	readErr := read(opts.Ctx, readers, res.Clusterer)
 	for _, g := range res.Clusterer.Groups() {
 		rec := g.Record()
+		if g.Location != nil {
+			res.Locations[clusterKey(rec.SignatureHash)] = g.Location
+		}
 		if opts.Known != nil {
 			rec.Known = opts.Known.Match(g.Signature, g.Representative, res.LocationOf(rec)).String()
 		}
@@ -142,36 +148,48 @@ func decodeVerdict(line []byte) (*record.Verdict, error) {
 	return rec.(*record.Verdict), nil
 }
 
-func readLocations(path string, into map[string]*record.Location) error {
+// readLocations reads cliff-locate's location records, in file order.
+func readLocations(path string) ([]*record.Location, error) {
 	r, closer, err := jsonl.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer closer.Close()
+	var locs []*record.Location
 	for {
 		line, err := r.NextRaw()
 		if err == io.EOF {
-			return nil
+			return locs, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
 		kind, _, err := record.Peek(line)
 		if err != nil {
-			return fmt.Errorf("%s: %w", at, err)
+			return nil, fmt.Errorf("%s: %w", at, err)
 		}
 		if kind != record.KindLocation {
-			return fmt.Errorf("%s: a %q record: --locations reads %q records (cliff-locate's output)", at, kind, record.KindLocation)
+			return nil, fmt.Errorf("%s: a %q record: --locations reads %q records (cliff-locate's output)", at, kind, record.KindLocation)
 		}
 		rec, err := record.Decode(line)
 		if err != nil {
-			return fmt.Errorf("%s: %w", at, err)
+			return nil, fmt.Errorf("%s: %w", at, err)
 		}
-		l := rec.(*record.Location)
-		into[l.CaseID] = l
-		if l.Cluster != "" {
-			into[clusterKey(l.Cluster)] = l
+		locs = append(locs, rec.(*record.Location))
+	}
+}
+
+// addLocations files the locations by case and gives the clusterer their
+// culprits. A location with a culprit explains the members that contain
+// its shape (their cluster is split off under it); one without explains
+// its whole cluster, found by the cluster's signature hash.
+func (r *Result) addLocations(locs []*record.Location) {
+	unreadable := r.Clusterer.Culprits(locs)
+	for _, l := range locs {
+		r.Locations[l.CaseID] = l
+		if l.Cluster != "" && (len(l.Mask) == 0 || slices.Contains(unreadable, l)) {
+			r.Locations[clusterKey(l.Cluster)] = l
 		}
 	}
 }
@@ -181,7 +199,8 @@ func readLocations(path string, into map[string]*record.Location) error {
 func clusterKey(hash string) string { return "cluster " + hash }
 
 // LocationOf is the location of a cluster: of its representative, else
-// the one cliff-locate made for a cluster of the same signature (the
+// the one whose culprit its members share, else the one cliff-locate made
+// without a culprit for a cluster of the same signature (the
 // representative of an earlier run of cliff-cluster, say an earlier round
 // of a campaign loop), else nil.
 func (r *Result) LocationOf(c *record.Cluster) *record.Location {

@@ -19,11 +19,20 @@ type Signature struct {
 	Failing string
 	// Diagnostic is K: the normalised panic, error, trap or difference.
 	Diagnostic string
+	// Culprit, set only by a Clusterer given locations (Culprits), is
+	// the located shape that tells this root cause from others with the
+	// same R and K: cliff-locate's mask entries.
+	Culprit string
 }
 
-// String is the signature's one-line form: "VERDICT R: K".
+// String is the signature's one-line form: "VERDICT R: K", and " @ "
+// and the culprit when there is one.
 func (s Signature) String() string {
-	return string(s.Verdict) + " " + s.Failing + ": " + s.Diagnostic
+	out := string(s.Verdict) + " " + s.Failing + ": " + s.Diagnostic
+	if s.Culprit != "" {
+		out += " @ " + s.Culprit
+	}
+	return out
 }
 
 // Hash is the xxhash64 of String, 16 hex digits: short and stable, for

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"cliff/lib/cluster"
 	"cliff/lib/engine"
 	"cliff/lib/filetest"
 	"cliff/lib/iredit"
@@ -42,7 +43,7 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	}
 	loc := &record.Location{CaseID: v.CaseID, Function: entry}
 	if t.cluster != nil {
-		loc.Cluster = t.cluster.SignatureHash
+		loc.Cluster = cluster.PlainHash(t.cluster)
 	}
 	loc.Stamp()
 	stakes := pickStakes(v)

@@ -163,6 +163,22 @@ func valueType(f *ir.Function, v ir.Value) ir.Type {
 	return ir.Invalid
 }
 
+// FoundIn reports whether some instruction of mod is one e masks: its
+// opcode and types, and its operands' producers when e has patterns. The
+// architecture is the caller's to check.
+func (e MaskEntry) FoundIn(mod *ir.Module) bool {
+	for _, f := range mod.Funcs {
+		for _, b := range f.Layout {
+			for _, i := range f.Blocks[b].Insts {
+				if e.matches(f, &f.Insts[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // CheckFunc returns an error naming the first instruction of f (in
 // layout order) a pattern matches, or nil.
 func (s *Patterns) CheckFunc(f *ir.Function) error {

@@ -27,7 +27,11 @@ type Cluster struct {
 	FailingConfigs string `json:"failing_configs,omitempty"`
 	// Diagnostic is the signature's K: the panic, error, trap or kind of
 	// wrong output, normalised (value numbers, paths and hashes erased).
-	Diagnostic     string  `json:"diagnostic,omitempty"`
+	Diagnostic string `json:"diagnostic,omitempty"`
+	// Culprit, when set, is the located shape (cliff-locate's mask
+	// entries) that tells this cluster from others with the same R and K:
+	// two root causes behind one panic. Signature ends with " @ " and it.
+	Culprit        string  `json:"culprit,omitempty"`
 	Verdict        Outcome `json:"verdict,omitempty"`
 	Count          int     `json:"count"`          // number of member cases
 	Representative string  `json:"representative"` // case ID

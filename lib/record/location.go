@@ -17,8 +17,9 @@ type Location struct {
 	// Signature is the failure signature the location and Repro reproduce.
 	Signature string `json:"signature,omitempty"`
 	// Cluster is the signature hash of the cluster record located (its
-	// representative), when the input was one: how cliff-cluster's report
-	// finds the location of each cluster.
+	// representative), when the input was one, without the cluster's
+	// culprit: how cliff-cluster's report finds the location of each
+	// cluster, and splits a signature by the culprits located for it.
 	Cluster string `json:"cluster,omitempty"`
 	// Mask are the mask entries (lib/profile's format) that keep the
 	// failure's shape out of generation: the culprit of the reduced case
