@@ -22,8 +22,8 @@ const DefaultMaxMembers = 200
 type Clusterer struct {
 	// MaxMembers bounds each cluster's member list (DefaultMaxMembers if 0).
 	MaxMembers int
-	// Now gives the time a verdict is seen (time.Now if nil): in a pipe
-	// behind cliff-run, the campaign's time.
+	// Now gives the time a verdict is seen when its results do not say
+	// (time.Now if nil).
 	Now func() time.Time
 
 	byHash   map[string]*Group
@@ -104,11 +104,7 @@ func NewClusterer() *Clusterer {
 // representative, so the caller must not modify v afterwards. The error
 // is about v (a case whose CLIF does not parse); nothing is added then.
 func (c *Clusterer) Add(v *record.Verdict) error {
-	now := time.Now
-	if c.Now != nil {
-		now = c.Now
-	}
-	t := now()
+	t := c.seen(v)
 	var size Size
 	var mod *ir.Module
 	clustered := Clustered(v.Verdict)
@@ -134,11 +130,16 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 		g = &Group{Signature: sig, FirstSeen: t, FirstCase: pos, Representative: v, Size: size, Location: loc}
 		c.byHash[key] = g
 		c.groups = append(c.groups, g)
-	} else if size.compare(g.Size) < 0 || size.compare(g.Size) == 0 && v.CaseID < g.Representative.CaseID {
+	} else if t.Before(g.FirstSeen) {
+		g.FirstSeen = t
+	}
+	if g.Count > 0 && (size.compare(g.Size) < 0 || size.compare(g.Size) == 0 && v.CaseID < g.Representative.CaseID) {
 		g.Representative, g.Size = v, size
 	}
 	g.Count++
-	g.LastSeen = t
+	if t.After(g.LastSeen) {
+		g.LastSeen = t
+	}
 	max := c.MaxMembers
 	if max == 0 {
 		max = DefaultMaxMembers
@@ -154,6 +155,27 @@ func (c *Clusterer) Add(v *record.Verdict) error {
 	}
 	c.timeline.add(Point{Case: pos, Verdicts: c.Stats.Verdicts, Failures: failures, Clusters: len(c.groups)}, g.Count == 1)
 	return nil
+}
+
+// seen is when a verdict's failure was found: when cliff-run had the last
+// of its case's results (Timings.Done), else now (Now), for results
+// written before cliff-run stamped that.
+func (c *Clusterer) seen(v *record.Verdict) time.Time {
+	var t time.Time
+	if v.Case != nil {
+		for _, r := range v.Case.Results {
+			if r.Timings.Done.After(t) {
+				t = r.Timings.Done
+			}
+		}
+	}
+	if !t.IsZero() {
+		return t
+	}
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // casePosition is where a case stands in its campaign: cliff-gen's index
@@ -175,10 +197,12 @@ func (c *Clusterer) count(v *record.Verdict, t time.Time) {
 	s := &c.Stats
 	s.Verdicts++
 	s.Outcomes[v.Verdict]++
-	if s.FirstSeen.IsZero() {
+	if s.FirstSeen.IsZero() || t.Before(s.FirstSeen) {
 		s.FirstSeen = t
 	}
-	s.LastSeen = t
+	if t.After(s.LastSeen) {
+		s.LastSeen = t
+	}
 	for _, side := range v.Sides {
 		for _, cfg := range side.Configs {
 			s.Configs[cfg.String()]++

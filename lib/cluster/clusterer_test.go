@@ -179,3 +179,37 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("last point %v, want the campaign's end", last)
 	}
 }
+
+// A cluster is first seen when cliff-run had the results of its first
+// member (Timings.Done), not when cliff-cluster read it: verdicts from
+// chunks run side by side arrive out of time order, and a report is
+// often written long after the campaign.
+func TestFirstSeenFromTheResults(t *testing.T) {
+	at := func(id string, hour int) *record.Verdict {
+		v := withCLIF(failure(id, record.StatusCompileCrash, stvPanic, "x86_64/none"), 3, 0)
+		for i := range v.Case.Results {
+			v.Case.Results[i].Timings.Done = time.Date(2026, 11, 26, hour, 0, 0, 0, time.UTC)
+		}
+		return v
+	}
+	c := NewClusterer()
+	c.Now = func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }
+	for _, v := range []*record.Verdict{at("b", 5), at("a", 3), at("c", 7)} {
+		if err := c.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := c.Groups()[0]
+	if g.FirstSeen.Hour() != 3 || g.LastSeen.Hour() != 7 || c.Stats.FirstSeen.Hour() != 3 || c.Stats.LastSeen.Hour() != 7 {
+		t.Errorf("first/last seen %v %v, stats %v %v: want 03:00 and 07:00 from the results", g.FirstSeen, g.LastSeen, c.Stats.FirstSeen, c.Stats.LastSeen)
+	}
+	// Results without the time: read time.
+	c2 := NewClusterer()
+	c2.Now = c.Now
+	if err := c2.Add(withCLIF(failure("d", record.StatusCompileCrash, stvPanic, "x86_64/none"), 3, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.Groups()[0].FirstSeen; got.Year() != 2030 {
+		t.Errorf("first seen %v without result times, want the read time", got)
+	}
+}

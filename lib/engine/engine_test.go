@@ -84,6 +84,12 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	closer.Close()
+	// Each result says when the campaign had it: the report's "first seen".
+	for _, res := range streamed.Results {
+		if res.Timings.Done.IsZero() || time.Since(res.Timings.Done) > time.Hour || res.Timings.Done.Location() != time.UTC {
+			t.Errorf("%s: done %v, want the time the chunk was done (UTC)", res.Config, res.Timings.Done)
+		}
+	}
 	want := withoutTimings(&streamed)
 	if len(want) != 2 {
 		t.Fatalf("Stream wrote %d results, want 2", len(want))

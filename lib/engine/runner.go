@@ -296,13 +296,15 @@ func (r *runner) optLevels() int {
 }
 
 // appendResults appends each entry's results to its record, in
-// configuration order, stamped with v.
+// configuration order, stamped with v and the time the chunk was done.
 func appendResults(ch *chunk, v *versions) {
+	done := time.Now().UTC().Truncate(time.Millisecond)
 	for _, u := range ch.units {
 		for _, e := range u.entries {
 			for _, res := range e.results {
 				if res != nil {
 					v.stamp(res)
+					res.Timings.Done = done
 					e.rec.Results = append(e.rec.Results, *res)
 				}
 			}

@@ -1,6 +1,9 @@
 package record
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // A RunResult is the outcome of compiling and running a case under one
 // configuration. cliff-run appends one per configuration to a case's
@@ -95,11 +98,16 @@ func Statuses() []Status {
 	return []Status{StatusOK, StatusTrap, StatusTimeout, StatusCrash, StatusCompileError, StatusCompileCrash, StatusHarnessError, StatusUnsupported, StatusStackOverflow}
 }
 
-// Timings are wall-clock milliseconds of a run's phases.
+// Timings are wall-clock milliseconds of a run's phases, and when its
+// results were complete.
 type Timings struct {
 	CompileMS float64 `json:"compile_ms,omitempty"`
 	LinkMS    float64 `json:"link_ms,omitempty"`
 	ExecMS    float64 `json:"exec_ms,omitempty"`
+	// Done is when cliff-run had every result of the case's chunk (UTC,
+	// to the millisecond): the campaign's time at which a failure was
+	// found, for cliff-cluster's "first seen".
+	Done time.Time `json:"done,omitzero"`
 }
 
 // RecordKind implements Record.

@@ -112,7 +112,7 @@ func Index(s cluster.Stats, entries []Entry) string {
 			s.RunMS/1000, s.TimedCases, perCase, 1000/perCase)
 	}
 	if wall := s.LastSeen.Sub(s.FirstSeen).Seconds(); wall >= 1 {
-		fmt.Fprintf(&b, "| verdicts arriving | %.0f s from first to last: %.2f verdicts/s |\n", wall, float64(s.Verdicts)/wall)
+		fmt.Fprintf(&b, "| found over | %.0f s, from the first case's results to the last's: %.2f verdicts/s |\n", wall, float64(s.Verdicts)/wall)
 	}
 	var counts []string
 	for _, o := range record.Outcomes() {
