@@ -1,6 +1,9 @@
 package iredit
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
 
 // ReturnOnly makes function name of m return the value r alone, in place
 // of what it returned, when nothing in m refers to the function (the
@@ -10,8 +13,8 @@ import "cliff/lib/ir"
 // go (RemoveDead). It reports whether it could.
 func ReturnOnly(m *ir.Module, name string, r ir.Value) bool {
 	f := m.Func(name)
-	if f == nil || int(r) >= len(f.Values) || f.Values[r].Kind != ir.DefResult {
-		return false
+	if f == nil || int(r) >= len(f.Values) || f.Values[r].Kind != ir.DefResult || ub.IsAddress(f, r) {
+		return false // an address differs between targets by nature
 	}
 	for _, g := range m.Funcs {
 		for _, fr := range g.FuncRefs {

@@ -42,11 +42,16 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 // right, among the sides that answered (ok or trap), or -1 when none did:
 // the interpreter's side when a compiled configuration shares its answer
 // (the reference semantics, confirmed), else the side with the most
-// configurations (the agreeing majority), the interpreter's on a tie.
+// architectures (the interpreter one of them), the interpreter's on a
+// tie, then the side with the most configurations. Architectures vote,
+// not configurations: one backend's opt levels share its lowering rules
+// and fail together, so three of them against the interpreter are one
+// voice against one, not three (a riscv64-only campaign blamed the
+// interpreter for riscv64's wrong vector conversions that way).
 // Every tool that blames a side uses this one rule: cliff-diff's
 // failing sides, cliff-cluster's signatures, cliff-locate's references.
 func ReferenceSide(sides []record.Side) int {
-	best := -1
+	best, bestArches, bestInterp := -1, 0, false
 	for i, s := range sides {
 		if !Answered(s.Status) {
 			continue
@@ -55,9 +60,30 @@ func ReferenceSide(sides []record.Side) int {
 		if interp && len(s.Configs) > 1 {
 			return i
 		}
-		if best < 0 || len(s.Configs) > len(sides[best].Configs) || len(s.Configs) == len(sides[best].Configs) && interp {
-			best = i
+		arches := archCount(s.Configs)
+		better := best < 0 || arches > bestArches
+		if !better && arches == bestArches {
+			better = interp && !bestInterp || interp == bestInterp && len(s.Configs) > len(sides[best].Configs)
+		}
+		if better {
+			best, bestArches, bestInterp = i, arches, interp
 		}
 	}
 	return best
+}
+
+// archCount is the number of distinct architectures among configs, the
+// interpreter counted as one.
+func archCount(configs []record.Config) int {
+	var seen []string
+	for _, c := range configs {
+		a := c.Arch
+		if c.Executor == record.ExecInterp {
+			a = record.ExecInterp
+		}
+		if !slices.Contains(seen, a) {
+			seen = append(seen, a)
+		}
+	}
+	return len(seen)
 }

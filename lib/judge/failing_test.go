@@ -24,13 +24,22 @@ func TestFailing(t *testing.T) {
 			reference: "x86_64/speed/native riscv64/none/qemu",
 		},
 		{
-			name: "divergent: the minority fails against the majority, interpreter or not",
+			name: "divergent: the minority of architectures fails against the majority, interpreter or not",
+			results: []record.RunResult{
+				ok(interp, hashA, "i32 0x1"),
+				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashB, "i32 0x2"), ok(x86Size, hashB, "i32 0x2"),
+			},
+			failing:   []string{"x86_64/none/interp"},
+			reference: "x86_64/speed/native riscv64/none/qemu x86_64/speed_and_size/native",
+		},
+		{
+			name: "divergent: one architecture's opt levels are one voice against the interpreter's",
 			results: []record.RunResult{
 				ok(interp, hashA, "i32 0x1"),
 				ok(x86Speed, hashB, "i32 0x2"), ok(x86None, hashB, "i32 0x2"), ok(x86Size, hashB, "i32 0x2"),
 			},
-			failing:   []string{"x86_64/none/interp"},
-			reference: "x86_64/speed/native x86_64/none/native x86_64/speed_and_size/native",
+			failing:   []string{"x86_64/speed/native x86_64/none/native x86_64/speed_and_size/native"},
+			reference: "x86_64/none/interp",
 		},
 		{
 			name: "divergent with a tie: the interpreter's side is the reference",
@@ -125,7 +134,8 @@ func TestConfigName(t *testing.T) {
 // TestReferenceSideInterpreterWithCompany: the interpreter's answer,
 // shared by a compiled configuration, is the reference even against a
 // larger side (the rule cliff-cluster's signatures and cliff-locate's
-// references use too); alone, it is not.
+// references use too); alone, it is not, unless the other side is no
+// more architectures than it.
 func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
 	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
@@ -145,6 +155,33 @@ func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 	}
 	if got := ReferenceSide(alone); got != 0 {
 		t.Errorf("interpreter alone: side %d, want 0", got)
+	}
+	// One target's three opt levels against the interpreter: one
+	// architecture against one, the interpreter's answer is taken.
+	rvAt := func(opt string) record.Config { c := rv; c.OptLevel = opt; return c }
+	oneTarget := []record.Side{
+		{Configs: []record.Config{rvAt("none"), rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
+		{Configs: []record.Config{interp}, Status: record.StatusOK},
+	}
+	if got := ReferenceSide(oneTarget); got != 1 {
+		t.Errorf("one target's opt levels against the interpreter: side %d, want 1", got)
+	}
+	// Architectures outvote opt levels: two targets at one level against
+	// one target at three.
+	twoArches := []record.Side{
+		{Configs: []record.Config{rvAt("none"), rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
+		{Configs: []record.Config{x86, arm}, Status: record.StatusOK},
+	}
+	if got := ReferenceSide(twoArches); got != 1 {
+		t.Errorf("two architectures against one at three levels: side %d, want 1", got)
+	}
+	// Within one architecture, the opt levels that agree win.
+	levels := []record.Side{
+		{Configs: []record.Config{rvAt("none")}, Status: record.StatusOK},
+		{Configs: []record.Config{rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
+	}
+	if got := ReferenceSide(levels); got != 1 {
+		t.Errorf("one level against two of one architecture: side %d, want 1", got)
 	}
 	if got := ReferenceSide([]record.Side{{Configs: []record.Config{x86}, Status: record.StatusCrash}}); got != -1 {
 		t.Errorf("no answer: side %d, want -1", got)

@@ -212,3 +212,43 @@ func TestReduceKeepsProgressOnError(t *testing.T) {
 		t.Errorf("result so far: %d -> %d instructions, signature %q (want smaller, %q)", res.Before, res.After, shape(res.Case), shape(cand))
 	}
 }
+
+// TestNoReturnedAddress: an address differs between targets by nature, so
+// a variant that returns one is never made: a real riscv64 divergence was
+// once "reduced" to `return func_addr`, which diverges everywhere and
+// says nothing about Cranelift.
+func TestNoReturnedAddress(t *testing.T) {
+	c := &record.Case{ID: "addr", CLIF: `function %main(i64) -> i64 {
+    sig0 = (i64) -> i64
+    fn0 = %f1 sig0
+
+block0(v0: i64):
+    v1 = func_addr.i64 fn0
+    v2 = call_indirect sig0, v1(v0)
+    v3 = iadd v2, v0
+    return v3
+}
+
+function %f1(i64) -> i64 {
+block0(v0: i64):
+    v1 = imul v0, v0
+    return v1
+}
+`}
+	cand, err := reduce.NewCandidate(c, configs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tester := reduce.NewTester(&reducetest.Checked{Shape: func(*reduce.Candidate) string { return "divergent x86_64/*: i64 value" }}, "divergent x86_64/*: i64 value")
+	ret := func(r ir.Value) reduce.Edit {
+		return func(v *reduce.Candidate) bool { return iredit.ReturnOnly(v.Module, "%main", r) }
+	}
+	if v := tester.Variant(cand, ret(1)); v != nil {
+		t.Errorf("a variant returning func_addr was made:\n%s", v.CLIF)
+	}
+	// The guard is about addresses only: returning the call's result is
+	// a variant like any other.
+	if v := tester.Variant(cand, ret(2)); v == nil {
+		t.Errorf("returning the call's result was refused")
+	}
+}

@@ -86,3 +86,24 @@ func IsAddress(f *ir.Function, v ir.Value) bool {
 	vd := &f.Values[v]
 	return vd.Kind == ir.DefResult && addressProducers.has(f.Insts[vd.Inst].Op)
 }
+
+// ReturnedAddress returns an address (IsAddress) that f returns, if any:
+// a function whose result shows an address differs between targets for
+// no fault of the compiler, so no generator, pass or reduction may make
+// one.
+func ReturnedAddress(f *ir.Function) (ir.Value, bool) {
+	for _, b := range f.Layout {
+		insts := f.Blocks[b].Insts
+		if len(insts) == 0 {
+			continue
+		}
+		if d := &f.Insts[insts[len(insts)-1]]; d.Op == ir.OpReturn {
+			for _, a := range d.Args {
+				if IsAddress(f, a) {
+					return a, true
+				}
+			}
+		}
+	}
+	return ir.Value(0), false
+}
