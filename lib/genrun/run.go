@@ -36,10 +36,7 @@ type Options struct {
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
-	// All makes Enumerate a census: every combination of the target's
-	// universe (lib/profile/universe), whatever the profile excludes
-	// and Mask says.
-	All bool
+	All                  bool   // with Enumerate: the census, the target's whole universe (lib/profile/universe)
 	Verify               bool   // check every case with cliff's verifier
 	Stats                bool   // print a summary to Log at the end
 	Refine               bool   // apply every refine pass in the process

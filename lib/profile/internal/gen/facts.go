@@ -51,7 +51,7 @@ type Facts struct {
 	never     map[ir.Opcode]string
 	shapes    map[ir.Opcode][]shapeRule
 	shapeWhy  map[ir.Opcode]Exclusion // the shape line of each opcode's rules
-	arches    []*archFacts // in the order of first mention
+	arches    []*archFacts            // in the order of first mention
 }
 
 type archFacts struct {
