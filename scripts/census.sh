@@ -94,7 +94,7 @@ end_all=$(date +%s)
 {
 	printf '\n## Run\n\n'
 	printf 'Targets %s, opt levels %s, seed %s, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target, then judge and classify):\n\n' \
-		"${arches[*]}" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-}" "$JOBS" "$((end_all - start_all))"
+		"${arches[*]}" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
 	sed 's/^/- /' "$timing"
 } >> "$OUT/census.md"
 echo "census.sh: $OUT/census.md" >&2
