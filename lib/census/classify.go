@@ -63,7 +63,7 @@ var (
 // target's and the interpreter's). ok is false when arch has no result
 // that says anything (none, or only unsupported and stack_overflow).
 // qemuKnown reports whether known.mask lists the combination as a QEMU
-// bug on arch: a wrong answer under QEMU is then the emulator's.
+// bug on arch: a crash or timeout under QEMU is then the emulator's.
 func Classify(arch string, all []record.RunResult, qemuKnown bool) (f Finding, ok bool) {
 	var mine, interp, others []record.RunResult
 	for _, r := range all {
@@ -127,7 +127,10 @@ func Classify(arch string, all []record.RunResult, qemuKnown bool) (f Finding, o
 		}
 	}
 	for i, r := range mine {
-		if classOf[i] == ClassWrong && r.Config.Executor == record.ExecQemu && qemuKnown {
+		// A crash or hang under QEMU on a combination known.mask lists as
+		// QEMU's is the emulator's; a wrong value there may be another
+		// bug (Cranelift's), so it stays wrong.
+		if classOf[i] == ClassWrong && r.Config.Executor == record.ExecQemu && qemuKnown && !judge.Answered(r.Status) {
 			classOf[i] = ClassQemu
 		}
 		if classOf[i] != "" {

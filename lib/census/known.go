@@ -68,6 +68,12 @@ func entryMatches(e profile.MaskEntry, arch string, c universe.Combo) bool {
 	return e.Free == ir.Invalid || e.Free == c.Free
 }
 
+// isQemu reports whether e is an entry of the QEMU paragraph.
+func (k *Knowledge) isQemu(e profile.MaskEntry) bool {
+	s := e.String()
+	return slices.ContainsFunc(k.qemu, func(q profile.MaskEntry) bool { return q.String() == s })
+}
+
 // QemuKnown reports whether known.mask lists c on arch as QEMU's bug.
 func (k *Knowledge) QemuKnown(arch string, c universe.Combo) bool {
 	return slices.ContainsFunc(k.qemu, func(e profile.MaskEntry) bool { return entryMatches(e, arch, c) })
@@ -90,7 +96,9 @@ func (k *Knowledge) Excluded(arch string, c universe.Combo) []string {
 func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
 	refs := k.Excluded(arch, c)
 	for _, e := range k.mask {
-		if entryMatches(e, arch, c) {
+		// A QEMU bug's entry knows the emulator's symptoms, not a wrong
+		// answer of the same combination.
+		if entryMatches(e, arch, c) && !(f.Class == ClassWrong && k.isQemu(e)) {
 			refs = append(refs, "known.mask: "+e.String())
 		}
 	}

@@ -36,6 +36,8 @@ func TestKnownOrNew(t *testing.T) {
 			Finding{Class: ClassWrong, Detail: "i64 value"}, ""},
 		{"the QEMU finding is known", "riscv64", universe.Combo{Op: ir.OpCtz, Ctrl: ir.I32},
 			Finding{Class: ClassQemu, Detail: "i32 value"}, "known.mask: ctz i32 riscv64"},
+		{"a wrong value is not known from a QEMU finding of the same combination", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.Vector(ir.I16, 2), Free: ir.Vector(ir.F32, 2)},
+			Finding{Class: ClassWrong, Detail: "i16x2 one lane value"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
