@@ -67,7 +67,12 @@ target's full set. --mask FILE removes {opcode, type, arch} combinations
 known to fail, or only the instructions whose operands come from given
 producers (lib/profile/mask.go); --portable keeps to the CLIF that older Cranelift releases
 parse. --enumerate writes one minimal case per opcode and type the profile
-allows instead (a backend that fails one has a finding).
+allows instead (a backend that fails one has a finding). --enumerate --all
+is the lowering census of a target profile: one minimal case per opcode,
+controlling type, free type and condition code of the target's whole
+universe (lib/profile/universe) that cliff's verifier accepts, regardless
+of the profile's exclusions and --mask, with edge-value inputs (partial
+operations' inputs kept in their domain); scripts/census.sh runs it.
 
 -o FILE is written to a temporary file renamed over FILE at the end: a run
 that fails before its first case, or is killed, leaves FILE as it was.
@@ -92,6 +97,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.StringFlag{Name: "features", Usage: "override swarm features for every case: `name=on|off,...`"},
 			&cli.BoolFlag{Name: "list-features", Usage: "list the swarm features and exit"},
 			&cli.BoolFlag{Name: "enumerate", Usage: "one minimal case per opcode and type of the profile"},
+			&cli.BoolFlag{Name: "all", Usage: "with --enumerate: the census, every combination of the target's universe whatever the profile excludes and --mask says (lowering census)"},
 			&cli.BoolFlag{Name: "refine", Usage: "apply every cliff-refine pass in this process (as | cliff-refine does, without printing and parsing the CLIF between)"},
 			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
 			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
@@ -117,7 +123,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
 				Corpus: c.String("corpus"), Mask: c.String("mask"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
-				Enumerate: c.Bool("enumerate"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
+				Enumerate: c.Bool("enumerate"), All: c.Bool("all"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
 				Survival: c.String("survival"), Driver: c.String("driver"),
 				Output: c.String("output"), Log: stderr,
 			})
@@ -130,6 +136,16 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 func checkCombinations(c *cli.Context) error {
 	if n := c.Int("count"); n < 0 {
 		return cliapp.Usagef("-n %d: want a number of cases, or 0 for no end", n)
+	}
+	if c.Bool("all") && !c.Bool("enumerate") {
+		return cliapp.Usagef("--all is a mode of --enumerate: give both")
+	}
+	if c.Bool("all") {
+		for _, name := range []string{"mask", "portable", "crash-only", "features", "inputs", "refine"} {
+			if c.IsSet(name) {
+				return cliapp.Usagef("--enumerate --all writes the whole universe with its own inputs: --%s does not apply", name)
+			}
+		}
 	}
 	if c.Bool("enumerate") {
 		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs"} {

@@ -36,6 +36,7 @@ type Options struct {
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
+	All                  bool   // with Enumerate: the census, the target's whole universe (lib/profile/universe)
 	Verify               bool   // check every case with cliff's verifier
 	Stats                bool   // print a summary to Log at the end
 	Refine               bool   // apply every refine pass in the process
@@ -51,6 +52,9 @@ const survivalTimeout = 30 * time.Second
 // Run writes the cases of opts. Cancelling ctx (SIGINT, SIGTERM) stops it
 // after the case at hand, with the cases before written.
 func Run(ctx context.Context, opts Options) error {
+	if opts.All && (!opts.Enumerate || opts.Profile == profile.CompatName) {
+		return fmt.Errorf("--all: a census of one target's universe: give --enumerate and a target --profile (%v), not %s", profile.Arches, opts.Profile)
+	}
 	prof, err := loadProfile(opts)
 	if err != nil {
 		return err
@@ -169,6 +173,9 @@ func write(ctx context.Context, g *gen.Generator, opts Options, ropts refine.Opt
 		}
 		summary.Add(c.Metrics)
 		return w.Write(c)
+	}
+	if opts.Enumerate && opts.All {
+		return census(ctx, opts, w, summary)
 	}
 	if opts.Enumerate {
 		n := uint64(0)

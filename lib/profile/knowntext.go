@@ -54,3 +54,14 @@ func FindingHeaders() []FindingHeader {
 	}
 	return out
 }
+
+// FactsText returns the embedded data/facts.txt as written: the facts the
+// profiles are generated from, for tools that ask why a combination is
+// left out (lib/profile/universe).
+func FactsText() []byte {
+	src, err := data.ReadFile("data/facts.txt")
+	if err != nil {
+		panic("profile: embedded facts.txt: " + err.Error()) // embedded at build time
+	}
+	return src
+}

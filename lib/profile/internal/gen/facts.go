@@ -50,7 +50,8 @@ type Facts struct {
 	crashOnly []ir.Opcode
 	never     map[ir.Opcode]string
 	shapes    map[ir.Opcode][]shapeRule
-	arches    []*archFacts // in the order of first mention
+	shapeWhy  map[ir.Opcode]Exclusion // the shape line of each opcode's rules
+	arches    []*archFacts            // in the order of first mention
 }
 
 type archFacts struct {
@@ -92,7 +93,7 @@ const (
 // ParseFacts reads facts.txt; name is used in errors (file:line: what).
 func ParseFacts(name string, src []byte) (*Facts, error) {
 	p := &factsParser{
-		f:      &Facts{name: name, never: map[ir.Opcode]string{}, shapes: map[ir.Opcode][]shapeRule{}},
+		f:      &Facts{name: name, never: map[ir.Opcode]string{}, shapes: map[ir.Opcode][]shapeRule{}, shapeWhy: map[ir.Opcode]Exclusion{}},
 		groups: map[string][]ir.Opcode{},
 	}
 	sc := bufio.NewScanner(bytes.NewReader(src))
@@ -176,6 +177,7 @@ func (p *factsParser) directive(w []string, reason string) error {
 			}
 			for _, op := range ops {
 				p.f.shapes[op] = append(p.f.shapes[op], rule)
+				p.f.shapeWhy[op] = Exclusion{Line: p.line, Reason: reason}
 			}
 		}
 	case "arch":

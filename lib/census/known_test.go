@@ -1,0 +1,80 @@
+package census
+
+import (
+	"strings"
+	"testing"
+
+	"cliff/lib/ir"
+	"cliff/lib/profile/universe"
+)
+
+func TestKnownOrNew(t *testing.T) {
+	k, err := LoadKnowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		arch  string
+		combo universe.Combo
+		f     Finding
+		want  string // a part of one ref; "" when new
+	}{
+		{"fuzzgen's x86_64 exception (facts.txt [upstream])", "x86_64", universe.Combo{Op: ir.OpFcvtToUint, Ctrl: ir.I8, Free: ir.F64},
+			Finding{Class: ClassPanic, Detail: "panic: internal error: entered unreachable code @ cranelift-codegen/src/isa/x64/inst/emit.rs:1265"}, "facts.txt:139 [upstream]"},
+		{"a missing lowering facts.txt lists ([unlowered])", "aarch64", universe.Combo{Op: ir.OpUaddOverflowCin, Ctrl: ir.I64},
+			Finding{Class: ClassUnlowered, Detail: "error: Unsupported feature: should be implemented in ISLE: uadd_overflow_cin.i64"}, "[unlowered] no backend has a rule"},
+		{"a known.mask entry", "x86_64", universe.Combo{Op: ir.OpScalarToVector, Ctrl: ir.I8X16, Free: ir.I8},
+			Finding{Class: ClassPanic, Detail: "panic: internal error: entered unreachable code: no rule matched for term bitcast_gpr_to_xmm @ src/isa/x64/inst.isle:4232"}, "known.mask: scalar_to_vector i8x16 x86_64"},
+		{"a finding that quotes the panic site", "aarch64", universe.Combo{Op: ir.OpIneg, Ctrl: ir.Vector(ir.I8, 8)},
+			Finding{Class: ClassPanic, Detail: "panic: assertion `left == right` failed left: Float right: Int @ cranelift-codegen/src/isa/aarch64/inst/emit.rs:98"}, "findings/04-aarch64-ineg-64bit-vectors.clif"},
+		{"a combination that breaks a shape rule ([semantics])", "x86_64", universe.Combo{Op: ir.OpFcvtFromUint, Ctrl: ir.F32X4, Free: ir.I32},
+			Finding{Class: ClassPanic, Detail: "panic: cannot construct Xmm from register vN with register class Int @ cranelift-codegen/src/isa/x64/inst/args.rs:369"}, "[semantics]"},
+		{"new: a profile combination that panics elsewhere", "s390x", universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32},
+			Finding{Class: ClassPanic, Detail: "panic: something @ cranelift-codegen/src/isa/s390x/inst/emit.rs:1"}, ""},
+		{"new: a wrong answer the profile allows", "riscv64", universe.Combo{Op: ir.OpIadd, Ctrl: ir.I64},
+			Finding{Class: ClassWrong, Detail: "i64 value"}, ""},
+		{"the QEMU finding is known", "riscv64", universe.Combo{Op: ir.OpCtz, Ctrl: ir.I32},
+			Finding{Class: ClassQemu, Detail: "i32 value"}, "known.mask: ctz i32 riscv64"},
+		{"a wrong value is not known from a QEMU finding of the same combination", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.Vector(ir.I16, 2), Free: ir.Vector(ir.F32, 2)},
+			Finding{Class: ClassWrong, Detail: "i16x2 one lane value"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			refs := k.Refs(tt.arch, tt.combo, tt.f)
+			if tt.want == "" {
+				if len(refs) > 0 {
+					t.Errorf("refs %v, want none (new)", refs)
+				}
+				return
+			}
+			if !strings.Contains(strings.Join(refs, "\n"), tt.want) {
+				t.Errorf("refs %v, want one with %q", refs, tt.want)
+			}
+		})
+	}
+}
+
+func TestQemuKnown(t *testing.T) {
+	k, err := LoadKnowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		arch  string
+		combo universe.Combo
+		want  bool
+	}{
+		{"riscv64", universe.Combo{Op: ir.OpCtz, Ctrl: ir.I32}, true},
+		{"s390x", universe.Combo{Op: ir.OpAtomicCas, Ctrl: ir.I8}, true},
+		{"riscv64", universe.Combo{Op: ir.OpTrunc, Ctrl: ir.F32X4}, true},
+		{"x86_64", universe.Combo{Op: ir.OpCtz, Ctrl: ir.I32}, false},
+		{"aarch64", universe.Combo{Op: ir.OpFpromote, Ctrl: ir.F64, Free: ir.F16}, false}, // Cranelift's, though the paragraph mentions QEMU
+		{"x86_64", universe.Combo{Op: ir.OpScalarToVector, Ctrl: ir.I8X16, Free: ir.I8}, false},
+	}
+	for _, tt := range tests {
+		if got := k.QemuKnown(tt.arch, tt.combo); got != tt.want {
+			t.Errorf("QemuKnown(%s, %s) = %v, want %v", tt.arch, universe.Key(tt.combo), got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package census
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"cliff/lib/profile"
+)
+
+// reportClasses are the classes the report counts, in its columns' order.
+var reportClasses = []Class{ClassFine, ClassUnlowered, ClassPanic, ClassWrong, ClassQemu, ClassInvalid, ClassError, ClassHarness, ClassInterp}
+
+// Report writes census.md: the counts per target and class, known vs new;
+// then per target every failing combination, new ones first within each
+// class, with its opt levels, diagnostic and what knows it; Cranelift's
+// verifier's rejections (cliff's verifier discrepancies); and the fine
+// combinations a profile excludes (candidates to re-enable).
+func Report(out io.Writer, res *Result) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintf(w, "# Lowering census\n\n")
+	fmt.Fprintf(w, "Every opcode x controlling type x free type x condition code of each target's universe that cliff's verifier accepts (`cliff-gen --enumerate --all`), compiled at every opt level and run on edge-value inputs against the interpreter (`scripts/census.sh`). A cell is `N (new M)`: combinations of that class, and how many of them nothing (facts.txt, known.mask, findings/) knows.\n\n")
+	fmt.Fprintf(w, "| target | combinations |")
+	for _, c := range reportClasses {
+		fmt.Fprintf(w, " %s |", c)
+	}
+	fmt.Fprintf(w, "\n|---|---|%s\n", strings.Repeat("---|", len(reportClasses)))
+	for _, arch := range arches(res) {
+		t := res.Tallies[arch]
+		fmt.Fprintf(w, "| %s | %d |", arch, t.Judged)
+		for _, c := range reportClasses {
+			fmt.Fprintf(w, " %s |", cell(t, c))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, arch := range arches(res) {
+		fmt.Fprintf(w, "\n## %s\n", arch)
+		for _, c := range Classes() {
+			if c == ClassFine {
+				continue
+			}
+			rows := res.rowsOf(arch, c)
+			if len(rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "\n### %s: %d (%d new)\n\n", c, len(rows), countNew(rows))
+			fmt.Fprintf(w, "| combination | opt levels | diagnostic | known from |\n|---|---|---|---|\n")
+			slices.SortStableFunc(rows, func(a, b Row) int {
+				if a.New != b.New {
+					if a.New {
+						return -1
+					}
+					return 1
+				}
+				return 0
+			})
+			for _, r := range rows {
+				known := strings.Join(r.Refs, "; ")
+				if r.New {
+					known = "**new**"
+				}
+				fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Key, strings.Join(r.Opts, ", "), cellText(r.Detail), cellText(known))
+			}
+		}
+		if rows := res.rowsOf(arch, ClassFine); len(rows) > 0 {
+			fmt.Fprintf(w, "\n### Candidates to re-enable: %d\n\nFine at every opt level here, but the profile excludes them (the profiles are left as they are; these are for a person to check against upstream):\n\n| combination | excluded by |\n|---|---|\n", len(rows))
+			for _, r := range rows {
+				fmt.Fprintf(w, "| `%s` | %s |\n", r.Key, cellText(strings.Join(r.Refs, "; ")))
+			}
+		}
+	}
+	return w.Flush()
+}
+
+func arches(res *Result) []string {
+	var out []string
+	for _, a := range profile.Arches {
+		if res.Tallies[a] != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func cell(t *Tally, c Class) string {
+	if t.New[c] == 0 || c == ClassFine {
+		return fmt.Sprint(t.ByClass[c])
+	}
+	return fmt.Sprintf("%d (new %d)", t.ByClass[c], t.New[c])
+}
+
+func (res *Result) rowsOf(arch string, c Class) []Row {
+	var out []Row
+	for _, r := range res.Rows {
+		if r.Arch == arch && r.Class == c {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func countNew(rows []Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.New {
+			n++
+		}
+	}
+	return n
+}
+
+// cellText makes s safe in a table cell, and short.
+func cellText(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		s = s[:297] + "..."
+	}
+	return s
+}

@@ -1,0 +1,249 @@
+package census
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"cliff/lib/gen"
+	"cliff/lib/jsonl"
+	"cliff/lib/profile"
+	"cliff/lib/profile/universe"
+	"cliff/lib/record"
+)
+
+// RowKind and RowVersion head every Row.
+const (
+	RowKind    = "census"
+	RowVersion = 1
+)
+
+// A Row is one combination on one target, as cliff-census writes it: a
+// failing one, or a fine one that a profile excludes (a candidate to
+// re-enable).
+type Row struct {
+	Kind     string   `json:"kind"`
+	Version  int      `json:"v"`
+	Arch     string   `json:"arch"`
+	Key      string   `json:"key"` // universe.Key: "fcvt_to_uint.i8.f64"
+	Class    Class    `json:"class"`
+	Opts     []string `json:"opt_levels,omitempty"` // of the configurations that show Class
+	Configs  []string `json:"configs,omitempty"`
+	Detail   string   `json:"detail,omitempty"`  // lib/cluster's diagnostic K
+	Message  string   `json:"message,omitempty"` // the first one, as cliff-run wrote it
+	New      bool     `json:"new"`               // a failure nothing knows
+	Excluded bool     `json:"excluded"`          // facts.txt keeps it out of the profile
+	Refs     []string `json:"refs,omitempty"`    // what knows it
+	CaseID   string   `json:"case_id"`
+}
+
+// A Tally counts the combinations of one target by class, and the new
+// ones among them.
+type Tally struct {
+	Judged       int
+	ByClass, New map[Class]int
+}
+
+// Result is what Run found: the rows, by target, and the tallies.
+type Result struct {
+	Rows    []Row
+	Tallies map[string]*Tally
+}
+
+// Options say what Run reads and writes.
+type Options struct {
+	Inputs []string // verdict files (cliff-diff's output, every verdict); none is stdin
+	Output string   // JSON lines of rows; "" writes none
+	Report string   // census.md; "" writes none
+	Known  *Knowledge
+}
+
+// Run reads the verdicts, classifies every census combination on every
+// target it ran on, and writes the rows and the report. A verdict of a
+// case that is not a census case is an error naming its file and record;
+// the rows of the verdicts before it are still written.
+func Run(ctx context.Context, opts Options) (res *Result, err error) {
+	if len(opts.Inputs) == 0 {
+		opts.Inputs = []string{"-"}
+	}
+	var readers []*jsonl.Reader
+	for _, path := range opts.Inputs {
+		r, closer, err := jsonl.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer closer.Close()
+		readers = append(readers, r)
+	}
+	res = &Result{Tallies: map[string]*Tally{}}
+	readErr := res.read(ctx, readers, opts.Known)
+	slices.SortStableFunc(res.Rows, func(a, b Row) int {
+		if c := slices.Index(profile.Arches, a.Arch) - slices.Index(profile.Arches, b.Arch); c != 0 {
+			return c
+		}
+		if c := slices.Index(Classes(), a.Class) - slices.Index(Classes(), b.Class); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	if opts.Output != "" {
+		if err := writeRows(opts.Output, opts.Inputs, res.Rows); err != nil {
+			return res, err
+		}
+	}
+	if opts.Report != "" {
+		if err := writeReport(opts.Report, res); err != nil {
+			return res, err
+		}
+	}
+	return res, readErr
+}
+
+func writeRows(path string, inputs []string, rows []Row) (err error) {
+	w, err := jsonl.Create(path, inputs...)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := w.CloseAfter(err); err == nil {
+			err = cerr
+		}
+	}()
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeReport writes the report through a temporary file beside path,
+// renamed over it at the end: a failed run leaves path as it was.
+func writeReport(path string, res *Result) error {
+	tmp := path + ".cliff-tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	werr := Report(f, res)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, werr)
+	}
+	return os.Rename(tmp, path)
+}
+
+func (res *Result) read(ctx context.Context, readers []*jsonl.Reader, k *Knowledge) error {
+	for _, r := range readers {
+		for {
+			if ctx != nil && ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			line, err := r.NextRaw()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
+			if err := res.add(line, k); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+		}
+	}
+	return nil
+}
+
+// add classifies the verdict in line on each target it has results of.
+func (res *Result) add(line []byte, k *Knowledge) error {
+	kind, _, err := record.Peek(line)
+	if err != nil {
+		return err
+	}
+	if kind != record.KindVerdict {
+		return fmt.Errorf("a %q record: cliff-census reads %q records (cliff-diff's output)", kind, record.KindVerdict)
+	}
+	rec, err := record.Decode(line)
+	if err != nil {
+		return err
+	}
+	v := rec.(*record.Verdict)
+	key, ok := gen.CensusKey(v.CaseID)
+	if !ok {
+		return fmt.Errorf("case %q is not a census case (cliff-gen --enumerate --all writes %s<combination>)", v.CaseID, gen.CensusIDPrefix)
+	}
+	combo, err := universe.Parse(key)
+	if err != nil {
+		return fmt.Errorf("case %q: %w", v.CaseID, err)
+	}
+	var results []record.RunResult
+	if v.Case != nil {
+		results = v.Case.Results
+	} else {
+		// A consistent verdict carries no case: every configuration
+		// agreed, so each target's is fine.
+		for _, s := range v.Sides {
+			for _, c := range s.Configs {
+				results = append(results, record.RunResult{Config: c, Status: s.Status, Hash: s.Hash})
+			}
+		}
+	}
+	for _, arch := range profile.Arches {
+		if !slices.ContainsFunc(results, func(r record.RunResult) bool { return r.Config.Arch == arch && r.Config.Executor != record.ExecInterp }) {
+			continue
+		}
+		f, ok := Classify(arch, results, k.QemuKnown(arch, combo))
+		if !ok {
+			continue
+		}
+		res.count(arch, f.Class, false)
+		excluded := k.Excluded(arch, combo)
+		if f.Class == ClassFine && len(excluded) == 0 {
+			continue
+		}
+		row := Row{Kind: RowKind, Version: RowVersion, Arch: arch, Key: key, Class: f.Class, Opts: OptLevels(f.Configs),
+			Detail: f.Detail, Message: f.Message, Excluded: len(excluded) > 0, CaseID: v.CaseID}
+		for _, c := range f.Configs {
+			row.Configs = append(row.Configs, c.String())
+		}
+		row.Refs = k.Refs(arch, combo, f)
+		row.New = f.Class != ClassFine && len(row.Refs) == 0
+		if row.New {
+			res.count(arch, f.Class, true)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return nil
+}
+
+func (res *Result) count(arch string, c Class, isNew bool) {
+	t := res.Tallies[arch]
+	if t == nil {
+		t = &Tally{ByClass: map[Class]int{}, New: map[Class]int{}}
+		res.Tallies[arch] = t
+	}
+	if isNew {
+		t.New[c]++
+		return
+	}
+	t.Judged++
+	t.ByClass[c]++
+}
+
+// NewFailures counts the new failing rows.
+func (res *Result) NewFailures() int {
+	n := 0
+	for _, r := range res.Rows {
+		if r.New {
+			n++
+		}
+	}
+	return n
+}

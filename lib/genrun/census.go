@@ -1,0 +1,60 @@
+package genrun
+
+import (
+	"context"
+	"fmt"
+
+	"cliff/lib/gen"
+	"cliff/lib/jsonl"
+	"cliff/lib/metrics"
+	"cliff/lib/profile"
+	"cliff/lib/profile/universe"
+	"cliff/lib/verify"
+)
+
+// census writes one minimal case per combination of the universe of the
+// target opts.Profile names (cliff-gen --enumerate --all): the lowering
+// census, which ignores the profile's exclusions and the mask. A
+// combination cliff's verifier rejects is not written but counted (the
+// universe is the opcode table's type sets; the verifier has rules of its
+// own, such as bitcast's equal widths), as is one no single instruction
+// with params and returns can show.
+func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics.Summary) error {
+	u, err := universe.Load()
+	if err != nil {
+		return err
+	}
+	prof, err := profile.Load(opts.Profile)
+	if err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	combos, err := u.Combos(opts.Profile)
+	if err != nil {
+		return err
+	}
+	var written, rejected, inexpressible int // inexpressible: control flow, calls, traps, addresses
+	for _, c := range combos {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		rec, mod, ok := gen.CensusCase(c, opts.Seed, prof.Settings)
+		if !ok {
+			inexpressible++
+			continue
+		}
+		if errs := verify.Module(mod); len(errs) > 0 {
+			rejected++
+			continue
+		}
+		rec.Options.Profile = opts.Profile
+		rec.Metrics = metrics.Of(mod)
+		summary.Add(rec.Metrics)
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+		written++
+	}
+	fmt.Fprintf(opts.Log, "cliff-gen: census of %s: %d of %d combinations written; %d rejected by cliff's verifier, %d left out (control flow, calls, traps, addresses: no one-instruction case)\n",
+		opts.Profile, written, len(combos), rejected, inexpressible)
+	return nil
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The lowering census: every opcode x controlling type x free type x
+# condition code of each target's universe that cliff's verifier accepts
+# (cliff-gen --enumerate --all: the profile's exclusions and known.mask
+# ignored), compiled for the target at each opt level and run on
+# edge-value inputs, natively or under QEMU, and in the interpreter as the
+# reference; cliff-diff joins every target's results by combination, and
+# cliff-census classifies each failing combination per target (unlowered,
+# panic, wrong, qemu; invalid when Cranelift's verifier rejects what
+# cliff's accepts) and marks it known (facts.txt, known.mask, findings/)
+# or new.
+#
+#   scripts/census.sh [ARCH...]     (default: x86_64 aarch64 riscv64 s390x)
+#
+# Writes into $OUT: ARCH.cases.jsonl.zst, ARCH.results.jsonl.zst and
+# ARCH.log per target, verdicts.jsonl.zst (every verdict), census.jsonl
+# (the rows: each failing combination per target, and each fine one a
+# profile excludes) and census.md (the report, with the time taken).
+# Each target's run is a cliff-run --resume journal: a census killed at
+# any point and started again runs only what is missing.
+#
+# Environment: OUT (out/census), JOBS (cores; cliff-run's parallel
+# workers), OPTS (none,speed,speed_and_size), SEED (1; the census's inputs
+# and immediates, the same on every target), CENSUS_RUN_FLAGS (more
+# cliff-run flags, e.g. "--isa-flags riscv64=has_v,has_zbb --set
+# regalloc_algorithm=single_pass"; results under other flags join the
+# earlier ones, and flag sets of one target must agree), CASE_TIMEOUT
+# (cliff-run's --timeout per case, 10s), TARGET_TIMEOUT (wall limit of
+# each target's run, 60m). Paths are relative to the caller's directory.
+#
+# Exit status: 0 no new failing combination; 1 some are new (see
+# census.md); 2 the census itself failed (bad usage, a target whose run
+# failed or timed out: see its log).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+abs() { case $1 in /*|'') printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+die() { echo "census.sh: $*" >&2; exit 2; }
+
+OUT=$(abs "${OUT:-out/census}")
+JOBS=${JOBS:-$(nproc)}
+OPTS=${OPTS:-none,speed,speed_and_size}
+SEED=${SEED:-1}
+CASE_TIMEOUT=${CASE_TIMEOUT:-10s}
+TARGET_TIMEOUT=${TARGET_TIMEOUT:-60m}
+read -r -a run_flags <<< "${CENSUS_RUN_FLAGS:-}"
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x)
+for a in "${arches[@]}"; do
+	case $a in x86_64|aarch64|riscv64|s390x) ;; *) die "unknown target $a: want x86_64, aarch64, riscv64 or s390x" ;; esac
+done
+mkdir -p "$OUT"
+cd "$here"
+[ -x bin/cliff-census ] || die "bin/cliff-census is missing: run make first"
+
+failed=0
+timing=$OUT/timing.txt
+: > "$timing"
+start_all=$(date +%s)
+for a in "${arches[@]}"; do
+	log=$OUT/$a.log
+	: > "$log"
+	t0=$(date +%s)
+	bin/cliff-gen --enumerate --all --profile "$a" --seed "$SEED" -o "$OUT/$a.cases.jsonl.zst" 2>> "$log" ||
+		die "$a: cliff-gen failed, see $log"
+	status=0
+	timeout --kill-after=30s "$TARGET_TIMEOUT" \
+		bin/cliff-run --arch "$a,interp" --opt "$OPTS" -j "$JOBS" --timeout "$CASE_TIMEOUT" "${run_flags[@]}" \
+		--resume -o "$OUT/$a.results.jsonl.zst" "$OUT/$a.cases.jsonl.zst" 2>> "$log" || status=$?
+	t1=$(date +%s)
+	# cliff-run's compile errors are the census's findings, not its
+	# failures (they go to the log); 2 is a machine that cannot build or
+	# run the target's code, 124 and up a timeout or a kill.
+	if [ "$status" -ge 2 ]; then
+		echo "census.sh: $a: cliff-run exit $status, see $log" >&2
+		failed=1
+	fi
+	cases=$(grep -o 'census of [^:]*: [0-9]* of [0-9]* combinations written; [0-9]* rejected by cliff.s verifier' "$log" || true)
+	printf '%s: %ss (%s)\n' "$a" "$((t1 - t0))" "$cases" | tee -a "$timing" >&2
+done
+results=()
+for a in "${arches[@]}"; do
+	[ -s "$OUT/$a.results.jsonl.zst" ] && results+=("$OUT/$a.results.jsonl.zst")
+done
+[ ${#results[@]} -gt 0 ] || die "no target produced results"
+# --hold: the targets' universes differ, so a combination's records are
+# not at the same place in every file.
+bin/cliff-diff --hold -o "$OUT/verdicts.jsonl.zst" "${results[@]}" 2>> "$OUT/diff.log" || [ $? = 1 ] ||
+	die "cliff-diff failed, see $OUT/diff.log"
+status=0
+bin/cliff-census --summary --md "$OUT/census.md" -o "$OUT/census.jsonl" "$OUT/verdicts.jsonl.zst" || status=$?
+[ "$status" -le 1 ] || die "cliff-census failed"
+end_all=$(date +%s)
+{
+	printf '\n## Run\n\n'
+	printf 'Targets %s, opt levels %s, seed %s, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target, then judge and classify):\n\n' \
+		"${arches[*]}" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
+	sed 's/^/- /' "$timing"
+} >> "$OUT/census.md"
+echo "census.sh: $OUT/census.md" >&2
+[ "$failed" = 0 ] || exit 2
+exit "$status"
