@@ -3,6 +3,7 @@ package iredit
 import (
 	"cliff/lib/ir"
 	"cliff/lib/ub"
+	"slices"
 )
 
 // ReturnOnly makes function name of m return the value r alone, in place
@@ -55,4 +56,71 @@ func returnsOnly(f *ir.Function, r ir.Value) bool {
 		}
 	}
 	return true
+}
+
+// ReturnThroughCaller shows the value r of a callee in the entry's output:
+// function name returns r alone, and the entry, its only caller, returns
+// what its one direct call of name returns, cut right after that call
+// (its other returns give a zero of r's type). A miscompiled value inside
+// a callee can then be compared on its own, as ReturnOnly does for the
+// entry's values. It reports whether it could: name is called once, by a
+// plain call in the entry, and returns normally (no tail calls).
+func ReturnThroughCaller(m *ir.Module, entry, name string, r ir.Value) bool {
+	f, g := m.Func(entry), m.Func(name)
+	if f == nil || g == nil || f == g || int(r) >= len(g.Values) || g.Values[r].Kind != ir.DefResult || ub.IsAddress(g, r) {
+		return false
+	}
+	t := g.Values[r].Type
+	if !CanConst(t) {
+		return false
+	}
+	callers, ok := directCallers(m, name)
+	if !ok || len(callers) != 1 || len(callers[f]) != 1 {
+		return false
+	}
+	ref := callers[f][0]
+	b, k, found := ir.NoBlock, -1, 0
+	for _, blk := range f.Layout {
+		for pos, i := range f.Blocks[blk].Insts {
+			if d := &f.Insts[i]; d.Op == ir.OpCall && d.Func == ref.Num {
+				b, k = blk, pos
+				found++
+			}
+		}
+	}
+	sig := sigDecl(f, ref.Sig)
+	if found != 1 || sig == nil {
+		return false
+	}
+	for _, blk := range g.Layout {
+		if term := Terminator(g, blk); term != ir.NoInst && g.Insts[term].Op != ir.OpReturn && g.Insts[term].Op.Info().Flags&ir.FlagReturn != 0 {
+			return false // a tail call returns what another function returns
+		}
+	}
+	// The callee returns r alone.
+	g.Sig.Returns = []ir.AbiParam{{Type: t}}
+	for _, blk := range g.Layout {
+		if term := Terminator(g, blk); term != ir.NoInst && g.Insts[term].Op == ir.OpReturn {
+			g.Insts[term].Args = []ir.Value{r}
+		}
+	}
+	RemoveDead(g, nil)
+	// The call gives one value of r's type, which the entry returns at once.
+	sig.Returns = []ir.AbiParam{{Type: t}}
+	call := f.Blocks[b].Insts[k]
+	res := ir.Value(len(f.Values))
+	f.Values = append(f.Values, ir.ValueData{Type: t, Kind: ir.DefResult, Inst: call})
+	f.Insts[call].Results = []ir.Value{res}
+	f.Sig.Returns = []ir.AbiParam{{Type: t}}
+	for _, blk := range f.Layout {
+		if term := Terminator(f, blk); blk != b && term != ir.NoInst && f.Insts[term].Op == ir.OpReturn {
+			insts := f.Blocks[blk].Insts
+			f.Blocks[blk].Insts = slices.Clone(insts[:len(insts)-1])
+			if !endWithReturn(f, blk, len(insts)-1, []ir.Value{ir.NoValue}) {
+				return false
+			}
+		}
+	}
+	f.Blocks[b].Insts = slices.Clone(f.Blocks[b].Insts[:k+1])
+	return endWithReturn(f, b, k+1, []ir.Value{res})
 }

@@ -226,3 +226,44 @@ func mustParse(t *testing.T, src string) *ir.Module {
 	}
 	return m
 }
+
+// ReturnThroughCaller: a callee's value reaches the entry's output through
+// the one call, the entry cut right after it; it refuses a callee called
+// twice, one called through a tail call, and an address.
+func TestReturnThroughCaller(t *testing.T) {
+	const callee = "function %g(i8) -> i8 {\nblock0(v0: i8):\n    v1 = uextend.i16 v0\n    v2 = ireduce.i8 v1\n    v3 = iadd v2, v0\n    return v3\n}\n\n"
+	for _, tc := range []struct {
+		name, src string
+		inst      int // the instruction (in %g's entry block) whose result shows
+		ok        bool
+		want      string
+	}{
+		{"once, then more code and a branch", callee + "function %f(i8) -> i8 {\n    fn0 = %g(i8) -> i8\n\nblock0(v0: i8):\n    brif v0, block1, block2\n\nblock1:\n    v1 = call fn0(v0)\n    v2 = iadd v1, v0\n    return v2\n\nblock2:\n    return v0\n}\n", 0, true,
+			"function %g(i8) -> i16 {\nblock0(v0: i8):\n    v1 = uextend.i16 v0\n    return v1\n}\n\nfunction %f(i8) -> i16 {\n    sig0 = (i8) -> i16\n    fn0 = %g sig0\n\nblock0(v0: i8):\n    brif v0, block1, block2\n\nblock1:\n    v3 = call fn0(v0)\n    return v3\n\nblock2:\n    v4 = iconst.i16 0\n    return v4\n}\n"},
+		{"called twice", callee + "function %f(i8) -> i8 {\n    fn0 = %g(i8) -> i8\n\nblock0(v0: i8):\n    v1 = call fn0(v0)\n    v2 = call fn0(v1)\n    return v2\n}\n", 0, false, ""},
+		{"tail call", callee + "function %f(i8) -> i8 tail {\n    fn0 = %g(i8) -> i8\n\nblock0(v0: i8):\n    return_call fn0(v0)\n}\n", 0, false, ""},
+		{"address", "function %h() {\nblock0:\n    return\n}\n\nfunction %g(i8) -> i8 {\n    fn0 = %h()\n\nblock0(v0: i8):\n    v1 = func_addr.i64 fn0\n    return v0\n}\n\nfunction %f(i8) -> i8 {\n    fn0 = %g(i8) -> i8\n\nblock0(v0: i8):\n    v1 = call fn0(v0)\n    return v1\n}\n", 0, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustParse(t, tc.src)
+			g := m.Func("%g")
+			r := g.Insts[g.Blocks[g.Layout[0]].Insts[tc.inst]].Results[0]
+			if ok := iredit.ReturnThroughCaller(m, "%f", "%g", r); ok != tc.ok {
+				t.Fatalf("ReturnThroughCaller = %v, want %v", ok, tc.ok)
+			}
+			if !tc.ok {
+				if got := iredit.Text(m); got != iredit.Text(mustParse(t, tc.src)) {
+					t.Errorf("changed although it could not:\n%s", got)
+				}
+				return
+			}
+			iredit.Cleanup(m)
+			if got := iredit.Text(m); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if errs := verify.Module(mustParse(t, iredit.Text(m))); len(errs) > 0 {
+				t.Errorf("does not verify: %v", errs)
+			}
+		})
+	}
+}

@@ -259,8 +259,8 @@ func sinkCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
 }
 
 // firstWrongValue finds a miscompile's culprit by its value: each needed
-// instruction of the entry function in turn becomes what the entry
-// returns, and the culprit is the first whose value already differs on
+// instruction of the entry function, or of a callee the entry calls once,
+// in turn becomes what the entry returns, and the culprit is the first whose value already differs on
 // the failing configuration (the same failing configurations as the
 // signature's) while the values of its needed producers do not. All the
 // variants go to the oracle in one batch. It returns the culprit's index
@@ -275,10 +275,11 @@ func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate,
 	var at []int
 	var variants []*reduce.Candidate
 	for k, s := range sites {
-		if !needed[s] || s.fn != entry.Name {
+		if !needed[s] {
 			continue
 		}
-		if v := t.Variant(c, exposeEdit(s.fn, entry.Insts[s.i].Results[0])); v != nil {
+		f := c.Module.Func(s.fn)
+		if v := t.Variant(c, exposeEdit(entry.Name, s.fn, f.Insts[s.i].Results[0])); v != nil {
 			at = append(at, k)
 			variants = append(variants, v)
 		}
@@ -296,23 +297,41 @@ func firstWrongValue(ctx context.Context, t *reduce.Tester, c *reduce.Candidate,
 	}
 	for _, k := range at {
 		s := sites[k]
-		if wrong[s] && !slices.ContainsFunc(sites, func(p site) bool { return wrong[p] && uses(c.Module, s, p) }) {
+		if wrong[s] && !slices.ContainsFunc(sites, func(p site) bool { return wrong[p] && (uses(c.Module, s, p) || calls(c.Module, s, p.fn)) }) {
 			return k, nil
 		}
 	}
 	return -1, nil
 }
 
-// exposeEdit makes function name return the value r alone
-// (iredit.ReturnOnly).
+// calls reports whether instruction s of module m is a direct call of the
+// function name: its result is wrong because a value of name's is.
+func calls(m *ir.Module, s site, name string) bool {
+	f := m.Func(s.fn)
+	d := &f.Insts[s.i]
+	if d.Op != ir.OpCall || s.fn == name {
+		return false
+	}
+	return slices.ContainsFunc(f.FuncRefs, func(fr ir.FuncRefDecl) bool { return fr.Num == d.Func && fr.Name == name })
+}
+
+// exposeEdit makes the entry return the value r of function name alone:
+// iredit.ReturnOnly for a value of the entry, iredit.ReturnThroughCaller
+// for one of a callee the entry calls once.
 //
 // riscv64 returns a vector only with enable_multi_ret_implicit_sret (as
 // finding 03 says): the variant gets the setting, so that exposing a
 // vector does not turn a wrong value into a compile error.
-func exposeEdit(name string, r ir.Value) reduce.Edit {
+func exposeEdit(entry, name string, r ir.Value) reduce.Edit {
 	const sret = "enable_multi_ret_implicit_sret=true"
 	return func(v *reduce.Candidate) bool {
-		if !iredit.ReturnOnly(v.Module, name, r) {
+		ok := false
+		if name == entry {
+			ok = iredit.ReturnOnly(v.Module, name, r)
+		} else {
+			ok = iredit.ReturnThroughCaller(v.Module, entry, name, r)
+		}
+		if !ok {
 			return false
 		}
 		if !slices.Contains(v.Settings, sret) {

@@ -2,10 +2,12 @@ package locate_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"cliff/lib/ir"
 	"cliff/lib/locate"
+	"cliff/lib/record"
 	"cliff/lib/reduce"
 	"cliff/lib/reduce/reducetest"
 )
@@ -53,5 +55,55 @@ func TestFindCulprit(t *testing.T) {
 				t.Errorf("culprit %s (%s), want a %s, in\n%s", cul.Text, cul.Opcode, tc.culprit, res.Case.CLIF)
 			}
 		})
+	}
+}
+
+// TestFindCulpritInCallee: a miscompiled value inside a callee is found by
+// showing it through the entry's one call of the callee, and the call
+// itself, whose result is wrong only because of it, is not blamed.
+func TestFindCulpritInCallee(t *testing.T) {
+	ctx := context.Background()
+	culprit := reducetest.Culprit{Op: ir.OpImul, Type: ir.I32}
+	miscompile := reducetest.Miscompile(culprit)
+	// The real signature's form, so that exposed values are compared.
+	shape := func(c *reduce.Candidate) string {
+		if s := miscompile(c); strings.HasPrefix(s, "divergent ") {
+			return "divergent x86_64/*: " + s[strings.LastIndex(s, " ")+1:] + " value"
+		} else {
+			return s
+		}
+	}
+	cand, err := reduce.NewCandidate(&record.Case{ID: "callee", CLIF: `function %main(i32, i32) -> i64 {
+    fn0 = %g(i32, i32) -> i32
+
+block0(v0: i32, v1: i32):
+    v2 = call fn0(v0, v1)
+    v3 = iadd v2, v0
+    v4 = uextend.i64 v3
+    return v4
+}
+
+function %g(i32, i32) -> i32 {
+block0(v0: i32, v1: i32):
+    v2 = iadd v0, v1
+    v3 = imul v2, v0
+    v4 = bxor v3, v1
+    return v4
+}
+`}, configs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := &reducetest.Checked{Shape: shape}
+	tester := reduce.NewTester(oracle, shape(cand))
+	cul, err := locate.FindCulprit(ctx, tester, cand, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range oracle.Problems {
+		t.Errorf("candidate sent to the oracle: %s", p)
+	}
+	if cul == nil || cul.Function != "%g" || cul.Opcode != "imul" {
+		t.Fatalf("culprit %+v, want the imul of %%g", cul)
 	}
 }
