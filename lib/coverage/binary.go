@@ -22,6 +22,9 @@ type Binary struct {
 	Files  []string // the kept source files, as the line table names them
 	funcs  []extent // sorted by start
 	rows   []row    // line-table rows in kept files, sorted by start
+	// calls are the lines of kept files that make inlined calls, over
+	// disjoint segments of code, sorted by start.
+	calls []row
 }
 
 type extent struct{ start, end uint64 }
@@ -80,53 +83,135 @@ func (b *Binary) readLines(d *dwarf.Data, keep func(string) bool) error {
 		fileIndex[name] = i
 		return i, true
 	}
+	var calls []row               // inlined calls made from kept files
+	var cuFiles []*dwarf.LineFile // the current compile unit's file table
 	r := d.Reader()
 	for {
-		cu, err := r.Next()
+		e, err := r.Next()
 		if err != nil {
 			return err
 		}
-		if cu == nil {
+		if e == nil {
 			break
 		}
-		if cu.Tag != dwarf.TagCompileUnit {
-			r.SkipChildren()
-			continue
-		}
-		lr, err := d.LineReader(cu)
-		if err != nil {
-			return err
-		}
-		r.SkipChildren()
-		if lr == nil {
-			continue
-		}
-		// A row covers the code up to the next row's address; a sequence
-		// ends with an end_sequence row.
-		var prev dwarf.LineEntry
-		havePrev := false
-		for {
-			var e dwarf.LineEntry
-			if err := lr.Next(&e); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
+		switch e.Tag {
+		case dwarf.TagCompileUnit:
+			lr, err := d.LineReader(e)
+			if err != nil {
 				return err
 			}
-			if havePrev && prev.File != nil && prev.Line > 0 && e.Address > prev.Address {
-				// Code the linker dropped keeps rows at a placeholder
-				// address, outside every function: skip them.
-				if _, inFunc := b.function(prev.Address); !inFunc {
-					// not kept
-				} else if i, ok := kept(prev.File.Name); ok {
-					b.rows = append(b.rows, row{extent{prev.Address, e.Address}, i, int32(prev.Line)})
+			cuFiles = nil
+			if lr == nil {
+				continue
+			}
+			if err := b.readRows(lr, kept); err != nil {
+				return err
+			}
+			cuFiles = lr.Files()
+		case dwarf.TagInlinedSubroutine:
+			// The line table gives only the innermost source line, the
+			// inlined callee's; the call itself, a line of the generated
+			// file that has no code of its own, is here.
+			fileNo, ok1 := e.Val(dwarf.AttrCallFile).(int64)
+			line, ok2 := e.Val(dwarf.AttrCallLine).(int64)
+			if !ok1 || !ok2 || line <= 0 || fileNo < 0 || int(fileNo) >= len(cuFiles) || cuFiles[fileNo] == nil {
+				continue
+			}
+			i, ok := kept(cuFiles[fileNo].Name)
+			if !ok {
+				continue
+			}
+			ranges, err := d.Ranges(e)
+			if err != nil {
+				return err
+			}
+			for _, rg := range ranges {
+				if _, inFunc := b.function(rg[0]); inFunc && rg[1] > rg[0] {
+					calls = append(calls, row{extent{rg[0], rg[1]}, i, int32(line)})
 				}
 			}
-			prev, havePrev = e, !e.EndSequence
 		}
 	}
 	slices.SortFunc(b.rows, func(x, y row) int { return cmpU64(x.start, y.start) })
+	b.calls = flatten(calls)
 	return nil
+}
+
+// readRows adds the rows of one compile unit's line table in kept files.
+func (b *Binary) readRows(lr *dwarf.LineReader, kept func(string) (int32, bool)) error {
+	// A row covers the code up to the next row's address; a sequence ends
+	// with an end_sequence row.
+	var prev dwarf.LineEntry
+	havePrev := false
+	for {
+		var e dwarf.LineEntry
+		if err := lr.Next(&e); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if havePrev && prev.File != nil && prev.Line > 0 && e.Address > prev.Address {
+			// Code the linker dropped keeps rows at a placeholder
+			// address, outside every function: skip them.
+			if _, inFunc := b.function(prev.Address); inFunc {
+				if i, ok := kept(prev.File.Name); ok {
+					b.rows = append(b.rows, row{extent{prev.Address, e.Address}, i, int32(prev.Line)})
+				}
+			}
+		}
+		prev, havePrev = e, !e.EndSequence
+	}
+}
+
+// flatten turns inlined-call ranges, which nest and overlap, into rows over
+// disjoint address segments (one row per call active on a segment, rows of
+// a segment sharing its extent), so that they can be searched like the
+// line table's rows.
+func flatten(calls []row) []row {
+	type event struct {
+		at    uint64
+		open  bool
+		index int
+	}
+	events := make([]event, 0, 2*len(calls))
+	for i, c := range calls {
+		events = append(events, event{c.start, true, i}, event{c.end, false, i})
+	}
+	slices.SortFunc(events, func(x, y event) int { return cmpU64(x.at, y.at) })
+	active := map[int]bool{}
+	var out []row
+	for k := 0; k < len(events); {
+		at := events[k].at
+		for ; k < len(events) && events[k].at == at; k++ {
+			if events[k].open {
+				active[events[k].index] = true
+			} else {
+				delete(active, events[k].index)
+			}
+		}
+		if k == len(events) || len(active) == 0 {
+			continue
+		}
+		next := events[k].at
+		var seg []FileLine
+		for i := range active {
+			fl := FileLine{calls[i].file, calls[i].line}
+			if !slices.Contains(seg, fl) {
+				seg = append(seg, fl)
+			}
+		}
+		slices.SortFunc(seg, func(x, y FileLine) int {
+			if x.File != y.File {
+				return int(x.File - y.File)
+			}
+			return int(x.Line - y.Line)
+		})
+		for _, fl := range seg {
+			out = append(out, row{extent{at, next}, fl.File, fl.Line})
+		}
+	}
+	return out
 }
 
 func cmpU64(x, y uint64) int {
@@ -186,16 +271,20 @@ func (b *Binary) function(pc uint64) (extent, bool) {
 	return extent{}, false
 }
 
-// lines are the kept lines of the code in [start, end), without repeats.
+// lines are the kept lines of the code in [start, end), without repeats:
+// its line-table rows and the calls inlined into it.
 func (b *Binary) lines(start, end uint64) []FileLine {
 	var out []FileLine
-	// Rows do not overlap within a sequence; sequences do not overlap
-	// either, so rows sorted by start are sorted by end too.
-	i := sort.Search(len(b.rows), func(i int) bool { return b.rows[i].end > start })
-	for ; i < len(b.rows) && b.rows[i].start < end; i++ {
-		fl := FileLine{b.rows[i].file, b.rows[i].line}
-		if !slices.Contains(out, fl) {
-			out = append(out, fl)
+	for _, rows := range [][]row{b.rows, b.calls} {
+		// Rows do not overlap within a sequence; sequences do not
+		// overlap either, so rows sorted by start are sorted by end too
+		// (and the calls' segments are disjoint).
+		i := sort.Search(len(rows), func(i int) bool { return rows[i].end > start })
+		for ; i < len(rows) && rows[i].start < end; i++ {
+			fl := FileLine{rows[i].file, rows[i].line}
+			if !slices.Contains(out, fl) {
+				out = append(out, fl)
+			}
 		}
 	}
 	return out

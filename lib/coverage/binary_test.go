@@ -24,6 +24,9 @@ func TestMapBlocks(t *testing.T) {
 			{extent{0x320, 0x340}, 0, 21},
 		},
 	}
+	// A call at line 30, inlined: its code is the callee's lines (not
+	// kept), but the block making it covers line 30.
+	b.calls = []row{{extent{0x328, 0x330}, 0, 30}}
 	all := map[uint64]bool{0x100: true, 0x110: true, 0x300: true, 0x320: true}
 	m := b.Map(all)
 	for _, tt := range []struct {
@@ -32,7 +35,7 @@ func TestMapBlocks(t *testing.T) {
 	}{
 		{[]uint64{0x100}, []int{10}},
 		{[]uint64{0x110}, []int{11, 12}}, // to the end of its function, not to 0x300
-		{[]uint64{0x320}, []int{21}},     // the last block: to its function's end
+		{[]uint64{0x320}, []int{21, 30}}, // the last block: to its function's end
 		{[]uint64{0x100, 0x300}, []int{10, 20}},
 		{[]uint64{0x150}, nil}, // not an instrumented block
 	} {
@@ -50,6 +53,28 @@ func TestMapBlocks(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("blocks %x: lines %v, want %v", tt.pcs, got, tt.want)
 		}
+	}
+}
+
+// Inlined calls nest: each segment of code gets every call line active on
+// it, once.
+func TestFlattenInlinedCalls(t *testing.T) {
+	calls := []row{
+		{extent{0x100, 0x200}, 0, 5},
+		{extent{0x140, 0x180}, 0, 7}, // inlined into the call at line 5
+		{extent{0x100, 0x120}, 0, 5}, // line 5 again, overlapping itself
+		{extent{0x300, 0x310}, 1, 9},
+	}
+	want := []row{
+		{extent{0x100, 0x120}, 0, 5},
+		{extent{0x120, 0x140}, 0, 5},
+		{extent{0x140, 0x180}, 0, 5},
+		{extent{0x140, 0x180}, 0, 7},
+		{extent{0x180, 0x200}, 0, 5},
+		{extent{0x300, 0x310}, 1, 9},
+	}
+	if got := flatten(calls); !slices.Equal(got, want) {
+		t.Errorf("flatten:\n have %v\n want %v", got, want)
 	}
 }
 
@@ -90,10 +115,13 @@ func TestOpenBinaryLineTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bodyLine, mainLine := 0, 0
+	bodyLine, callLine, mainLine := 0, 0, 0
 	for i, l := range strings.Split(string(src), "\n") {
 		if strings.Contains(l, "// probe: a line") {
 			bodyLine = i + 1
+		}
+		if strings.Contains(l, "// probe: an inlined call") {
+			callLine = i + 1
 		}
 		if strings.HasPrefix(l, "func main()") {
 			mainLine = i + 1
@@ -104,6 +132,9 @@ func TestOpenBinaryLineTable(t *testing.T) {
 	lines := sets[b.Files[0]]
 	if !lines[bodyLine] {
 		t.Errorf("the probe's block maps to lines %v, want them to include %d", lines, bodyLine)
+	}
+	if !lines[callLine] {
+		t.Errorf("the probe's block maps to lines %v, want them to include the inlined call's line %d", lines, callLine)
 	}
 	if lines[mainLine] {
 		t.Errorf("the probe's block maps to lines %v, which include main's line %d", lines, mainLine)

@@ -11,8 +11,11 @@
 // (ReadPCFile). This package undoes each process's load address (the
 // files' anchor line against the binary's symbol), takes a block to be the
 // code from its address to the next instrumented address (or the end of its
-// function), and maps that code to source lines with the binary's DWARF
-// line table (Binary, LineMap). A line is instrumented when some block's
+// function), and maps that code to source lines with the binary's DWARF:
+// the line table's rows, and the call lines of the inlined calls
+// (DW_TAG_inlined_subroutine), since most of the generated code is calls
+// that the optimiser inlined and the line table names only the callee's
+// lines (Binary, LineMap). A line is instrumented when some block's
 // code maps to it, covered when some block that ran does. The code is the
 // optimised build's, so a line folded into another line's code counts as
 // that line: the figures compare with each other, not exactly with

@@ -8,7 +8,7 @@ import "os"
 func probe(x int) int {
 	s := 0
 	for i := 0; i < x; i++ { // probe: a line of the probe's body
-		s += i * x
+		s += scale(i, x) // probe: an inlined call
 	}
 	return s
 }
