@@ -246,6 +246,9 @@ func onlyBy(by map[string]map[Rule]bool, order []Rule) map[string][]Rule {
 		return nil
 	}
 	out := map[string][]Rule{}
+	for input := range by {
+		out[input] = nil // an input that covered nothing alone has an empty list
+	}
 	for _, r := range order {
 		var who []string
 		for input, rules := range by {

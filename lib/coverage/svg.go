@@ -3,6 +3,7 @@ package coverage
 import (
 	"fmt"
 	"html"
+	"math"
 	"strings"
 )
 
@@ -22,8 +23,8 @@ var inputColors = []string{"#2471a3", "#c0392b", "#27ae60", "#8e44ad", "#d68910"
 // SVG draws each target's line coverage (solid) and lowering-rule coverage
 // (dashed) against the axis, one panel per target, one colour per input.
 func (r *Report) SVG(axis Axis) string {
-	const width, panelW, panelH, left, top, gapX, gapY = 980, 280, 170, 50, 60, 45, 70
-	cols := 3
+	const panelW, panelH, left, top, gapX, gapY, cols = 280, 170, 50, 60, 45, 70, 3
+	width := left + cols*panelW + (cols-1)*gapX + 30
 	rows := (len(Targets) + cols - 1) / cols
 	height := top + rows*(panelH+gapY) + 20
 	var b strings.Builder
@@ -36,29 +37,33 @@ func (r *Report) SVG(axis Axis) string {
 	if axis == AxisCases {
 		xName, xOf = "cases run", func(m Measurement) float64 { return float64(m.Cases) }
 	}
-	text(width/2, 18, "middle", "ISLE coverage against "+xName+": lines of isle_<arch>.rs (solid), lowering rules (dashed)")
+	text(float64(width)/2, 18, "middle", "ISLE coverage against "+xName+": lines of isle_<arch>.rs (solid), lowering rules (dashed)")
 	for i, in := range r.Inputs {
 		x := float64(left + i*150)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="34" x2="%.1f" y2="34" stroke="%s" stroke-width="3"/>`+"\n", x, x+20, inputColors[i%len(inputColors)])
 		text(x+24, 38, "start", in)
 	}
-	maxX := 1e-9
+	// One scale for all panels, so that targets compare: the x axis to
+	// the longest input, the y axis to the next 10% above the highest.
+	maxX, maxY := 1e-9, 10.0
 	for _, m := range r.Points {
 		if m.Input != UnionInput {
 			maxX = max(maxX, xOf(m))
+			maxY = max(maxY, m.LinePct(), m.MainRulePct())
 		}
 	}
+	maxY = min(100, math.Ceil(maxY/10)*10)
 	for ti, t := range Targets {
 		x0 := float64(left + (ti%cols)*(panelW+gapX))
 		y0 := float64(top + (ti/cols)*(panelH+gapY))
 		px := func(v float64) float64 { return x0 + v/maxX*panelW }
-		py := func(p float64) float64 { return y0 + panelH - p/100*panelH }
+		py := func(p float64) float64 { return y0 + panelH - p/maxY*panelH }
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%d" fill="none" stroke="black"/>`+"\n", x0, y0, panelW, panelH)
-		for _, p := range []float64{25, 50, 75} {
+		for _, p := range []float64{maxY / 4, maxY / 2, 3 * maxY / 4} {
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`+"\n", x0, py(p), x0+panelW, py(p))
 		}
 		text(x0+panelW/2, y0-6, "middle", t.Name)
-		for _, p := range []float64{0, 50, 100} {
+		for _, p := range []float64{0, maxY / 2, maxY} {
 			text(x0-4, py(p)+4, "end", fmt.Sprintf("%.0f%%", p))
 		}
 		text(x0, y0+panelH+14, "middle", "0")
