@@ -22,7 +22,7 @@
 # $OUT/<name>/ (name: runtests, filetests, the profile, the file's base name).
 #
 # Output, in $OUT/report: coverage.md (printed too) with, per input and for
-# the union of the inputs, the line coverage of each generated file (CLIR's
+# the union of the inputs (and of the campaigns, as "cliff"), the line coverage of each generated file (CLIR's
 # metric: covered lines / instrumented lines), the coverage of the lowering
 # rules (lower.isle; opts/*.isle) and of all rules of the file, with cases
 # and CPU time; coverage.jsonl (the same per step); coverage-cpu.svg and
@@ -179,17 +179,22 @@ run_input() {
 	esac
 }
 
+# The report; the campaigns together are also the group "cliff", when
+# there is something to compare them with or more than one.
 report() {
-	local args=() name
+	local args=() name campaigns=()
 	for input in "$@"; do
 		case $input in
 		runtests | filetests) name=$input ;;
 		file:*) name=$(basename "${input#file:}"); name=${name%%.*} ;;
-		*) name=${input%%:*} ;;
+		*) name=${input%%:*}; campaigns+=("$name") ;;
 		esac
 		[ -f "$OUT/$name/steps.tsv" ] || die "$input has not been run in $OUT"
 		args+=("$name=$OUT/$name")
 	done
+	if [ ${#campaigns[@]} -gt 1 ] || { [ ${#campaigns[@]} = 1 ] && [ $# -gt 1 ]; }; then
+		args=(--group "cliff=$(IFS=,; echo "${campaigns[*]}")" "${args[@]}")
+	fi
 	"$here/bin/cliff-coverage" --driver "$DRIVER" -o "$OUT/report" "${args[@]}" ||
 		die "cliff-coverage failed"
 	echo "== report in $OUT/report" >&2

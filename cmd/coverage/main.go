@@ -22,14 +22,17 @@ func main() {
 
 func app(stdout io.Writer) *cli.App {
 	return &cli.App{
-		Name:      "cliff-coverage",
-		Usage:     "report the ISLE line and rule coverage of inputs run by an instrumented cliff-driver",
-		ArgsUsage: "INPUT=DIR...  (DIR holds steps.tsv and a directory of PC files per step)",
+		Name: "cliff-coverage",
+		// --group's value is a comma-separated list of its own.
+		DisableSliceFlagSeparator: true,
+		Usage:                     "report the ISLE line and rule coverage of inputs run by an instrumented cliff-driver",
+		ArgsUsage:                 "INPUT=DIR...  (DIR holds steps.tsv and a directory of PC files per step)",
 		Description: `Each INPUT=DIR is one input (the runtests, a campaign) that
 scripts/coverage.sh ran in steps with the instrumented driver: DIR/steps.tsv
 has a line "STEPDIR CASES CPU_SECONDS" per step, and each STEPDIR the PC
 files its drivers wrote (CLIFF_COVERAGE_DIR). The coverage after each step
-is cumulative; "union" is that of all inputs together.
+is cumulative; each --group is the union of its inputs, "union" that of
+all inputs together.
 
 Prints the Markdown tables (line coverage of each generated isle_<arch>.rs
 and isle_opt.rs, lowering-rule coverage, all-rule coverage) on stdout. With
@@ -41,10 +44,19 @@ covered).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
 			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
+			&cli.StringSliceFlag{Name: "group", Usage: "report the union of some inputs as one more row: `NAME=INPUT,INPUT...` (repeatable)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cliapp.Usagef("want at least one INPUT=DIR")
+			}
+			var groups []coverage.Group
+			for _, arg := range c.StringSlice("group") {
+				name, list, ok := strings.Cut(arg, "=")
+				if !ok || name == "" || list == "" {
+					return cliapp.Usagef("--group %q: want NAME=INPUT,INPUT...", arg)
+				}
+				groups = append(groups, coverage.Group{Name: name, Inputs: strings.Split(list, ",")})
 			}
 			var runs []coverage.Run
 			for _, arg := range c.Args().Slice() {
@@ -58,7 +70,7 @@ covered).`,
 				}
 				runs = append(runs, run)
 			}
-			rep, err := coverage.Measure(c.String("driver"), runs)
+			rep, err := coverage.Measure(c.String("driver"), runs, groups)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,12 +124,13 @@ func (m Measurement) MainRulePct() float64 { return pct(m.MainRulesCovered, m.Ma
 
 // Report is the coverage of several inputs and of their union.
 type Report struct {
-	Points []Measurement // every step of every input, then the union
+	Points []Measurement // every step of every input, then the groups and the union
 	// Uncovered are the rules no input covered, per target name; Only
 	// the rules that only one input covered, per target and input.
 	Uncovered map[string][]Rule
 	Only      map[string]map[string][]Rule
 	Inputs    []string
+	Groups    []string // the groups' names (not the union's)
 }
 
 // Final is the last measurement of an input for a target.
@@ -156,8 +158,9 @@ type generated struct {
 }
 
 // Measure maps the PC files of runs through the instrumented driver at
-// driverPath and measures each target after each step.
-func Measure(driverPath string, runs []Run) (*Report, error) {
+// driverPath and measures each target after each step, then each group
+// and the union of all inputs.
+func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 	all, err := allPCs(runs)
 	if err != nil {
 		return nil, err
@@ -180,13 +183,14 @@ func Measure(driverPath string, runs []Run) (*Report, error) {
 		gens[i].instrumented = instrumented[gens[i].path]
 	}
 	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}}
-	union := map[string]LineSet{}
+	finals := map[string]total{}                       // input → its covered lines, cases, CPU time
 	coveredBy := map[string]map[string]map[Rule]bool{} // target → input → rules
-	unionCases, unionCPU := 0, 0.0
 	for _, run := range runs {
+		if _, dup := finals[run.Input]; dup || run.Input == UnionInput {
+			return nil, fmt.Errorf("input name %q given twice or reserved", run.Input)
+		}
 		rep.Inputs = append(rep.Inputs, run.Input)
-		covered := map[string]LineSet{}
-		cases, cpu := 0, 0.0
+		t := total{covered: map[string]LineSet{}}
 		for i, step := range run.Steps {
 			pcs, err := coveredPCs(step.Dir, bin.Anchor)
 			if err != nil {
@@ -195,41 +199,74 @@ func Measure(driverPath string, runs []Run) (*Report, error) {
 			if len(pcs) == 0 && step.Cases > 0 {
 				return nil, fmt.Errorf("%s: %d cases ran but no driver wrote coverage (.cov files)", step.Dir, step.Cases)
 			}
-			lm.Lines(pcs, covered)
-			cases += step.Cases
-			cpu += step.CPUSeconds
+			lm.Lines(pcs, t.covered)
+			t.cases += step.Cases
+			t.cpu += step.CPUSeconds
 			for _, g := range gens {
-				m, _ := measure(g, covered[g.path])
-				m.Input, m.Step, m.Cases, m.CPUSeconds = run.Input, i+1, cases, cpu
+				m, _ := measure(g, t.covered[g.path])
+				m.Input, m.Step, m.Cases, m.CPUSeconds = run.Input, i+1, t.cases, t.cpu
 				rep.Points = append(rep.Points, m)
 			}
 		}
+		finals[run.Input] = t
 		for _, g := range gens {
-			_, rc := measure(g, covered[g.path])
+			_, rc := measure(g, t.covered[g.path])
 			if coveredBy[g.Name] == nil {
 				coveredBy[g.Name] = map[string]map[Rule]bool{}
 			}
 			coveredBy[g.Name][run.Input] = setOf(rc.Covered)
 		}
-		for file, lines := range covered {
-			if union[file] == nil {
-				union[file] = LineSet{}
+	}
+	groups = append(slices.Clone(groups), Group{UnionInput, rep.Inputs})
+	for _, grp := range groups {
+		u := total{covered: map[string]LineSet{}}
+		for _, in := range grp.Inputs {
+			t, ok := finals[in]
+			if !ok {
+				return nil, fmt.Errorf("group %s: no input %q", grp.Name, in)
 			}
-			for l := range lines {
-				union[file][l] = true
+			u.add(t)
+		}
+		for _, g := range gens {
+			m, rc := measure(g, u.covered[g.path])
+			m.Input, m.Step, m.Cases, m.CPUSeconds = grp.Name, 1, u.cases, u.cpu
+			rep.Points = append(rep.Points, m)
+			if grp.Name == UnionInput {
+				rep.Uncovered[g.Name] = rc.Uncovered
+				rep.Only[g.Name] = onlyBy(coveredBy[g.Name], rc.Covered)
 			}
 		}
-		unionCases += cases
-		unionCPU += cpu
-	}
-	for _, g := range gens {
-		m, rc := measure(g, union[g.path])
-		m.Input, m.Step, m.Cases, m.CPUSeconds = UnionInput, 1, unionCases, unionCPU
-		rep.Points = append(rep.Points, m)
-		rep.Uncovered[g.Name] = rc.Uncovered
-		rep.Only[g.Name] = onlyBy(coveredBy[g.Name], rc.Covered)
+		if grp.Name != UnionInput {
+			rep.Groups = append(rep.Groups, grp.Name)
+		}
 	}
 	return rep, nil
+}
+
+// Group names the union of some inputs, reported as one more row.
+type Group struct {
+	Name   string
+	Inputs []string
+}
+
+// total is an input's coverage when it is done (or a group's).
+type total struct {
+	covered map[string]LineSet // per generated file
+	cases   int
+	cpu     float64
+}
+
+func (t *total) add(o total) {
+	for file, lines := range o.covered {
+		if t.covered[file] == nil {
+			t.covered[file] = LineSet{}
+		}
+		for l := range lines {
+			t.covered[file][l] = true
+		}
+	}
+	t.cases += o.cases
+	t.cpu += o.cpu
 }
 
 func setOf(rules []Rule) map[Rule]bool {

@@ -19,12 +19,13 @@ func (r *Report) WriteJSONL(w io.Writer) error {
 	return nil
 }
 
-// Markdown is the report's tables: per input (and their union), each
+// Markdown is the report's tables: per input (then per group, and for
+// the union of all inputs), each
 // target's line coverage, rule coverage and lowering-rule coverage, with
 // the cases and CPU time the input took.
 func (r *Report) Markdown() string {
 	var b strings.Builder
-	inputs := append(slices.Clone(r.Inputs), UnionInput)
+	inputs := append(append(slices.Clone(r.Inputs), r.Groups...), UnionInput)
 	table := func(title, what string, value func(Measurement) string) {
 		fmt.Fprintf(&b, "### %s\n\n%s\n\n| input | cases | CPU s |", title, what)
 		for _, t := range Targets {

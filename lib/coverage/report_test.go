@@ -10,13 +10,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// sampleReport has two inputs in two steps each and their union, over all
-// five targets.
+// sampleReport has two inputs in two steps each, a group and the union,
+// over all five targets.
 func sampleReport() *Report {
 	r := &Report{Inputs: []string{"runtests", "compat"}, Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}}
-	for i, in := range []string{"runtests", "compat", UnionInput} {
+	r.Groups = []string{"cliff"}
+	for i, in := range []string{"runtests", "compat", "cliff", UnionInput} {
 		steps := 2
-		if in == UnionInput {
+		if i >= 2 { // a group and the union have one step, the totals
 			steps = 1
 		}
 		for step := 1; step <= steps; step++ {
@@ -62,8 +63,8 @@ func TestMarkdown(t *testing.T) {
 func TestSVG(t *testing.T) {
 	svg := sampleReport().SVG(AxisCases)
 	golden(t, "report-cases.svg", svg)
-	// One solid and one dashed curve per target and input, the union not
-	// drawn.
+	// One solid and one dashed curve per target and input, the group
+	// and the union not drawn.
 	if n := strings.Count(svg, "<path "); n != 2*len(Targets)*2 {
 		t.Errorf("%d curves, want %d", n, 2*len(Targets)*2)
 	}
