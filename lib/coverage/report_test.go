@@ -68,6 +68,17 @@ func TestSVG(t *testing.T) {
 	if n := strings.Count(svg, "<path "); n != 2*len(Targets)*2 {
 		t.Errorf("%d curves, want %d", n, 2*len(Targets)*2)
 	}
+	// An input that never ran a target (a target's profile) has no curve
+	// in that target's panel.
+	r := sampleReport()
+	for i, m := range r.Points {
+		if m.Input == "compat" && m.Target == "s390x" {
+			r.Points[i].LinesCovered = 0
+		}
+	}
+	if n := strings.Count(r.SVG(AxisCases), "<path "); n != 2*len(Targets)*2-2 {
+		t.Errorf("%d curves with compat not on s390x, want %d", n, 2*len(Targets)*2-2)
+	}
 }
 
 func TestWriteRuleList(t *testing.T) {

@@ -70,6 +70,9 @@ func (r *Report) SVG(axis Axis) string {
 		text(x0+panelW, y0+panelH+14, "middle", fmt.Sprintf("%.0f", maxX))
 		text(x0+panelW/2, y0+panelH+28, "middle", xName)
 		for i, in := range r.Inputs {
+			if m, _ := r.Final(in, t.Name); m.LinesCovered == 0 {
+				continue // an input that never ran this target (a target's profile)
+			}
 			color := inputColors[i%len(inputColors)]
 			for _, line := range []struct {
 				value func(Measurement) float64
