@@ -25,7 +25,8 @@
 // statement that ends a rule's right-hand side (its return, or its push to
 // a multi-constructor's results). The rule's own code is the straight run
 // of statements around that comment in its innermost block (ParseRules): it
-// runs exactly when the rule fires. A rule is covered when one of its
+// runs exactly when the rule fires. (ISLE counts the comment's lines from
+// 0; Rule.Line is 1-based, the line of "(rule" in an editor.) A rule is covered when one of its
 // lines is; a rule none of whose lines has code of its own (the optimiser
 // merged it into a neighbour) is "unmeasured" and left out of the
 // percentages, and listed apart.

@@ -12,7 +12,7 @@ import (
 // Rule is an ISLE rule, by where it is written.
 type Rule struct {
 	Source string // the .isle file as ISLE names it: src/isa/x64/lower.isle
-	Line   int
+	Line   int    // 1-based, as editors count: the line of "(rule"
 }
 
 func (r Rule) String() string { return fmt.Sprintf("%s:%d", r.Source, r.Line) }
@@ -81,7 +81,9 @@ func ParseRules(src []byte) ([]RuleSite, error) {
 				break
 			}
 		}
-		sites = append(sites, RuleSite{Rule{m[1], n}, from + 1, to + 1})
+		// ISLE's comment counts lines from 0 (cranelift-isle's
+		// LineMap::line): "line 101" is the rule on line 102.
+		sites = append(sites, RuleSite{Rule{m[1], n + 1}, from + 1, to + 1})
 	}
 	return sites, nil
 }
