@@ -39,8 +39,8 @@ and isle_opt.rs, lowering-rule coverage, all-rule coverage) on stdout. With
 -o DIR, also writes there coverage.md, coverage.jsonl (a record per input,
 step and target), coverage-cpu.svg and coverage-cases.svg (coverage
 against CPU time and cases), uncovered-<target>.txt (the rules no input
-covered, file:line) and only-<input>-<target>.txt (rules only that input
-covered).`,
+covered: file:line, 1-based, and the rule's first line) and
+only-<input>-<target>.txt (rules only that input covered).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
 			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
@@ -96,11 +96,11 @@ func write(dir string, rep *coverage.Report) error {
 		"coverage-cases.svg": func(w io.Writer) error { _, err := io.WriteString(w, rep.SVG(coverage.AxisCases)); return err },
 	}
 	for target, rules := range rep.Uncovered {
-		files["uncovered-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules) }
+		files["uncovered-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
 	}
 	for target, by := range rep.Only {
 		for input, rules := range by {
-			files["only-"+input+"-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules) }
+			files["only-"+input+"-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
 		}
 	}
 	for name, writeTo := range files {

@@ -131,6 +131,9 @@ type Report struct {
 	Only      map[string]map[string][]Rule
 	Inputs    []string
 	Groups    []string // the groups' names (not the union's)
+	// RuleText is the first line of each listed rule in its .isle file,
+	// when the source could be read.
+	RuleText map[Rule]string
 }
 
 // Final is the last measurement of an input for a target.
@@ -165,7 +168,13 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	bin, err := OpenBinary(driverPath, targetFile)
+	sources := &ruleSources{files: map[string][]string{}}
+	bin, err := OpenBinary(driverPath, func(file string) bool {
+		if dir, ok := strings.CutSuffix(file, crateMarker); ok {
+			sources.crateDir = dir
+		}
+		return targetFile(file)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +191,7 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 	for i := range gens {
 		gens[i].instrumented = instrumented[gens[i].path]
 	}
-	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}}
+	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}, RuleText: map[Rule]string{}}
 	finals := map[string]total{}                       // input → its covered lines, cases, CPU time
 	coveredBy := map[string]map[string]map[Rule]bool{} // target → input → rules
 	for _, run := range runs {
@@ -234,6 +243,15 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 			if grp.Name == UnionInput {
 				rep.Uncovered[g.Name] = rc.Uncovered
 				rep.Only[g.Name] = onlyBy(coveredBy[g.Name], rc.Covered)
+				sources.outDir = filepath.Dir(g.path)
+				for _, r := range rc.Uncovered {
+					rep.RuleText[r] = sources.text(r)
+				}
+				for _, rules := range rep.Only[g.Name] {
+					for _, r := range rules {
+						rep.RuleText[r] = sources.text(r)
+					}
+				}
 			}
 		}
 		if grp.Name != UnionInput {

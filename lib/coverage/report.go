@@ -85,9 +85,10 @@ func (r *Report) Markdown() string {
 	return b.String()
 }
 
-// WriteRuleList writes rules one per line, file:line, grouped by file in
-// line order: the list the profiles can aim at.
-func WriteRuleList(w io.Writer, rules []Rule) error {
+// WriteRuleList writes rules one per line, file:line and the rule's first
+// line from text (when known), grouped by file in line order: the list the
+// profiles can aim at.
+func WriteRuleList(w io.Writer, rules []Rule, text map[Rule]string) error {
 	sorted := slices.Clone(rules)
 	slices.SortFunc(sorted, func(a, b Rule) int {
 		if c := strings.Compare(a.Source, b.Source); c != 0 {
@@ -96,7 +97,11 @@ func WriteRuleList(w io.Writer, rules []Rule) error {
 		return a.Line - b.Line
 	})
 	for _, r := range sorted {
-		if _, err := fmt.Fprintln(w, r); err != nil {
+		line := r.String()
+		if t := text[r]; t != "" {
+			line += "\t" + t
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
 	}

@@ -84,10 +84,11 @@ func TestSVG(t *testing.T) {
 func TestWriteRuleList(t *testing.T) {
 	var b bytes.Buffer
 	rules := []Rule{{"src/isa/x64/lower.isle", 30}, {"src/isa/x64/inst.isle", 9}, {"src/isa/x64/lower.isle", 4}}
-	if err := WriteRuleList(&b, rules); err != nil {
+	text := map[Rule]string{{"src/isa/x64/lower.isle", 4}: "(rule (lower (iadd x y))"}
+	if err := WriteRuleList(&b, rules, text); err != nil {
 		t.Fatal(err)
 	}
-	want := "src/isa/x64/inst.isle:9\nsrc/isa/x64/lower.isle:4\nsrc/isa/x64/lower.isle:30\n"
+	want := "src/isa/x64/inst.isle:9\nsrc/isa/x64/lower.isle:4\t(rule (lower (iadd x y))\nsrc/isa/x64/lower.isle:30\n"
 	if b.String() != want {
 		t.Errorf("rule list:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -2,6 +2,8 @@ package coverage
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -129,5 +131,30 @@ func TestCoverRules(t *testing.T) {
 				t.Errorf("unmeasured %v, want %v", got, tt.wantUnmes)
 			}
 		})
+	}
+}
+
+// A listed rule is shown with its first line, read from the crate's source
+// or from OUT_DIR.
+func TestRuleSources(t *testing.T) {
+	crate, out := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(crate, "src/isa/x64"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(crate, "src/isa/x64"), "lower.isle", ";; iadd\n  (rule (lower (iadd x y))\n      (x64_add x y))\n")
+	writeFile(t, out, "assembler.isle", "(rule (x64_add_raw a b) (x))\n")
+	s := &ruleSources{crateDir: crate, outDir: out, files: map[string][]string{}}
+	for _, tt := range []struct {
+		rule Rule
+		want string
+	}{
+		{Rule{"src/isa/x64/lower.isle", 2}, "(rule (lower (iadd x y))"},
+		{Rule{"<OUT_DIR>/assembler.isle", 1}, "(rule (x64_add_raw a b) (x))"},
+		{Rule{"src/isa/x64/lower.isle", 9}, ""}, // past the end
+		{Rule{"src/missing.isle", 1}, ""},
+	} {
+		if got := s.text(tt.rule); got != tt.want {
+			t.Errorf("text(%v) = %q, want %q", tt.rule, got, tt.want)
+		}
 	}
 }
