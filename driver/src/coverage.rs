@@ -17,7 +17,8 @@
 //! instrumented PC to `<dir>/all.pcs`. Both are text: a `cliff-sancov 1`
 //! line, an `anchor <hex>` line (the run-time address of
 //! `__sanitizer_cov_pcs_init`, which lets the reader undo the load address of
-//! a position-independent executable), then one hex PC per line. Mapping PCs
+//! a position-independent executable), an `exe <size> <mtime ns>` line (which
+//! build wrote it), then one hex PC per line. Mapping PCs
 //! to source lines happens afterwards, in Go (lib/coverage).
 
 use std::fs::{self, OpenOptions};
@@ -119,6 +120,9 @@ impl Recorder {
             ));
         };
         let path = self.dir.join("all.pcs");
+        if path.exists() {
+            return Ok(());
+        }
         let tmp = self.dir.join(format!("all.pcs.{}", std::process::id()));
         write_pcs(&tmp, pairs.chunks(2).map(|p| p[0]))?;
         // Another driver may have written it first: same binary, same table.
@@ -151,6 +155,21 @@ impl Recorder {
     }
 }
 
+/// The size and modification time (ns) of this process's executable: the
+/// PCs mean something only with the very build that wrote them, and the
+/// reader checks the binary it maps them with against this.
+fn exe_identity() -> String {
+    use std::os::unix::fs::MetadataExt;
+    match fs::metadata("/proc/self/exe") {
+        Ok(m) => format!(
+            "{} {}",
+            m.size(),
+            m.mtime() as i128 * 1_000_000_000 + m.mtime_nsec() as i128
+        ),
+        Err(_) => "unknown".into(),
+    }
+}
+
 fn write_pcs(path: &Path, pcs: impl Iterator<Item = usize>) -> io::Result<()> {
     let mut out = BufWriter::new(
         OpenOptions::new()
@@ -165,6 +184,7 @@ fn write_pcs(path: &Path, pcs: impl Iterator<Item = usize>) -> io::Result<()> {
         "anchor {:x}",
         __sanitizer_cov_pcs_init as *const () as usize
     )?;
+    writeln!(out, "exe {}", exe_identity())?;
     for pc in pcs {
         writeln!(out, "{pc:x}")?;
     }

@@ -8,7 +8,8 @@
 // (one flag per basic block, and a table of the blocks' addresses). Each
 // driver process writes the addresses (PCs) of the blocks that ran to a
 // .cov file, and once the addresses of all instrumented blocks to all.pcs
-// (ReadPCFile). This package undoes each process's load address (the
+// (ReadPCFile; each names the build that wrote it, and a file of another
+// build, whose addresses mean other code, is refused). This package undoes each process's load address (the
 // files' anchor line against the binary's symbol), takes a block to be the
 // code from its address to the next instrumented address (or the end of its
 // function), and maps that code to source lines with the binary's DWARF:

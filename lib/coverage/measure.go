@@ -164,7 +164,11 @@ type generated struct {
 // driverPath and measures each target after each step, then each group
 // and the union of all inputs.
 func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
-	all, err := allPCs(runs)
+	exe, err := ExeIdentity(driverPath)
+	if err != nil {
+		return nil, err
+	}
+	all, err := allPCs(runs, exe)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +205,7 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 		rep.Inputs = append(rep.Inputs, run.Input)
 		t := total{covered: map[string]LineSet{}}
 		for i, step := range run.Steps {
-			pcs, err := coveredPCs(step.Dir, bin.Anchor)
+			pcs, err := coveredPCs(step.Dir, bin.Anchor, exe)
 			if err != nil {
 				return nil, err
 			}
@@ -375,12 +379,16 @@ func generatedFiles(bin *Binary) ([]generated, error) {
 
 // allPCs reads the first all.pcs of the runs' step directories (every
 // driver of one build writes the same table).
-func allPCs(runs []Run) (*PCFile, error) {
+func allPCs(runs []Run, exe string) (*PCFile, error) {
 	for _, run := range runs {
 		for _, step := range run.Steps {
 			path := filepath.Join(step.Dir, "all.pcs")
 			if _, err := os.Stat(path); err == nil {
-				return ReadPCFile(path)
+				f, err := ReadPCFile(path)
+				if err != nil {
+					return nil, err
+				}
+				return f, f.checkExe(path, exe)
 			}
 		}
 	}
@@ -394,8 +402,8 @@ func allLinkTime(f *PCFile, anchor uint64) map[uint64]bool {
 }
 
 // coveredPCs merges the .cov files of one step directory (one per driver
-// process) into link-time addresses.
-func coveredPCs(dir string, anchor uint64) (map[uint64]bool, error) {
+// process, each written by the build exe) into link-time addresses.
+func coveredPCs(dir string, anchor uint64, exe string) (map[uint64]bool, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.cov"))
 	if err != nil {
 		return nil, err
@@ -404,6 +412,9 @@ func coveredPCs(dir string, anchor uint64) (map[uint64]bool, error) {
 	for _, path := range files {
 		f, err := ReadPCFile(path)
 		if err != nil {
+			return nil, err
+		}
+		if err := f.checkExe(path, exe); err != nil {
 			return nil, err
 		}
 		f.AddTo(set, anchor)

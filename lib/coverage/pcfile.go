@@ -14,12 +14,16 @@ type PCFile struct {
 	// Anchor is the run-time address of __sanitizer_cov_pcs_init in the
 	// process that wrote the file.
 	Anchor uint64
-	PCs    []uint64 // run-time addresses of blocks
+	// Exe is the writer's executable as "SIZE MTIME_NS": PCs mean something
+	// only with the build that wrote them.
+	Exe string
+	PCs []uint64 // run-time addresses of blocks
 }
 
 const pcFileHeader = "cliff-sancov 1"
 
-// ReadPCFile reads a .cov or all.pcs file.
+// ReadPCFile reads a .cov or all.pcs file (driver/src/coverage.rs writes
+// them).
 func ReadPCFile(path string) (*PCFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -45,6 +49,12 @@ func ReadPCFile(path string) (*PCFile, error) {
 			if pf.Anchor, err = strconv.ParseUint(hex, 16, 64); err != nil || pf.Anchor == 0 {
 				return nil, fmt.Errorf("%s:2: bad anchor %q", path, hex)
 			}
+		case line == 3:
+			exe, ok := strings.CutPrefix(text, "exe ")
+			if !ok || exe == "" {
+				return nil, fmt.Errorf("%s:3: want an exe line, have %q", path, text)
+			}
+			pf.Exe = exe
 		default:
 			pc, err := strconv.ParseUint(text, 16, 64)
 			if err != nil {
@@ -56,8 +66,8 @@ func ReadPCFile(path string) (*PCFile, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if line < 2 {
-		return nil, fmt.Errorf("%s: truncated: no anchor line", path)
+	if line < 3 {
+		return nil, fmt.Errorf("%s: truncated: no anchor or exe line", path)
 	}
 	return &pf, nil
 }
@@ -68,4 +78,23 @@ func (f *PCFile) AddTo(set map[uint64]bool, anchor uint64) {
 	for _, pc := range f.PCs {
 		set[pc-f.Anchor+anchor] = true
 	}
+}
+
+// ExeIdentity is how a driver names its executable in its PC files (size
+// and modification time): one PC file from another build of the driver
+// would map to the wrong code, silently.
+func ExeIdentity(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d %d", fi.Size(), fi.ModTime().UnixNano()), nil
+}
+
+// checkExe refuses a PC file written by another build than want.
+func (f *PCFile) checkExe(path, want string) error {
+	if f.Exe != want {
+		return fmt.Errorf("%s: written by another build of the driver (exe %s, this one %s): run the input again with this driver", path, f.Exe, want)
+	}
+	return nil
 }
