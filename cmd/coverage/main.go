@@ -39,8 +39,10 @@ and isle_opt.rs, lowering-rule coverage, all-rule coverage) on stdout. With
 -o DIR, also writes there coverage.md, coverage.jsonl (a record per input,
 step and target), coverage-cpu.svg and coverage-cases.svg (coverage
 against CPU time and cases), uncovered-<target>.txt (the rules no input
-covered: file:line, 1-based, and the rule's first line) and
-only-<input>-<target>.txt (rules only that input covered).`,
+covered: file:line, 1-based, and the rule's first line),
+missed-<group>-<target>.txt (rules some input covered and the group did
+not: where its profiles should grow) and only-<input>-<target>.txt (rules
+only that input covered).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
 			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
@@ -97,6 +99,11 @@ func write(dir string, rep *coverage.Report) error {
 	}
 	for target, rules := range rep.Uncovered {
 		files["uncovered-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
+	}
+	for group, by := range rep.Missed {
+		for target, rules := range by {
+			files["missed-"+group+"-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
+		}
 	}
 	for target, by := range rep.Only {
 		for input, rules := range by {

@@ -131,6 +131,9 @@ type Report struct {
 	Only      map[string]map[string][]Rule
 	Inputs    []string
 	Groups    []string // the groups' names (not the union's)
+	// Missed are the rules some input covered and a group did not, per
+	// group and target.
+	Missed map[string]map[string][]Rule
 	// RuleText is the first line of each listed rule in its .isle file,
 	// when the source could be read.
 	RuleText map[Rule]string
@@ -195,7 +198,7 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 	for i := range gens {
 		gens[i].instrumented = instrumented[gens[i].path]
 	}
-	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}, RuleText: map[Rule]string{}}
+	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}, RuleText: map[Rule]string{}, Missed: map[string]map[string][]Rule{}}
 	finals := map[string]total{}                       // input → its covered lines, cases, CPU time
 	coveredBy := map[string]map[string]map[Rule]bool{} // target → input → rules
 	for _, run := range runs {
@@ -231,6 +234,8 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 		}
 	}
 	groups = append(slices.Clone(groups), Group{UnionInput, rep.Inputs})
+	groupCovered := map[string]map[string]map[Rule]bool{} // group → target → rules
+	unionCovered := map[string][]Rule{}                   // target → rules
 	for _, grp := range groups {
 		u := total{covered: map[string]LineSet{}}
 		for _, in := range grp.Inputs {
@@ -244,7 +249,12 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 			m, rc := measure(g, u.covered[g.path])
 			m.Input, m.Step, m.Cases, m.CPUSeconds = grp.Name, 1, u.cases, u.cpu
 			rep.Points = append(rep.Points, m)
+			if groupCovered[grp.Name] == nil {
+				groupCovered[grp.Name] = map[string]map[Rule]bool{}
+			}
+			groupCovered[grp.Name][g.Name] = setOf(rc.Covered)
 			if grp.Name == UnionInput {
+				unionCovered[g.Name] = rc.Covered
 				rep.Uncovered[g.Name] = rc.Uncovered
 				rep.Only[g.Name] = onlyBy(coveredBy[g.Name], rc.Covered)
 				sources.outDir = filepath.Dir(g.path)
@@ -260,6 +270,21 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 		}
 		if grp.Name != UnionInput {
 			rep.Groups = append(rep.Groups, grp.Name)
+		}
+	}
+	// What each group misses of what the inputs reach together: where its
+	// profiles should grow.
+	for _, grp := range rep.Groups {
+		rep.Missed[grp] = map[string][]Rule{}
+		for _, g := range gens {
+			missed := []Rule{}
+			for _, r := range unionCovered[g.Name] {
+				if !groupCovered[grp][g.Name][r] {
+					missed = append(missed, r)
+					rep.RuleText[r] = sources.text(r)
+				}
+			}
+			rep.Missed[grp][g.Name] = missed
 		}
 	}
 	return rep, nil

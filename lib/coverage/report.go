@@ -63,6 +63,31 @@ func (r *Report) Markdown() string {
 		func(m Measurement) string {
 			return fmt.Sprintf("%.1f%% (%d/%d, %d unmeasured)", m.RulePct(), m.RulesCovered, m.Rules, m.Unmeasured)
 		})
+	if len(r.Groups) > 0 {
+		b.WriteString("### Rules the inputs reach together and a group misses (lowering rules / all rules)\n\n| group |")
+		for _, t := range Targets {
+			fmt.Fprintf(&b, " %s |", t.Name)
+		}
+		b.WriteString("\n|---|")
+		for range Targets {
+			b.WriteString("---:|")
+		}
+		b.WriteString("\n")
+		for _, grp := range r.Groups {
+			fmt.Fprintf(&b, "| %s |", grp)
+			for _, t := range Targets {
+				main := 0
+				for _, rule := range r.Missed[grp][t.Name] {
+					if strings.HasPrefix(rule.Source, t.MainRules) {
+						main++
+					}
+				}
+				fmt.Fprintf(&b, " %d / %d |", main, len(r.Missed[grp][t.Name]))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
 	if len(r.Inputs) > 1 {
 		b.WriteString("### Rules only one input covered\n\n| target |")
 		for _, in := range r.Inputs {
