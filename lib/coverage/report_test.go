@@ -21,9 +21,13 @@ func sampleReport() *Report {
 			steps = 1
 		}
 		for step := 1; step <= steps; step++ {
+			cases := 100 * step
+			if i >= 2 {
+				cases = 400 // the sum of the inputs', beyond any drawn point
+			}
 			for ti, t := range Targets {
 				r.Points = append(r.Points, Measurement{
-					Input: in, Step: step, Cases: 100 * step, CPUSeconds: 30 * float64(step*(i+1)), Target: t.Name,
+					Input: in, Step: step, Cases: cases, CPUSeconds: 30 * float64(step*(i+1)), Target: t.Name,
 					Lines: 1000, LinesCovered: 100*step + 10*ti + 50*i,
 					Rules: 200, RulesCovered: 20*step + ti + 5*i, MainRules: 80, MainRulesCovered: 10*step + ti + 2*i,
 					Unmeasured: 7,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -47,7 +48,7 @@ func (r *Report) SVG(axis Axis) string {
 	// the longest input, the y axis to the next 10% above the highest.
 	maxX, maxY := 1e-9, 10.0
 	for _, m := range r.Points {
-		if m.Input != UnionInput {
+		if slices.Contains(r.Inputs, m.Input) { // the groups and the union are not drawn
 			maxX = max(maxX, xOf(m))
 			maxY = max(maxY, m.LinePct(), m.MainRulePct())
 		}
