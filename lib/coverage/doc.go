@@ -9,10 +9,10 @@
 // driver process writes the addresses (PCs) of the blocks that ran to a
 // .cov file, and once the addresses of all instrumented blocks to all.pcs
 // (ReadPCFile; each names the build that wrote it, and a file of another
-// build, whose addresses mean other code, is refused). This package undoes each process's load address (the
-// files' anchor line against the binary's symbol), takes a block to be the
-// code from its address to the next instrumented address (or the end of its
-// function), and maps that code to source lines with the binary's DWARF:
+// build, whose addresses mean other code, is refused). This package undoes
+// each process's load address (the files' anchor line against the binary's
+// symbol), takes a block to be the code from its address to the next
+// instrumented address (or the end of its function), and maps that code to source lines with the binary's DWARF:
 // the line table's rows, and the call lines of the inlined calls
 // (DW_TAG_inlined_subroutine), since most of the generated code is calls
 // that the optimiser inlined and the line table names only the callee's
@@ -27,8 +27,15 @@
 // a multi-constructor's results). The rule's own code is the straight run
 // of statements around that comment in its innermost block (ParseRules): it
 // runs exactly when the rule fires. (ISLE counts the comment's lines from
-// 0; Rule.Line is 1-based, the line of "(rule" in an editor.) A rule is covered when one of its
-// lines is; a rule none of whose lines has code of its own (the optimiser
-// merged it into a neighbour) is "unmeasured" and left out of the
-// percentages, and listed apart.
+// 0; Rule.Line is 1-based, the line of "(rule" in an editor.) A rule is
+// covered when one of its lines is; a rule none of whose lines has code of
+// its own (dead code the linker dropped, or merged into a neighbour) is
+// "unmeasured" and left out of the percentages.
+//
+// Report. Measure gives each input's coverage after each of its steps
+// (against cases and CPU time), each Group's (the union of some inputs:
+// scripts/coverage.sh makes the campaigns the group "cliff") and the union
+// of all; the rules no input reached, those a group misses that another
+// input reached (where its profiles should grow), and those only one input
+// reached, each with its first line of ISLE.
 package coverage
