@@ -8,6 +8,8 @@
 
 mod clif;
 mod compile;
+#[cfg(feature = "coverage")]
+mod coverage;
 mod interpret;
 mod machine;
 mod names;
@@ -61,9 +63,15 @@ fn serve_stdio() -> io::Result<()> {
 fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut line = Vec::new();
     let mut line_number = 0u64;
+    #[cfg(feature = "coverage")]
+    let coverage = coverage::Recorder::from_env();
     loop {
         line.clear();
         if input.read_until(b'\n', &mut line)? == 0 {
+            #[cfg(feature = "coverage")]
+            if let Some(c) = &coverage {
+                c.dump(true);
+            }
             return Ok(());
         }
         line_number += 1;
@@ -74,6 +82,10 @@ fn serve(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         serde_json::to_writer(&mut output, &answer)?;
         output.write_all(b"\n")?;
         output.flush()?;
+        #[cfg(feature = "coverage")]
+        if let Some(c) = &coverage {
+            c.dump(false);
+        }
     }
 }
 

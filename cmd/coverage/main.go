@@ -1,0 +1,128 @@
+// Command cliff-coverage reports which ISLE rules of Cranelift an input
+// reached, from the PC files that the instrumented cliff-driver of
+// scripts/coverage.sh wrote (lib/coverage says how it measures).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"cliff/lib/cliapp"
+	"cliff/lib/coverage"
+)
+
+func main() {
+	os.Exit(cliapp.Run(app(os.Stdout), os.Args, os.Stderr, nil))
+}
+
+func app(stdout io.Writer) *cli.App {
+	return &cli.App{
+		Name: "cliff-coverage",
+		// --group's value is a comma-separated list of its own.
+		DisableSliceFlagSeparator: true,
+		Usage:                     "report the ISLE line and rule coverage of inputs run by an instrumented cliff-driver",
+		ArgsUsage:                 "INPUT=DIR...  (DIR holds steps.tsv and a directory of PC files per step)",
+		Description: `Each INPUT=DIR is one input (the runtests, a campaign) that
+scripts/coverage.sh ran in steps with the instrumented driver: DIR/steps.tsv
+has a line "STEPDIR CASES CPU_SECONDS" per step, and each STEPDIR the PC
+files its drivers wrote (CLIFF_COVERAGE_DIR). The coverage after each step
+is cumulative; each --group is the union of its inputs, "union" that of
+all inputs together.
+
+Prints the Markdown tables (line coverage of each generated isle_<arch>.rs
+and isle_opt.rs, lowering-rule coverage, all-rule coverage) on stdout. With
+-o DIR, also writes there coverage.md, coverage.jsonl (a record per input,
+step and target), coverage-cpu.svg and coverage-cases.svg (coverage
+against CPU time and cases), uncovered-<target>.txt (the rules no input
+covered: file:line, 1-based, and the rule's first line),
+missed-<group>-<target>.txt (rules some input covered and the group did
+not: where its profiles should grow) and only-<input>-<target>.txt (rules
+only that input covered).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
+			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
+			&cli.StringSliceFlag{Name: "group", Usage: "report the union of some inputs as one more row: `NAME=INPUT,INPUT...` (repeatable)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cliapp.Usagef("want at least one INPUT=DIR")
+			}
+			var groups []coverage.Group
+			for _, arg := range c.StringSlice("group") {
+				name, list, ok := strings.Cut(arg, "=")
+				if !ok || name == "" || list == "" {
+					return cliapp.Usagef("--group %q: want NAME=INPUT,INPUT...", arg)
+				}
+				groups = append(groups, coverage.Group{Name: name, Inputs: strings.Split(list, ",")})
+			}
+			var runs []coverage.Run
+			for _, arg := range c.Args().Slice() {
+				input, dir, ok := strings.Cut(arg, "=")
+				if !ok || input == "" || dir == "" {
+					return cliapp.Usagef("%q: want INPUT=DIR", arg)
+				}
+				run, err := coverage.ReadRun(input, dir)
+				if err != nil {
+					return err
+				}
+				runs = append(runs, run)
+			}
+			rep, err := coverage.Measure(c.String("driver"), runs, groups)
+			if err != nil {
+				return err
+			}
+			if out := c.String("o"); out != "" {
+				if err := write(out, rep); err != nil {
+					return err
+				}
+			}
+			_, err = io.WriteString(stdout, rep.Markdown())
+			return err
+		},
+	}
+}
+
+func write(dir string, rep *coverage.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := map[string]func(io.Writer) error{
+		"coverage.md":        func(w io.Writer) error { _, err := io.WriteString(w, rep.Markdown()); return err },
+		"coverage.jsonl":     rep.WriteJSONL,
+		"coverage-cpu.svg":   func(w io.Writer) error { _, err := io.WriteString(w, rep.SVG(coverage.AxisCPU)); return err },
+		"coverage-cases.svg": func(w io.Writer) error { _, err := io.WriteString(w, rep.SVG(coverage.AxisCases)); return err },
+	}
+	for target, rules := range rep.Uncovered {
+		files["uncovered-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
+	}
+	for group, by := range rep.Missed {
+		for target, rules := range by {
+			files["missed-"+group+"-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
+		}
+	}
+	for target, by := range rep.Only {
+		for input, rules := range by {
+			files["only-"+input+"-"+target+".txt"] = func(w io.Writer) error { return coverage.WriteRuleList(w, rules, rep.RuleText) }
+		}
+	}
+	for name, writeTo := range files {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		err = writeTo(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
