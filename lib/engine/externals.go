@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
+	"cliff/lib/arch"
 	"cliff/lib/harness"
 	"cliff/lib/ir"
 	"cliff/lib/record"
@@ -110,6 +112,8 @@ func (w *worker) refused(t *task, u *unit) bool {
 	why := u.unrunnable
 	if t.cfg.Executor == record.ExecInterp {
 		why = u.interpRefusal()
+	} else if why == "" {
+		why = vectorRefusal(t.cfg, u.funcs)
 	}
 	if why == "" {
 		return false
@@ -121,4 +125,24 @@ func (w *worker) refused(t *task, u *unit) bool {
 	}
 	w.out.skipped(u, t.cfg, string(record.StatusUnsupported)+": "+why)
 	return true
+}
+
+// vectorRefusal says why cfg cannot compile a module that uses vector
+// types, or "": its ISA flags lack the flag without which the
+// architecture's backend compiles no vector type (lib/arch's VectorFlag:
+// riscv64's has_v). Cranelift's own fuzzer never asks for that either;
+// it would panic, and the panic is not a bug in a lowering rule.
+func vectorRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
+	a, ok := arch.Lookup(cfg.Arch)
+	if !ok || a.TakesVectors(cfg.Flags) {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(funcs)) {
+		for _, v := range funcs[name].Values {
+			if v.Type.IsVector() {
+				return fmt.Sprintf("%s uses %s: %s compiles vector types only with %s", name, v.Type, a.Name, a.VectorFlag)
+			}
+		}
+	}
+	return ""
 }
