@@ -65,9 +65,9 @@ func ParseSwarmKey(s string) (SwarmKey, error) {
 }
 
 // DrawSwarm draws, for each compiled architecture of arches, perArch
-// distinct flag sets (all of them when it has fewer), each with a
-// settings variant drawn from SwarmSettings: the variants of a chunk's
-// ConfigSpec. Every architecture draws from its own stream, so adding
+// distinct flag sets (all of them when it has fewer), at least one of
+// them with a vector unit, each with a settings variant drawn from
+// SwarmSettings: the variants of a chunk's ConfigSpec. Every architecture draws from its own stream, so adding
 // one to arches does not change another's draw.
 func DrawSwarm(k SwarmKey, arches []string, perArch int) map[string][]Variant {
 	out := map[string][]Variant{}
@@ -79,7 +79,16 @@ func DrawSwarm(k SwarmKey, arches []string, perArch int) map[string][]Variant {
 		rng := rand.New(rand.NewPCG(k.Seed, xxhash.Sum64String(fmt.Sprintf("swarm %d %s", k.Chunk, name))))
 		sets := slices.Clone(a.FlagSets)
 		rng.Shuffle(len(sets), func(i, j int) { sets[i], sets[j] = sets[j], sets[i] })
-		sets = sets[:min(max(perArch, 1), len(sets))]
+		n := min(max(perArch, 1), len(sets))
+		// At least one set with a vector unit: a set without one (riscv64
+		// base) takes no case with vectors, and alone it would leave the
+		// architecture out of most cases.
+		if !slices.ContainsFunc(sets[:n], func(s arch.FlagSet) bool { return a.TakesVectors(s.Flags) }) {
+			if i := slices.IndexFunc(sets[n:], func(s arch.FlagSet) bool { return a.TakesVectors(s.Flags) }); i >= 0 {
+				sets[n-1], sets[n+i] = sets[n+i], sets[n-1]
+			}
+		}
+		sets = sets[:n]
 		// In table order, so that the configurations read as the table.
 		slices.SortStableFunc(sets, func(x, y arch.FlagSet) int {
 			return slices.Index(a.SetNames(), x.Name) - slices.Index(a.SetNames(), y.Name)

@@ -22,6 +22,7 @@ func TestDrawSwarm(t *testing.T) {
 		perArch int
 	}{
 		{"compat: one set per target", all, 1},
+		{"two sets per target", all, 2},
 		{"target-specific: three sets", []string{"riscv64", arch.Interp}, 3},
 		{"more sets than the table has", []string{"s390x"}, 5},
 		{"zero means one", []string{"aarch64"}, 0},
@@ -52,6 +53,9 @@ func TestDrawSwarm(t *testing.T) {
 				vs := got[name]
 				if want := min(max(tt.perArch, 1), len(a.FlagSets)); len(vs) != want {
 					t.Fatalf("%s: chunk %d: %s drew %d variants, want %d", tt.name, chunk, name, len(vs), want)
+				}
+				if !slices.ContainsFunc(vs, func(v Variant) bool { return a.TakesVectors(v.Flags) }) {
+					t.Fatalf("%s: chunk %d: %s drew no set with a vector unit: %v", tt.name, chunk, name, vs)
 				}
 				var names []string
 				for _, v := range vs {
@@ -85,11 +89,12 @@ func TestDrawSwarm(t *testing.T) {
 }
 
 // TestDrawSwarmCoversTheTable: over a campaign's chunks every flag set of
-// every architecture and every settings alternative is drawn.
+// every architecture and every settings alternative is drawn (with two
+// sets per chunk: alone, a set without a vector unit is never drawn).
 func TestDrawSwarmCoversTheTable(t *testing.T) {
 	seen := map[string]bool{}
 	for chunk := uint64(0); chunk < 200; chunk++ {
-		for name, vs := range DrawSwarm(SwarmKey{Seed: 42, Chunk: chunk}, arch.Names(), 1) {
+		for name, vs := range DrawSwarm(SwarmKey{Seed: 42, Chunk: chunk}, arch.Names(), 2) {
 			a, _ := arch.Lookup(name)
 			for _, v := range vs {
 				seen[name+" "+a.SetName(v.Flags)] = true
