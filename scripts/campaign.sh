@@ -10,8 +10,8 @@
 #   scripts/campaign.sh --scenarios [N [DEPTH [SEED]]]
 #                                             CLIR's five scenarios in one go, N cases each:
 #                                             compat and the four target-specific ones, in
-#                                             $OUT/<scenario>, their chunks sharing the cores;
-#                                             a summary per scenario at the end
+#                                             $OUT/<scenario> (seeds SEED, SEED+1, ...), their
+#                                             chunks sharing the cores; a summary per scenario
 #   scripts/campaign.sh --loop [N [DEPTH [SEED]]]   rounds of campaign, cluster,
 #                                             locate and mask until nothing new
 #                                             (scripts/campaign_loop.sh says how)
@@ -99,10 +99,10 @@ root=$OUT
 # The five scenarios of CLIR's dual mode: compat, and one per target.
 all_scenarios="compat x86_64 aarch64 riscv64 s390x"
 
-# new_campaign DIR PROFILE writes DIR/campaign.env for a new campaign of
-# the profile, after refusing to replace an unfinished one.
+# new_campaign DIR PROFILE SEED writes DIR/campaign.env for a new
+# campaign of the profile, after refusing to replace an unfinished one.
 new_campaign() {
-	local dir=$1 profile=$2 arches=x86_64,aarch64,riscv64,s390x sets=${SETS:-1}
+	local dir=$1 profile=$2 SEED=$3 arches=x86_64,aarch64,riscv64,s390x sets=${SETS:-1}
 	if [ -f "$dir/campaign.env" ] && [ ! -e "$dir/finished" ]; then
 		die "$dir holds an unfinished campaign: resume it with scripts/campaign.sh --resume, or remove $dir"
 	fi
@@ -156,9 +156,14 @@ else
 		if [ -f "$root/scenarios.env" ] && [ ! -e "$root/finished" ]; then
 			die "$root holds unfinished scenarios: resume them with scripts/campaign.sh --resume, or remove $root"
 		fi
+		# Scenario k has the seed SEED+k: a case's ID (g<seed>-<index>)
+		# names one case across the scenarios, which cliff-diff joins by
+		# ID.
+		k=0
 		for sc in $all_scenarios; do
-			new_campaign "$root/$sc" "$sc"
+			new_campaign "$root/$sc" "$sc" $((SEED + k))
 			dirs+=("$root/$sc")
+			k=$((k + 1))
 		done
 		rm -f "$root/finished"
 		SCENARIOS=$all_scenarios
@@ -169,7 +174,7 @@ else
 		fi
 		rm -f "$root/scenarios.env"
 		case $PROFILE in compat | x86_64 | aarch64 | riscv64 | s390x) ;; *) die "PROFILE=$PROFILE: want compat, x86_64, aarch64, riscv64 or s390x" ;; esac
-		new_campaign "$OUT" "$PROFILE"
+		new_campaign "$OUT" "$PROFILE" "$SEED"
 		dirs=("$OUT")
 	fi
 fi

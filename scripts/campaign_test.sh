@@ -83,6 +83,9 @@ for sc in compat x86_64 aarch64 riscv64 s390x; do
 	[ "$(verdicts "five/$sc" | wc -l)" = 10 ] || fail "scenario $sc: $(verdicts "five/$sc" | wc -l) verdicts, want 10"
 done
 grep -q '^50 cases in .* over the scenarios$' five.log || fail "scenarios total: $(cat five.log)"
+# Each scenario has its own seed, so that a case ID names one case.
+ids=$(for sc in compat x86_64 aarch64 riscv64 s390x; do zstdcat "five/$sc"/chunk-0.results.jsonl.zst | grep -o '^{"kind":"case","v":1,"id":"[^"]*"'; done | sort | uniq -d)
+[ -z "$ids" ] || fail "case IDs shared by scenarios: $ids"
 left=$(find tmp five -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
 [ "$left" = 0 ] || fail "scenarios: $left temporary files left"
 
