@@ -113,7 +113,7 @@ func (w *worker) refused(t *task, u *unit) bool {
 	if t.cfg.Executor == record.ExecInterp {
 		why = u.interpRefusal()
 	} else if why == "" {
-		why = vectorRefusal(t.cfg, u.funcs)
+		why = flagRefusal(t.cfg, u.funcs)
 	}
 	if why == "" {
 		return false
@@ -127,20 +127,34 @@ func (w *worker) refused(t *task, u *unit) bool {
 	return true
 }
 
-// vectorRefusal says why cfg cannot compile a module that uses vector
-// types, or "": its ISA flags lack the flag without which the
-// architecture's backend compiles no vector type (lib/arch's VectorFlag:
-// riscv64's has_v). Cranelift's own fuzzer never asks for that either;
-// it would panic, and the panic is not a bug in a lowering rule.
-func vectorRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
+// flagRefusal says why cfg cannot compile a module, or "": its ISA flags
+// lack one that the architecture's backend needs for what the module
+// uses: a vector type (lib/arch's VectorFlag: riscv64's has_v), or an
+// opcode whose only lowering rule asks for a flag (OpFlags: x86_64's
+// x86_pshufb needs SSSE3, blendv SSE4.1). Cranelift's own fuzzer never
+// asks for that either; its panic or "should be implemented in ISLE"
+// would blame Cranelift for cliff's choice of flags.
+func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 	a, ok := arch.Lookup(cfg.Arch)
-	if !ok || a.TakesVectors(cfg.Flags) {
+	if !ok {
 		return ""
 	}
+	vectors := a.TakesVectors(cfg.Flags)
 	for _, name := range slices.Sorted(maps.Keys(funcs)) {
-		for _, v := range funcs[name].Values {
-			if v.Type.IsVector() {
-				return fmt.Sprintf("%s uses %s: %s compiles vector types only with %s", name, v.Type, a.Name, a.VectorFlag)
+		f := funcs[name]
+		if !vectors {
+			for _, v := range f.Values {
+				if v.Type.IsVector() {
+					return fmt.Sprintf("%s uses %s: %s compiles vector types only with %s", name, v.Type, a.Name, a.VectorFlag)
+				}
+			}
+		}
+		for _, inst := range f.Insts {
+			if inst.Op == ir.OpInvalid {
+				continue
+			}
+			if need := a.OpNeeds(inst.Op.String(), cfg.Flags); need != "" {
+				return fmt.Sprintf("%s uses %s: %s lowers it only with %s", name, inst.Op, a.Name, need)
 			}
 		}
 	}
