@@ -71,9 +71,10 @@ FLAGS may name the flag sets of cliff's architecture table:
 ` + flagSetTable() + `
 A variant may carry its own settings after a "+":
 "--isa-flags riscv64=v+regalloc_algorithm=single_pass". --set adds a
-setting to every configuration. A variant whose flags lack the vector
-unit (riscv64 without has_v) reports the cases that use vector types as
-unsupported: Cranelift compiles no vector type there. --swarm SEED:CHUNK
+setting to every configuration. A variant whose flags lack what a case
+needs reports the case as unsupported: riscv64 without has_v compiles
+no vector type, x86_64 lowers x86_pshufb, x86_pmaddubsw and
+x86_pmulhrsw only with has_ssse3 and blendv only with has_sse41. --swarm SEED:CHUNK
 draws the variants instead: --swarm-sets flag sets per --arch, each with
 settings that change the machine code but not its meaning (regalloc
 single_pass, no alias analysis, no spectre guards, inline stack probes,
