@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
-# A fuzzing campaign: cliff-gen | cliff-refine | cliff-run (all four
-# targets, three opt levels) | cliff-diff, in chunks run side by side with
-# GNU Parallel. Everything is kept under $OUT: each chunk's results
-# (chunk-K.results.jsonl.zst), its log and failing verdicts, and at the end
-# the failing verdicts of the whole campaign (failures.jsonl.zst).
+# A fuzzing campaign: cliff-gen | cliff-refine | cliff-run | cliff-diff,
+# in chunks run side by side with GNU Parallel. Everything is kept under
+# $OUT: each chunk's results (chunk-K.results.jsonl.zst), its log and
+# failing verdicts, and at the end the failing verdicts of the whole
+# campaign (failures.jsonl.zst).
 #
 #   scripts/campaign.sh [N [DEPTH [SEED]]]    a new campaign (default 1000 5, a fresh seed)
-#   scripts/campaign.sh --resume              finish the interrupted campaign in $OUT
+#   scripts/campaign.sh --resume              finish the interrupted campaign (or scenarios) in $OUT
+#   scripts/campaign.sh --scenarios [N [DEPTH [SEED]]]
+#                                             CLIR's five scenarios in one go, N cases each:
+#                                             compat and the four target-specific ones, in
+#                                             $OUT/<scenario> (seeds SEED, SEED+1, ...), their
+#                                             chunks sharing the cores; a summary per scenario
 #   scripts/campaign.sh --loop [N [DEPTH [SEED]]]   rounds of campaign, cluster,
 #                                             locate and mask until nothing new
 #                                             (scripts/campaign_loop.sh says how)
+#
+# Where the cases run. PROFILE=compat (the default) runs the cases, which
+# every target takes, on the four targets at every opt level. A target's
+# profile (PROFILE=riscv64) makes cases only that target takes: they run
+# on that target alone, at every opt level, and in Cranelift's
+# interpreter (the reference). With SWARM=1 (the default) each chunk
+# compiles with configurations drawn from the targets' ISA flag sets and
+# code-changing settings (cliff-run --swarm SEED:CHUNK, SETS sets per
+# target: 1 for compat, 3 for a target), the same for the same seed and
+# chunk, and every result names its flags and settings; SWARM=0 compiles
+# with each target's default flags only.
 #
 # A campaign can be killed at any point (kill -9 included) and resumed:
 # gen and refine are deterministic, so a chunk is made again and cliff-run
@@ -17,7 +33,8 @@
 # a finished chunk is not touched. The resumed campaign's results equal an
 # uninterrupted one's (timings aside).
 #
-# Environment: OUT (out/campaign), PROFILE (compat), JOBS (cores), CHUNK
+# Environment: OUT (out/campaign), PROFILE (compat), SWARM (1), SETS (flag
+# sets per target and chunk: 1 compat, 3 a target), JOBS (cores), CHUNK
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
 # it exists), MASK (lib/profile/data/known.mask, the findings already
@@ -48,12 +65,16 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	flags=(--seed "$SEED" --depth "$DEPTH" --profile "$PROFILE" --start "$first" -n "$count")
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
+	# A campaign.env from before the swarm ran every case on the four
+	# targets with their default flags.
+	run=(--arch "${ARCHES:-x86_64,aarch64,riscv64,s390x}" --opt "$OPTS")
+	[ "${SWARM:-0}" = 1 ] && run+=(--swarm "$SEED:$first" --swarm-sets "$SETS")
 	cd "$here"
 	status=0
 	{
 		bin/cliff-gen "${flags[@]}" |
 			if [ "$REFINE" = 1 ]; then bin/cliff-refine; else cat; fi |
-			bin/cliff-run --arch x86_64,aarch64,riscv64,s390x --opt "$OPTS" -j 1 --resume -o "$file.results.jsonl.zst"
+			bin/cliff-run "${run[@]}" -j 1 --resume -o "$file.results.jsonl.zst"
 	} 2>> "$file.log" || status=$?
 	[ "$status" = 0 ] || { echo "chunk $first: exit $status, see $file.log" >&2; exit 2; }
 	# The chunk's failing verdicts, for the progress line; exit 1 is a
@@ -67,28 +88,56 @@ if [ "${1:-}" = "--loop" ]; then
 	shift
 	exec "$here/scripts/campaign_loop.sh" "$@"
 fi
-resume=0
-if [ "${1:-}" = "--resume" ]; then
-	resume=1
-	shift
-fi
-[ $# -le 3 ] || die "usage: scripts/campaign.sh [N [DEPTH [SEED]]] | --resume"
+mode=new
+case ${1:-} in
+--resume) mode=resume; shift ;;
+--scenarios) mode=scenarios; shift ;;
+esac
+[ $# -le 3 ] || die "usage: scripts/campaign.sh [--scenarios] [N [DEPTH [SEED]]] | --resume"
 OUT=$(abs "${OUT:-out/campaign}")
-export OUT
-if [ "$resume" = 1 ]; then
-	[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to resume"
-	[ $# = 0 ] || die "--resume takes the campaign's own N, DEPTH and SEED (from $OUT/campaign.env)"
-	# shellcheck source=/dev/null
-	. "$OUT/campaign.env"
-else
-	if [ -f "$OUT/campaign.env" ] && [ ! -e "$OUT/finished" ]; then
-		die "$OUT holds an unfinished campaign: resume it with scripts/campaign.sh --resume, or remove $OUT"
+root=$OUT
+# The five scenarios of CLIR's dual mode: compat, and one per target.
+all_scenarios="compat x86_64 aarch64 riscv64 s390x"
+
+# new_campaign DIR PROFILE SEED writes DIR/campaign.env for a new
+# campaign of the profile, after refusing to replace an unfinished one.
+new_campaign() {
+	local dir=$1 profile=$2 SEED=$3 arches=x86_64,aarch64,riscv64,s390x sets=${SETS:-1}
+	if [ -f "$dir/campaign.env" ] && [ ! -e "$dir/finished" ]; then
+		die "$dir holds an unfinished campaign: resume it with scripts/campaign.sh --resume, or remove $dir"
 	fi
+	if [ "$profile" != compat ]; then
+		arches=$profile,interp
+		sets=${SETS:-3}
+	fi
+	mkdir -p "$dir"
+	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
+	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM; do
+		printf '%s=%q\n' "$v" "${!v}"
+	done > "$dir/campaign.env"
+	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
+}
+
+dirs=()
+if [ "$mode" = resume ]; then
+	[ $# = 0 ] || die "--resume takes the campaign's own N, DEPTH and SEED (from $OUT/campaign.env)"
+	if [ -f "$root/scenarios.env" ]; then
+		# shellcheck source=/dev/null
+		. "$root/scenarios.env"
+		for sc in $SCENARIOS; do dirs+=("$root/$sc"); done
+	else
+		[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to resume"
+		dirs=("$OUT")
+	fi
+	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to resume"; done
+	# shellcheck source=/dev/null
+	. "${dirs[0]}/campaign.env"
+else
 	N=${1:-${N:-1000}} DEPTH=${2:-${DEPTH:-5}}
 	# A fresh seed by default, so that nightly runs differ; it is printed
 	# and kept in campaign.env, and every case record states it.
 	SEED=${3:-${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}}
-	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1}
+	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1} SWARM=${SWARM:-1}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 	CORPUS=$(abs "${CORPUS-}")
@@ -100,36 +149,67 @@ else
 	for v in N DEPTH SEED CHUNK; do
 		[[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"
 	done
+	[[ $SWARM =~ ^[01]$ ]] || die "SWARM=$SWARM: want 0 or 1"
+	[ -z "${SETS:-}" ] || [[ $SETS =~ ^[1-9][0-9]*$ ]] || die "SETS=$SETS: want a positive number"
 	if [ "$N" -eq 0 ] || [ "$CHUNK" -eq 0 ]; then die "N and CHUNK must be positive"; fi
-	mkdir -p "$OUT"
-	rm -f "$OUT"/chunk-* "$OUT"/failures.jsonl.zst "$OUT"/finished
-	for v in N DEPTH SEED PROFILE CHUNK REFINE OPTS MASK CORPUS; do
-		printf '%s=%q\n' "$v" "${!v}"
-	done > "$OUT/campaign.env"
+	if [ "$mode" = scenarios ]; then
+		if [ -f "$root/scenarios.env" ] && [ ! -e "$root/finished" ]; then
+			die "$root holds unfinished scenarios: resume them with scripts/campaign.sh --resume, or remove $root"
+		fi
+		# Scenario k has the seed SEED+k: a case's ID (g<seed>-<index>)
+		# names one case across the scenarios, which cliff-diff joins by
+		# ID.
+		k=0
+		for sc in $all_scenarios; do
+			new_campaign "$root/$sc" "$sc" $((SEED + k))
+			dirs+=("$root/$sc")
+			k=$((k + 1))
+		done
+		rm -f "$root/finished"
+		SCENARIOS=$all_scenarios
+		printf 'SCENARIOS=%q\n' "$SCENARIOS" > "$root/scenarios.env"
+	else
+		if [ -f "$root/scenarios.env" ] && [ ! -e "$root/finished" ]; then
+			die "$root holds unfinished scenarios: resume them with scripts/campaign.sh --resume, or remove $root"
+		fi
+		rm -f "$root/scenarios.env"
+		case $PROFILE in compat | x86_64 | aarch64 | riscv64 | s390x) ;; *) die "PROFILE=$PROFILE: want compat, x86_64, aarch64, riscv64 or s390x" ;; esac
+		new_campaign "$OUT" "$PROFILE" "$SEED"
+		dirs=("$OUT")
+	fi
 fi
 chunks=$(((N + CHUNK - 1) / CHUNK))
+total=$((chunks * ${#dirs[@]}))
 jobs=${JOBS:-$(nproc)}
-jobs=$((jobs < chunks ? jobs : chunks))
-verb=campaign
-[ "$resume" = 1 ] && verb="campaign (resumed: $(find "$OUT" -name 'chunk-*.done' | wc -l) of $chunks chunks done)"
-echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, $chunks chunks of $CHUNK on $jobs jobs, in $OUT"
+jobs=$((jobs < total ? jobs : total))
+if [ "$mode" = new ] || [ ! -f "$root/scenarios.env" ]; then
+	verb=campaign
+	[ "$mode" = resume ] && verb="campaign (resumed: $(find "$OUT" -name 'chunk-*.done' | wc -l) of $chunks chunks done)"
+	echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, swarm=${SWARM:-0}, $chunks chunks of $CHUNK on $jobs jobs, in $OUT"
+else
+	verb=scenarios
+	[ "$mode" = resume ] && verb="scenarios (resumed: $(find "$root" -name 'chunk-*.done' | wc -l) of $total chunks done)"
+	echo "== $verb: $SCENARIOS, $N cases each, depth $DEPTH, seed $SEED, refine=$REFINE, swarm=${SWARM:-0}, $total chunks of $CHUNK on $jobs jobs, in $root"
+fi
 
 # On a terminal: done/total, rate, ETA and failures so far, per chunk.
 progress() {
-	local start=$1 cases failures rate eta now
+	local start=$1 cases failures rate eta now all=$((N * ${#dirs[@]}))
 	while sleep 2; do
-		cases=0
-		for f in "$OUT"/chunk-*.done; do
-			[ -e "$f" ] || continue
-			k=${f##*/chunk-}
-			k=${k%.done}
-			cases=$((cases + (N - k < CHUNK ? N - k : CHUNK)))
+		cases=0 failures=0
+		for d in "${dirs[@]}"; do
+			for f in "$d"/chunk-*.done; do
+				[ -e "$f" ] || continue
+				k=${f##*/chunk-}
+				k=${k%.done}
+				cases=$((cases + (N - k < CHUNK ? N - k : CHUNK)))
+			done
+			failures=$((failures + $(cat "$d"/chunk-*.failures.jsonl 2>/dev/null | wc -l)))
 		done
-		failures=$(cat "$OUT"/chunk-*.failures.jsonl 2>/dev/null | wc -l)
 		now=$(date +%s)
 		rate=$(awk -v d="$cases" -v s="$((now - start))" 'BEGIN { printf "%.1f", s ? d / s : 0 }')
-		eta=$(awk -v d="$cases" -v n="$N" -v r="$rate" 'BEGIN { if (r > 0 && d > 0) printf "%ds", (n - d) / r; else printf "?" }')
-		printf '\r\033[K%d/%d cases, %s cases/s, ETA %s, %d failing' "$cases" "$N" "$rate" "$eta" "$failures" >&2
+		eta=$(awk -v d="$cases" -v n="$all" -v r="$rate" 'BEGIN { if (r > 0 && d > 0) printf "%ds", (n - d) / r; else printf "?" }')
+		printf '\r\033[K%d/%d cases, %s cases/s, ETA %s, %d failing' "$cases" "$all" "$rate" "$eta" "$failures" >&2
 	done
 }
 start=$(date +%s)
@@ -140,27 +220,80 @@ if [ -t 2 ]; then
 	trap 'kill $progress_pid 2>/dev/null; printf "\r\033[K" >&2' EXIT
 fi
 
+# Every chunk of every campaign, one job each: the scenarios share the
+# cores.
 status=0
-seq 0 "$CHUNK" $((N - 1)) |
-	parallel -j "$jobs" --halt now,fail=1 CAMPAIGN_CHUNK={} timeout 3600 "$0" || status=$?
+for d in "${dirs[@]}"; do
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do printf '%s\t%s\n' "$d" "$k"; done
+done |
+	parallel -j "$jobs" --colsep '\t' --halt now,fail=1 'OUT={1}' 'CAMPAIGN_CHUNK={2}' timeout 3600 "$0" || status=$?
 end=$(date +%s)
 if [ -n "$progress_pid" ]; then
 	kill "$progress_pid" 2>/dev/null || true
 	printf '\r\033[K' >&2
 fi
-[ "$status" = 0 ] || die "a chunk failed (exit $status); see $OUT/chunk-*.log, then scripts/campaign.sh --resume"
+[ "$status" = 0 ] || die "a chunk failed (exit $status); see $root/**/chunk-*.log, then scripts/campaign.sh --resume"
 
-echo "== verdicts"
-diff_status=0
-bin_diff=$here/bin/cliff-diff
-"$bin_diff" --summary --failures -o "$OUT/failures.jsonl.zst" "$OUT"/chunk-*.results.jsonl.zst 2> "$OUT/diff.log" || diff_status=$?
-grep -v '^cliff-diff: [0-9]* of [0-9]* cases failed$' "$OUT/diff.log" | tail -n 3
-[ "$diff_status" -le 1 ] || die "cliff-diff failed (exit $diff_status), see $OUT/diff.log"
-touch "$OUT/finished"
-awk -v n="$N" -v s="$((end - start))" 'BEGIN { printf "%d cases in %d s: %.1f cases/s, each on 4 targets x 3 opt levels\n", n, s, n / (s ? s : 1) }'
-if [ "$diff_status" = 1 ]; then
-	echo "failing cases: $OUT/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
-	cat "$OUT"/chunk-*.failures.jsonl | head -n 10 |
+# verdicts DIR judges a finished campaign: DIR/failures.jsonl.zst and
+# DIR/diff.log; the status is cliff-diff's (0, or 1: findings).
+verdicts() {
+	local dir=$1 diff_status=0
+	"$here/bin/cliff-diff" --summary --failures -o "$dir/failures.jsonl.zst" "$dir"/chunk-*.results.jsonl.zst 2> "$dir/diff.log" || diff_status=$?
+	[ "$diff_status" -le 1 ] || die "cliff-diff failed (exit $diff_status), see $dir/diff.log"
+	touch "$dir/finished"
+	return "$diff_status"
+}
+# configs DIR says where a campaign's cases ran.
+configs() {
+	# shellcheck source=/dev/null
+	(
+		. "$1/campaign.env"
+		levels=$(tr ',' '\n' <<< "$OPTS" | grep -c .)
+		if [ "$PROFILE" = compat ] || [ -z "${ARCHES:-}" ]; then
+			printf 'each on 4 targets x %d opt levels' "$levels"
+		else
+			printf 'each on %s x %d opt levels' "$PROFILE" "$levels"
+		fi
+		if [ "${SWARM:-0}" = 1 ]; then
+			printf ', %d flag set(s) per target drawn per chunk' "$SETS"
+		fi
+		if [[ ${ARCHES:-} == *interp* ]]; then printf ' and the interpreter'; fi
+	)
+}
+failing_lines() {
+	cat "$1"/chunk-*.failures.jsonl | head -n "$2" |
 		sed -n 's/.*"case_id":"\([^"]*\)","verdict":"\([^"]*\)".*"summary":"\([^"]*\)".*/  \1 \2: \3/p' | cut -c1-200 || true
+}
+
+if [ "$verb" = campaign ] || [[ $verb == campaign* ]]; then
+	echo "== verdicts"
+	diff_status=0
+	verdicts "$OUT" || diff_status=$?
+	grep -v '^cliff-diff: [0-9]* of [0-9]* cases failed$' "$OUT/diff.log" | tail -n 3
+	awk -v n="$N" -v s="$((end - start))" -v c="$(configs "$OUT")" 'BEGIN { printf "%d cases in %d s: %.1f cases/s, %s\n", n, s, n / (s ? s : 1), c }'
+	if [ "$diff_status" = 1 ]; then
+		echo "failing cases: $OUT/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
+		failing_lines "$OUT" 10
+	fi
+	exit "$diff_status"
 fi
-exit "$diff_status"
+
+# The scenarios' summary: one line each, then the failing cases.
+echo "== verdicts per scenario"
+worst=0
+for d in "${dirs[@]}"; do
+	s=0
+	verdicts "$d" || s=$?
+	[ "$s" -le "$worst" ] || worst=$s
+	printf '%-8s %s; %s\n' "${d##*/}" "$(grep '^cases ' "$d/diff.log" | tail -n 1)" "$(configs "$d")"
+done
+touch "$root/finished"
+awk -v n="$((N * ${#dirs[@]}))" -v s="$((end - start))" 'BEGIN { printf "%d cases in %d s: %.1f cases/s over the scenarios\n", n, s, n / (s ? s : 1) }'
+if [ "$worst" = 1 ]; then
+	echo "failing cases: $root/<scenario>/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
+	for d in "${dirs[@]}"; do
+		[ -s "$d/failures.jsonl.zst" ] || continue
+		failing_lines "$d" 3 | sed "s/^/${d##*\/}:/"
+	done
+fi
+exit "$worst"

@@ -3,7 +3,11 @@
 # campaign run from another directory with relative paths, its printed
 # seed, compressed results only, an honest job count, exit status 0; an
 # unfinished campaign is not replaced; one killed with SIGKILL and resumed
-# gives the same verdicts as an uninterrupted one, with nothing left over.
+# gives the same verdicts as an uninterrupted one, with nothing left over
+# (each chunk's swarm of flag sets and settings drawn again the same); a
+# target-specific campaign runs on its target and the interpreter only,
+# with several flag sets; the five scenarios run in one go, killed and
+# resumed, and end with a line each.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -49,6 +53,42 @@ verdicts() { "$repo/bin/cliff-diff" "$1"/chunk-*.results.jsonl.zst 2>/dev/null |
 cmp -s <(verdicts whole) <(verdicts killed) || fail "resumed verdicts differ from uninterrupted ones"
 left=$(find tmp killed -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
 [ "$left" = 0 ] || fail "$left temporary files left: $(find tmp killed -mindepth 1 -name '*cliff*')"
+# A target-specific campaign: riscv64 and the interpreter only, at every
+# opt level, with three flag sets per chunk drawn from the swarm.
+OUT=rv CHUNK=10 JOBS=2 PROFILE=riscv64 "$repo/scripts/campaign.sh" 20 2 7 > rv.log 2>&1 || fail "riscv64: exit $?: $(cat rv.log)"
+grep -q '^20 cases in .* each on riscv64 x 3 opt levels, 3 flag set(s) per target drawn per chunk and the interpreter$' rv.log || fail "riscv64: $(cat rv.log)"
+configs=$(zstdcat rv/chunk-*.results.jsonl.zst | grep -o '"config":{[^}]*}' | sort -u)
+archs=$(grep -o '"arch":"[a-z0-9_]*"' <<< "$configs" | sort -u | tr '\n' ' ')
+[ "$archs" = '"arch":"interp" "arch":"riscv64" ' ] || fail "riscv64 campaign ran on $archs"
+[ "$(grep -c '"arch":"riscv64"' <<< "$configs")" -ge 9 ] || fail "riscv64 campaign: fewer than 3 flag sets x 3 opt levels: $configs"
+
+# The five scenarios in one go, killed once and resumed.
+OUT=five CHUNK=5 setsid "$repo/scripts/campaign.sh" --scenarios 10 2 7 > five.log 2>&1 &
+pid=$!
+while [ ! -s five/compat/chunk-0.results.jsonl.zst ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+pkill -KILL -s "$pid" 2>/dev/null || true
+{ wait "$pid"; } 2>/dev/null || true
+status=0
+if [ ! -e five/finished ]; then
+	OUT=five "$repo/scripts/campaign.sh" --scenarios 10 2 7 > refused5.log 2>&1 || status=$?
+	[ "$status" = 2 ] && grep -q 'unfinished scenarios: resume them' refused5.log || fail "unfinished scenarios replaced: exit $status, $(cat refused5.log)"
+	status=0
+	OUT=five "$repo/scripts/campaign.sh" --resume > five.log 2>&1 || status=$?
+	grep -q '^== scenarios (resumed: ' five.log || fail "scenarios resume header: $(head -n1 five.log)"
+fi
+[ "$status" -le 1 ] || fail "scenarios: exit $status: $(cat five.log)"
+for sc in compat x86_64 aarch64 riscv64 s390x; do
+	[ -e "five/$sc/finished" ] || fail "scenario $sc not finished: $(ls five/$sc)"
+	grep -q "^$sc *cases 10: " five.log || fail "no summary line for $sc: $(cat five.log)"
+	[ "$(verdicts "five/$sc" | wc -l)" = 10 ] || fail "scenario $sc: $(verdicts "five/$sc" | wc -l) verdicts, want 10"
+done
+grep -q '^50 cases in .* over the scenarios$' five.log || fail "scenarios total: $(cat five.log)"
+# Each scenario has its own seed, so that a case ID names one case.
+ids=$(for sc in compat x86_64 aarch64 riscv64 s390x; do zstdcat "five/$sc"/chunk-0.results.jsonl.zst | grep -o '^{"kind":"case","v":1,"id":"[^"]*"'; done | sort | uniq -d)
+[ -z "$ids" ] || fail "case IDs shared by scenarios: $ids"
+left=$(find tmp five -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
+[ "$left" = 0 ] || fail "scenarios: $left temporary files left"
+
 # The loop (--loop): a round from nothing, then the report over every
 # verdict of the campaign.
 status=0

@@ -61,6 +61,26 @@ case runs in its own forked process with a CPU-time limit per input vector,
 so one crash, trap or endless loop costs only its own case (its input
 vectors share the process until one fails; --isolate gives each its own).
 
+Configurations. For case records, each --arch runs at each --opt level
+with its variants: ISA flags and settings of its own. --isa-flags
+ARCH=FLAGS gives ARCH one variant; given again for the same ARCH it adds
+another, so "--isa-flags riscv64=default --isa-flags riscv64=base" runs
+riscv64 with and without V side by side, and their results must agree.
+FLAGS may name the flag sets of cliff's architecture table:
+
+` + flagSetTable() + `
+A variant may carry its own settings after a "+":
+"--isa-flags riscv64=v+regalloc_algorithm=single_pass". --set adds a
+setting to every configuration. A variant whose flags lack what a case
+needs reports the case as unsupported: riscv64 without has_v compiles
+no vector type, x86_64 lowers x86_pshufb, x86_pmaddubsw and
+x86_pmulhrsw only with has_ssse3 and blendv only with has_sse41. --swarm SEED:CHUNK
+draws the variants instead: --swarm-sets flag sets per --arch, each with
+settings that change the machine code but not its meaning (regalloc
+single_pass, no alias analysis, no spectre guards, inline stack probes,
+block padding, function alignment), the same for the same SEED:CHUNK;
+every result names its flags and settings.
+
 A .clif file (as in Cranelift's filetests) runs on each of its target
 lines, at every --opt level (a file's own opt_level is overridden), and in
 the interpreter if it says "test interpret". --arch overrides the file's
@@ -106,8 +126,10 @@ by the signal, records finished before it written.`,
 			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
 			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + ", all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
-			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAG,FLAG` (ARCH= for none); default: the richest set the host or QEMU runs"},
+			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAGS[+SETTINGS]`: FLAGS comma-separated flags or flag-set names (riscv64=base; none for ARCH=), SETTINGS name=value for this variant only; repeat an ARCH for several variants (see Configurations); default: the richest set the host or QEMU runs"},
 			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
+			&cli.StringFlag{Name: "swarm", Usage: "draw each --arch's variants from its flag sets and the swarm's settings, deterministically from `SEED:CHUNK` (a campaign's seed and chunk; see Configurations)"},
+			&cli.IntFlag{Name: "swarm-sets", Value: 1, Usage: "with --swarm: flag sets drawn per architecture"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
 			&cli.IntFlag{Name: "batch", Value: 100, Usage: "cases per compiled object and executable"},
 			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
@@ -140,6 +162,22 @@ func run(c *cli.Context) error {
 	isa, err := engine.ParseISAFlags(c.StringSlice("isa-flags"))
 	if err != nil {
 		return cli.Exit(err, exitError)
+	}
+	if c.IsSet("swarm") {
+		if c.IsSet("isa-flags") {
+			return cliapp.Usagef("--swarm draws the ISA flags: give it or --isa-flags, not both")
+		}
+		if len(arches) == 0 {
+			return cliapp.Usagef("--swarm needs --arch: the architectures to draw for")
+		}
+		if c.Int("swarm-sets") < 1 {
+			return cliapp.Usagef("--swarm-sets %d: want at least 1", c.Int("swarm-sets"))
+		}
+		key, err := engine.ParseSwarmKey(c.String("swarm"))
+		if err != nil {
+			return cliapp.Usagef("%v", err)
+		}
+		isa = engine.DrawSwarm(key, arches, c.Int("swarm-sets"))
 	}
 	host, err := harness.ReadHost()
 	if err != nil {
@@ -185,7 +223,7 @@ func run(c *cli.Context) error {
 	}
 	defer e.Close()
 	report, err := e.Stream(c.Context, engine.StreamOptions{
-		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, ISAFlags: isa, Settings: c.StringSlice("set")},
+		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: c.StringSlice("set")},
 		Sources:  sources,
 		Output:   c.String("output"),
 		Resume:   c.Bool("resume"),
@@ -206,6 +244,17 @@ func run(c *cli.Context) error {
 		return cli.Exit("", exitRunlines)
 	}
 	return nil
+}
+
+// flagSetTable lists every architecture's flag sets for the help text.
+func flagSetTable() string {
+	var b strings.Builder
+	for _, a := range arch.All() {
+		for _, s := range a.FlagSets {
+			fmt.Fprintf(&b, "    %-8s %-9s %s\n", a.Name, s.Name, s.Why)
+		}
+	}
+	return b.String()
 }
 
 func isTerminal(f *os.File) bool {

@@ -35,15 +35,29 @@ type Arch struct {
 	// code everywhere; a host whose CPU lacks some of them runs the code
 	// that needs them under QEMU. Callers must not modify them.
 	DefaultISAFlags []string
+	// FlagSets are the named sets of ISA flags a campaign compiles with
+	// (flagsets.go), the first one "default" (DefaultISAFlags): each a
+	// set that QEMU 7.2 executes, so that code paths behind other flags
+	// are compiled and run too. Callers must not modify them.
+	FlagSets []FlagSet
+	// VectorFlag is the ISA flag without which Cranelift compiles no
+	// vector type for the architecture (riscv64's has_v: its backend
+	// lowers vectors only to the V extension, and panics on them
+	// without it); "" when vectors always compile.
+	VectorFlag string
+	// OpFlags maps opcodes the backend lowers only with an ISA flag (the
+	// lowering rule's `if-let true (has_ssse3)`) to that flag: a case
+	// using one is not for flags without it, as a vector type is not
+	// for VectorFlag's absence. Callers must not modify it.
+	OpFlags map[string]string
 }
 
 // table is the list, in the order tools print and combine architectures.
 var table = []Arch{
-	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64",
-		DefaultISAFlags: []string{"has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt", "has_avx", "has_avx2", "has_fma", "has_bmi1", "has_bmi2", "has_lzcnt"}},
-	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: []string{"has_lse"}},
-	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}},
-	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: []string{}},
+	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64", DefaultISAFlags: x86Default, FlagSets: x86FlagSets, OpFlags: x86OpFlags},
+	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: aarch64Default, FlagSets: aarch64FlagSets},
+	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: riscv64Default, FlagSets: riscv64FlagSets, VectorFlag: "has_v"},
+	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: s390xDefault, FlagSets: s390xFlagSets},
 }
 
 // Interp is the pseudo-architecture of Cranelift's interpreter in

@@ -2,6 +2,7 @@ package arch
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,70 @@ func TestLookupAndHost(t *testing.T) {
 	All()[0].Name = "changed"
 	if Names()[0] != "x86_64" {
 		t.Errorf("All() shares the table")
+	}
+}
+
+// TestFlagSets: every architecture's sets start with its default flags,
+// have unique names that cannot be taken for an ISA flag (--isa-flags
+// reads both), and are found again by their flags.
+func TestFlagSets(t *testing.T) {
+	for _, a := range All() {
+		if len(a.FlagSets) == 0 || a.FlagSets[0].Name != DefaultSet || !slices.Equal(a.FlagSets[0].Flags, a.DefaultISAFlags) {
+			t.Errorf("%s: the first flag set must be %q, the default flags", a.Name, DefaultSet)
+		}
+		seen := map[string]bool{}
+		for _, s := range a.FlagSets {
+			if seen[s.Name] || s.Why == "" || s.Flags == nil {
+				t.Errorf("%s %q: twice, or a field missing", a.Name, s.Name)
+			}
+			seen[s.Name] = true
+			for _, prefix := range []string{"has_", "use_", "sign_"} {
+				if strings.HasPrefix(s.Name, prefix) {
+					t.Errorf("%s %q: reads as an ISA flag", a.Name, s.Name)
+				}
+			}
+			reversed := slices.Clone(s.Flags)
+			slices.Reverse(reversed)
+			if got := a.SetName(reversed); got != s.Name {
+				t.Errorf("%s: SetName(%v) = %q, want %q", a.Name, reversed, got, s.Name)
+			}
+		}
+	}
+	r, _ := Lookup("riscv64")
+	x, _ := Lookup("x86_64")
+	tests := []struct {
+		a     Arch
+		flags []string
+		want  bool
+	}{
+		{r, []string{"has_v"}, true},
+		{r, []string{"has_v=true", "has_zba"}, true},
+		{r, []string{}, false},
+		{r, []string{"has_v", "has_v=false"}, false},
+		{r, []string{"has_zbb"}, false},
+		{x, []string{}, true}, // SSE2 has vectors
+	}
+	for _, tt := range tests {
+		if got := tt.a.TakesVectors(tt.flags); got != tt.want {
+			t.Errorf("%s.TakesVectors(%v) = %v, want %v", tt.a.Name, tt.flags, got, tt.want)
+		}
+	}
+	needs := []struct {
+		a     Arch
+		op    string
+		flags []string
+		want  string
+	}{
+		{x, "x86_pshufb", []string{}, "has_ssse3"},
+		{x, "x86_pshufb", []string{"has_sse3", "has_ssse3"}, ""},
+		{x, "blendv", []string{"has_ssse3"}, "has_sse41"},
+		{x, "blendv", x.DefaultISAFlags, ""},
+		{x, "iadd", []string{}, ""},
+		{r, "blendv", []string{}, ""}, // riscv64 lowers it without a flag
+	}
+	for _, tt := range needs {
+		if got := tt.a.OpNeeds(tt.op, tt.flags); got != tt.want {
+			t.Errorf("%s.OpNeeds(%s, %v) = %q, want %q", tt.a.Name, tt.op, tt.flags, got, tt.want)
+		}
 	}
 }

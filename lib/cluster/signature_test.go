@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -281,5 +282,81 @@ func TestNormalizePath(t *testing.T) {
 		if got := normalizePath(tc.in); got != tc.want {
 			t.Errorf("normalizePath(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestSignatureAcrossFlagSets: a target run with several flag sets and
+// settings (the campaign's swarm) is described by what tells its failing
+// configurations from its passing ones; a configuration that did not
+// take the case (unsupported: riscv64 without V given vectors) is
+// neither, so it cannot make the flags seem to matter.
+func TestSignatureAcrossFlagSets(t *testing.T) {
+	rv := func(opt string, flags []string, own ...string) record.Config {
+		return record.Config{Arch: "riscv64", OptLevel: opt, Flags: flags, Settings: append(slices.Clone(own), settings...), Executor: record.ExecQemu}
+	}
+	def := []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}
+	v, base := []string{"has_v"}, []string{}
+	single := "regalloc_algorithm=single_pass"
+	verdict := func(status record.Status, sides ...record.Side) *record.Verdict {
+		c := &record.Case{ID: "s", CLIF: "function %main() {\nblock0:\n    return\n}\n"}
+		c.Stamp()
+		for _, s := range sides {
+			for _, conf := range s.Configs {
+				r := record.RunResult{Config: conf, Status: s.Status, Hash: s.Hash}
+				if s.Status == record.StatusCompileCrash {
+					r.Message = unwrapRiscv
+				}
+				if s.Status == record.StatusUnsupported {
+					r.Message = "%main uses i32x4: riscv64 compiles vector types only with has_v"
+				}
+				c.Results = append(c.Results, r)
+			}
+		}
+		out := &record.Verdict{CaseID: "s", Verdict: record.Outcome(status), Sides: sides, Case: c}
+		if status == record.StatusOK {
+			out.Verdict = record.OutcomeDivergent
+			out.Input = record.InputIndex(0)
+		}
+		out.Stamp()
+		return out
+	}
+	interp := cfg("interp", "none")
+	crash := func(cs ...record.Config) record.Side {
+		return record.Side{Status: record.StatusCompileCrash, Configs: cs}
+	}
+	ok := func(output string, cs ...record.Config) record.Side {
+		return record.Side{Status: record.StatusOK, Hash: fmt.Sprintf("%016x", len(output)+int(output[len(output)-1])), Output: output, Configs: cs}
+	}
+	unsupported := func(cs ...record.Config) record.Side {
+		return record.Side{Status: record.StatusUnsupported, Configs: cs}
+	}
+	crashText := ": panic: called `Option::unwrap()` on a `None` value @ cranelift-codegen/src/isa/riscv64/lower/isle.rs:64"
+	for _, tc := range []struct {
+		name string
+		v    *record.Verdict
+		want string
+	}{
+		{"every set that compiled crashes; one set did not take the case",
+			verdict(record.StatusCompileCrash, crash(rv("none", def), rv("speed", def), rv("none", v), rv("speed", v)),
+				unsupported(rv("none", base, single), rv("speed", base, single)), ok("i32 0x1", interp)),
+			"compile_crash riscv64/*" + crashText},
+		{"a set and a setting crash, another set passes",
+			verdict(record.StatusCompileCrash, crash(rv("none", def, single), rv("speed", def, single)), ok("i32 0x1", interp, rv("none", v), rv("speed", v))),
+			"compile_crash riscv64[has_zba,has_zbb,has_zbc,has_zbs,regalloc_algorithm=single_pass]/*" + crashText},
+		{"one set computes another value",
+			verdict(record.StatusOK, ok("i32 0x1", interp, rv("none", def), rv("speed", def)), ok("i32 0x2", rv("none", v, single), rv("speed", v, single))),
+			"divergent riscv64[regalloc_algorithm=single_pass,!has_zba,!has_zbb,!has_zbc,!has_zbs]/*: i32 value"},
+		{"one set computes another value, another did not take the case",
+			verdict(record.StatusOK, ok("i32 0x1", interp, rv("none", def), rv("speed", def)), ok("i32 0x2", rv("none", v), rv("speed", v)), unsupported(rv("none", base))),
+			"divergent riscv64[!has_zba,!has_zbb,!has_zbc,!has_zbs]/*: i32 value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.v.Validate(); err != nil {
+				t.Fatalf("test verdict does not validate: %v", err)
+			}
+			if got := SignatureOf(tc.v).String(); got != tc.want {
+				t.Errorf("signature\n got %s\nwant %s", got, tc.want)
+			}
+		})
 	}
 }

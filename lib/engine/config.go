@@ -41,7 +41,7 @@ func executorFor(a string) string {
 }
 
 // A ConfigSpec is a choice of configurations, as cliff-run's command line
-// makes it (--arch, --opt, --isa-flags, --set).
+// makes it (--arch, --opt, --isa-flags, --set, --swarm).
 type ConfigSpec struct {
 	// Arches are architectures (lib/arch's, and arch.Interp for the
 	// interpreter); nil: for cases the host's, for a .clif file the
@@ -49,12 +49,31 @@ type ConfigSpec struct {
 	Arches []string
 	// Opts are opt levels (OptLevels); nil: all of them.
 	Opts []string
-	// ISAFlags are the ISA flags per architecture; an architecture
-	// missing from it gets its default flags (lib/arch).
-	ISAFlags map[string][]string
+	// Variants are the ways to compile for each architecture, each with
+	// its own ISA flags and settings: one configuration per variant and
+	// opt level. An architecture missing from it has one variant, its
+	// default flags (lib/arch).
+	Variants map[string][]Variant
 	// Settings are shared Cranelift settings (name=value) for every
-	// configuration; the opt level is Opts'.
+	// configuration, before a variant's own; the opt level is Opts'.
 	Settings []string
+}
+
+// A Variant is one way to compile for an architecture: ISA flags, as on
+// a CLIF target line, and Cranelift settings of its own (name=value).
+type Variant struct {
+	Flags    []string
+	Settings []string
+}
+
+// String is the variant as --isa-flags takes it after ARCH=: the flags,
+// then "+" and the settings.
+func (v Variant) String() string {
+	s := strings.Join(v.Flags, ",")
+	if len(v.Settings) > 0 {
+		s += "+" + strings.Join(v.Settings, ",")
+	}
+	return s
 }
 
 // Configs lists the configurations cliff-run runs a case record under
@@ -79,12 +98,26 @@ func (s *ConfigSpec) check() error {
 			return fmt.Errorf("opt level %q: want one of %s", o, strings.Join(OptLevels, ", "))
 		}
 	}
-	for a := range s.ISAFlags {
+	for a, vs := range s.Variants {
 		if !arch.Known(a) {
 			return fmt.Errorf("ISA flags for %q: want one of %s", a, strings.Join(arch.Names(), ", "))
 		}
+		for i, v := range vs {
+			if err := checkSettings(v.Settings); err != nil {
+				return err
+			}
+			for _, w := range vs[:i] {
+				if w.String() == v.String() {
+					return fmt.Errorf("ISA flags for %s: %q twice", a, v)
+				}
+			}
+		}
 	}
-	for _, set := range s.Settings {
+	return checkSettings(s.Settings)
+}
+
+func checkSettings(settings []string) error {
+	for _, set := range settings {
 		if !strings.Contains(set, "=") || strings.HasPrefix(strings.TrimSpace(set), "opt_level") {
 			return fmt.Errorf("setting %q: want name=value, not the opt level", set)
 		}
@@ -150,35 +183,62 @@ func ParseOpts(list []string) ([]string, error) {
 	return out, nil
 }
 
-// ParseISAFlags reads --isa-flags ARCH=FLAG,FLAG (ARCH= for none). The
-// command line library splits a value at commas, so an item without "="
-// is one more flag of the architecture before it.
-func ParseISAFlags(list []string) (map[string][]string, error) {
-	m := map[string][]string{}
-	last := ""
+// ParseISAFlags reads --isa-flags values, each ARCH=FLAGS[+SETTINGS]: one
+// variant of ARCH per value (ARCH= for no flags), so that an arch given
+// twice is compiled both ways. FLAGS are ISA flags, comma-separated, or
+// the names of lib/arch's flag sets (riscv64=base), which stand for
+// their flags; SETTINGS are Cranelift settings (name=value) of this
+// variant only. The command line library splits a value at commas, so
+// an item that does not start with a known ARCH= continues the value
+// before it.
+func ParseISAFlags(list []string) (map[string][]Variant, error) {
+	m := map[string][]Variant{}
+	last := ""          // the arch of the variant being read
+	inSettings := false // past its "+"
 	for _, item := range list {
-		if !strings.Contains(item, "=") && last != "" {
-			m[last] = append(m[last], strings.Fields(item)...)
-			continue
+		item = strings.TrimSpace(item)
+		name, rest, ok := strings.Cut(item, "=")
+		if ok && arch.Known(name) {
+			last, inSettings = name, false
+			m[name] = append(m[name], Variant{Flags: []string{}})
+		} else {
+			if last == "" {
+				return nil, fmt.Errorf("--isa-flags %q: want ARCH=FLAG,FLAG...[+SETTING=VALUE,...] with ARCH one of %s", item, strings.Join(arch.Names(), ", "))
+			}
+			rest = item
 		}
-		name, flags, ok := strings.Cut(item, "=")
-		last = name
-		if !ok || !arch.Known(name) {
-			return nil, fmt.Errorf("--isa-flags %q: want ARCH=FLAG,FLAG... with ARCH one of %s", item, strings.Join(arch.Names(), ", "))
+		v := &m[last][len(m[last])-1]
+		if !inSettings {
+			var flags string
+			flags, rest, inSettings = strings.Cut(rest, "+")
+			a, _ := arch.Lookup(last)
+			for _, f := range strings.Fields(flags) {
+				if set, ok := a.FlagSet(f); ok {
+					v.Flags = append(v.Flags, set.Flags...)
+				} else {
+					v.Flags = append(v.Flags, f)
+				}
+			}
+			if !inSettings {
+				continue
+			}
 		}
-		m[name] = []string{}
-		for _, f := range strings.FieldsFunc(flags, func(r rune) bool { return r == ',' || r == ' ' }) {
-			m[name] = append(m[name], f)
+		for _, set := range strings.Fields(rest) {
+			if !strings.Contains(set, "=") {
+				return nil, fmt.Errorf("--isa-flags %q: setting %q: want name=value", item, set)
+			}
+			v.Settings = append(v.Settings, set)
 		}
 	}
 	return m, nil
 }
 
-func (s *ConfigSpec) flagsFor(a string) []string {
-	if f, ok := s.ISAFlags[a]; ok {
-		return f
+// variantsOf lists the ways spec compiles for arch a.
+func (s *ConfigSpec) variantsOf(a string) []Variant {
+	if vs, ok := s.Variants[a]; ok && len(vs) > 0 {
+		return vs
 	}
-	return defaultISAFlags(a)
+	return []Variant{{Flags: defaultISAFlags(a)}}
 }
 
 // forCases lists the configurations a case record runs under: the
@@ -197,8 +257,11 @@ func (s *ConfigSpec) forCases(needs []string) []record.Config {
 			out = append(out, interpConfig(settings))
 			continue
 		}
-		for _, o := range s.Opts {
-			out = append(out, record.Config{Arch: a, OptLevel: o, Flags: s.flagsFor(a), Settings: settings, Executor: executorFor(a)})
+		for _, v := range s.variantsOf(a) {
+			vs := withSettings(append(slices.Clone(s.Settings), v.Settings...), needs)
+			for _, o := range s.Opts {
+				out = append(out, record.Config{Arch: a, OptLevel: o, Flags: v.Flags, Settings: vs, Executor: executorFor(a)})
+			}
 		}
 	}
 	return out
@@ -311,10 +374,13 @@ func (s *ConfigSpec) forFile(f *ir.File) ([]record.Config, []skip) {
 		case a == arch.Interp:
 			out = append(out, interpConfig(append(slices.Clone(all), s.Settings...)))
 		case !covered[a]:
-			for _, o := range s.Opts {
-				c := config(a, s.flagsFor(a), all)
-				c.OptLevel = o
-				out = append(out, c)
+			for _, v := range s.variantsOf(a) {
+				for _, o := range s.Opts {
+					c := config(a, v.Flags, all)
+					c.Settings = append(c.Settings, v.Settings...)
+					c.OptLevel = o
+					out = append(out, c)
+				}
 			}
 		}
 	}

@@ -182,7 +182,7 @@ func TestConfigs(t *testing.T) {
 			{Arch: "x86_64", OptLevel: "speed", Flags: x86Default, Executor: executorFor("x86_64")},
 			{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp},
 		}, ""},
-		{"every opt level, own flags and settings", ConfigSpec{Arches: []string{"aarch64"}, ISAFlags: map[string][]string{"aarch64": {}}, Settings: []string{"enable_nan_canonicalization=true"}}, []record.Config{
+		{"every opt level, own flags and settings", ConfigSpec{Arches: []string{"aarch64"}, Variants: map[string][]Variant{"aarch64": {{Flags: []string{}}}}, Settings: []string{"enable_nan_canonicalization=true"}}, []record.Config{
 			{Arch: "aarch64", OptLevel: "none", Flags: []string{}, Settings: []string{"enable_nan_canonicalization=true"}, Executor: exec},
 			{Arch: "aarch64", OptLevel: "speed", Flags: []string{}, Settings: []string{"enable_nan_canonicalization=true"}, Executor: exec},
 			{Arch: "aarch64", OptLevel: "speed_and_size", Flags: []string{}, Settings: []string{"enable_nan_canonicalization=true"}, Executor: exec},
@@ -192,7 +192,21 @@ func TestConfigs(t *testing.T) {
 		}, ""},
 		{"unknown arch", ConfigSpec{Arches: []string{"pulley64"}}, nil, `architecture "pulley64"`},
 		{"unknown opt level", ConfigSpec{Opts: []string{"fast"}}, nil, `opt level "fast"`},
-		{"flags of an unknown arch", ConfigSpec{ISAFlags: map[string][]string{"x86": nil}}, nil, `ISA flags for "x86"`},
+		{"flags of an unknown arch", ConfigSpec{Variants: map[string][]Variant{"x86": nil}}, nil, `ISA flags for "x86"`},
+		// Several variants of one arch: one configuration per variant and
+		// opt level, each with its own flags and settings after the
+		// shared ones, so that riscv64 with and without V run side by
+		// side; the interpreter has only the shared settings.
+		{"variants of one arch", ConfigSpec{Arches: []string{"interp", "riscv64"}, Opts: []string{"none", "speed"}, Settings: []string{"a=1"},
+			Variants: map[string][]Variant{"riscv64": {{Flags: []string{"has_v"}}, {Flags: []string{}, Settings: []string{"regalloc_algorithm=single_pass"}}}}}, []record.Config{
+			{Arch: "interp", OptLevel: "none", Settings: []string{"a=1"}, Executor: record.ExecInterp},
+			{Arch: "riscv64", OptLevel: "none", Flags: []string{"has_v"}, Settings: []string{"a=1"}, Executor: record.ExecQemu},
+			{Arch: "riscv64", OptLevel: "speed", Flags: []string{"has_v"}, Settings: []string{"a=1"}, Executor: record.ExecQemu},
+			{Arch: "riscv64", OptLevel: "none", Flags: []string{}, Settings: []string{"a=1", "regalloc_algorithm=single_pass"}, Executor: record.ExecQemu},
+			{Arch: "riscv64", OptLevel: "speed", Flags: []string{}, Settings: []string{"a=1", "regalloc_algorithm=single_pass"}, Executor: record.ExecQemu},
+		}, ""},
+		{"a variant twice", ConfigSpec{Variants: map[string][]Variant{"s390x": {{Flags: []string{"has_mie3"}}, {Flags: []string{"has_mie3"}}}}}, nil, `ISA flags for s390x: "has_mie3" twice`},
+		{"a variant's setting", ConfigSpec{Variants: map[string][]Variant{"s390x": {{Settings: []string{"opt_level=none"}}}}}, nil, `setting "opt_level=none"`},
 		{"opt level as a setting", ConfigSpec{Settings: []string{"opt_level=speed"}}, nil, `setting "opt_level=speed"`},
 	}
 	for _, tt := range tests {

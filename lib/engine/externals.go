@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
+	"cliff/lib/arch"
 	"cliff/lib/harness"
 	"cliff/lib/ir"
 	"cliff/lib/record"
@@ -110,6 +112,8 @@ func (w *worker) refused(t *task, u *unit) bool {
 	why := u.unrunnable
 	if t.cfg.Executor == record.ExecInterp {
 		why = u.interpRefusal()
+	} else if why == "" {
+		why = flagRefusal(t.cfg, u.funcs)
 	}
 	if why == "" {
 		return false
@@ -121,4 +125,38 @@ func (w *worker) refused(t *task, u *unit) bool {
 	}
 	w.out.skipped(u, t.cfg, string(record.StatusUnsupported)+": "+why)
 	return true
+}
+
+// flagRefusal says why cfg cannot compile a module, or "": its ISA flags
+// lack one that the architecture's backend needs for what the module
+// uses: a vector type (lib/arch's VectorFlag: riscv64's has_v), or an
+// opcode whose only lowering rule asks for a flag (OpFlags: x86_64's
+// x86_pshufb needs SSSE3, blendv SSE4.1). Cranelift's own fuzzer never
+// asks for that either; its panic or "should be implemented in ISLE"
+// would blame Cranelift for cliff's choice of flags.
+func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
+	a, ok := arch.Lookup(cfg.Arch)
+	if !ok {
+		return ""
+	}
+	vectors := a.TakesVectors(cfg.Flags)
+	for _, name := range slices.Sorted(maps.Keys(funcs)) {
+		f := funcs[name]
+		if !vectors {
+			for _, v := range f.Values {
+				if v.Type.IsVector() {
+					return fmt.Sprintf("%s uses %s: %s compiles vector types only with %s", name, v.Type, a.Name, a.VectorFlag)
+				}
+			}
+		}
+		for _, inst := range f.Insts {
+			if inst.Op == ir.OpInvalid {
+				continue
+			}
+			if need := a.OpNeeds(inst.Op.String(), cfg.Flags); need != "" {
+				return fmt.Sprintf("%s uses %s: %s lowers it only with %s", name, inst.Op, a.Name, need)
+			}
+		}
+	}
+	return ""
 }

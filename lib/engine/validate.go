@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"cliff/lib/arch"
@@ -24,14 +25,19 @@ import (
 // settings on each of its architectures (on every one for nil arches:
 // .clif files may name any of them).
 func (e *Engine) checkSpec(ctx context.Context, spec *ConfigSpec) error {
+	if err := spec.check(); err != nil {
+		return err
+	}
 	arches := spec.Arches
 	if arches == nil {
 		arches = arch.Names()
 	}
 	for _, a := range arches {
-		cfg := record.Config{Arch: a, OptLevel: "none", Flags: spec.flagsFor(a), Settings: spec.Settings}
-		if err := e.checkTarget(ctx, cfg); err != nil {
-			return err
+		for _, v := range spec.variantsOf(a) {
+			cfg := record.Config{Arch: a, OptLevel: "none", Flags: v.Flags, Settings: append(slices.Clone(spec.Settings), v.Settings...)}
+			if err := e.checkTarget(ctx, cfg); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -247,13 +247,15 @@ func RunWith(in record.InputVector, want string) (run *Run, note string, err err
 }
 
 // Expected picks the expected output text of input vector input from a
-// case's results: the interpreter's when it ran it, else the output most
-// of the configurations outside failing agree on. ok is false when
+// case's results that answered (ok or trap: an unsupported run's outputs
+// hold its reason): the interpreter's when it ran it, else the output
+// most of the configurations outside failing agree on. ok is false when
 // neither exists or the others disagree evenly.
 func Expected(results []record.RunResult, failing []record.Config, input int) (text string, ok bool) {
 	count := map[string]int{}
 	for _, r := range results {
-		if input >= len(r.Outputs) || slices.ContainsFunc(failing, func(c record.Config) bool { return c.String() == r.Config.String() }) {
+		answered := r.Status == record.StatusOK || r.Status == record.StatusTrap
+		if !answered || input >= len(r.Outputs) || slices.ContainsFunc(failing, func(c record.Config) bool { return c.String() == r.Config.String() }) {
 			continue
 		}
 		if r.Config.Executor == record.ExecInterp {

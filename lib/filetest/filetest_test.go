@@ -141,8 +141,9 @@ func TestExpected(t *testing.T) {
 	rv := record.Config{Arch: "riscv64", OptLevel: "speed", Executor: record.ExecQemu}
 	interp := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}
 	res := func(c record.Config, out ...string) record.RunResult {
-		return record.RunResult{Config: c, Outputs: out}
+		return record.RunResult{Config: c, Status: record.StatusOK, Outputs: out}
 	}
+	unsupported := record.RunResult{Config: interp, Status: record.StatusUnsupported, Outputs: []string{"unsupported: not implemented: SequencePoint"}}
 	for _, tc := range []struct {
 		name    string
 		results []record.RunResult
@@ -152,11 +153,18 @@ func TestExpected(t *testing.T) {
 		{"majority", []record.RunResult{res(x86, "a", "bad"), res(arm, "a", "b"), res(rv, "a", "b")}, "b", true},
 		{"interpreter first", []record.RunResult{res(arm, "a", "c"), res(rv, "a", "c"), res(interp, "a", "b")}, "b", true},
 		{"even", []record.RunResult{res(x86, "a", "bad"), res(arm, "a", "b"), res(rv, "a", "c")}, "", false},
+		// An interpreter that did not take the case is no reference: its
+		// outputs are the reason.
+		{"interpreter unsupported", []record.RunResult{unsupported, res(arm, "a", "b"), res(rv, "a", "b")}, "b", true},
 	} {
 		got, ok := filetest.Expected(tc.results, []record.Config{x86}, 1)
 		if ok != tc.ok || ok && got != tc.want {
 			t.Errorf("%s: Expected = %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
+	}
+	// On the input its reason stands at, too.
+	if got, ok := filetest.Expected([]record.RunResult{unsupported, res(arm, "a", "b")}, []record.Config{x86}, 0); got != "a" || !ok {
+		t.Errorf("interpreter unsupported, input 0: Expected = %q, %v; want \"a\", true", got, ok)
 	}
 }
 

@@ -112,6 +112,15 @@ func TestFailing(t *testing.T) {
 // another configuration has the same compact name.
 func TestConfigName(t *testing.T) {
 	sse3 := record.Config{Arch: "x86_64", OptLevel: "speed", Executor: record.ExecNative, Flags: []string{"has_sse3"}}
+	needs := []string{"enable_llvm_abi_extensions=true", "preserve_frame_pointers=true"}
+	rv := func(flags []string, own ...string) record.Config {
+		return record.Config{Arch: "riscv64", OptLevel: "speed", Executor: record.ExecQemu, Flags: flags, Settings: append(own, needs...)}
+	}
+	rvDefault := rv([]string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"})
+	rvBase := rv([]string{}, "regalloc_algorithm=single_pass")
+	rvV := rv([]string{"has_v"})
+	rvVSingle := rv([]string{"has_v"}, "regalloc_algorithm=single_pass")
+	interpNeeds := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp, Settings: needs}
 	tests := []struct {
 		c     record.Config
 		among []record.Config
@@ -123,6 +132,15 @@ func TestConfigName(t *testing.T) {
 		{x86AVX, []record.Config{x86AVX, sse3}, "x86_64/speed/native:has_avx2,has_bmi2"},
 		{sse3, []record.Config{x86AVX, sse3, riscv}, "x86_64/speed/native:has_sse3"},
 		{riscv, []record.Config{x86AVX, sse3, riscv}, "riscv64/none/qemu"},
+		// The swarm's flag sets and settings of one target: named by
+		// their set in lib/arch's table and the settings of their own,
+		// not by the eleven flags and the case's settings they share.
+		{rvDefault, []record.Config{rvDefault, rvBase, interpNeeds}, "riscv64/speed/qemu:default"},
+		{rvBase, []record.Config{rvDefault, rvBase, interpNeeds}, "riscv64/speed/qemu:base+regalloc_algorithm=single_pass"},
+		{rvV, []record.Config{rvV, rvBase}, "riscv64/speed/qemu:v"},
+		{rvBase, []record.Config{rvV, rvBase}, "riscv64/speed/qemu:base+regalloc_algorithm=single_pass"},
+		{rvV, []record.Config{rvV, rvVSingle}, "riscv64/speed/qemu:v"},
+		{rvVSingle, []record.Config{rvV, rvVSingle}, "riscv64/speed/qemu:v+regalloc_algorithm=single_pass"},
 	}
 	for _, tt := range tests {
 		if got := ConfigName(tt.c, tt.among); got != tt.want {

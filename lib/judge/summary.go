@@ -2,8 +2,10 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"cliff/lib/arch"
 	"cliff/lib/canon"
 	"cliff/lib/record"
 )
@@ -189,21 +191,44 @@ func (j judgement) configList(cs []record.Config) string {
 func (j judgement) configName(c record.Config) string { return ConfigName(c, j.configs) }
 
 // ConfigName names a configuration compactly, as the summaries do:
-// arch/opt/executor ("x86_64/speed/native"), and in full (ISA flags,
-// settings: record.Config.String) only when another configuration among
-// those given, the case's, has the same compact name. A campaign gives
-// every x86_64 configuration the same eleven flags and three settings,
-// which would make each summary hundreds of characters long and say
-// nothing the record does not.
+// arch/opt/executor ("x86_64/speed/native"), and only when another
+// configuration among those given, the case's, has the same compact name
+// (the campaign's swarm runs a target with several flag sets and
+// settings), what tells it apart: its flags, by the name of their set in
+// lib/arch's table where they are one ("riscv64/speed/qemu:base"), and
+// the settings of its own that not all those others share
+// ("riscv64/speed/qemu:v+regalloc_algorithm=single_pass"). A campaign
+// gives every x86_64 configuration the same eleven flags and three
+// settings, which would make each summary hundreds of characters long and
+// say nothing the record does not.
 func ConfigName(c record.Config, among []record.Config) string {
 	short := compactName(c)
-	full := c.String()
+	var twins []record.Config
 	for _, o := range among {
-		if compactName(o) == short && o.String() != full {
-			return full
+		if compactName(o) == short && o.String() != c.String() {
+			twins = append(twins, o)
 		}
 	}
-	return short
+	if len(twins) == 0 {
+		return short
+	}
+	flags := strings.Join(c.Flags, ",")
+	if a, ok := arch.Lookup(c.Arch); ok {
+		if name := a.SetName(c.Flags); name != "" {
+			flags = name
+		}
+	}
+	var own []string
+	for _, s := range c.Settings {
+		if slices.ContainsFunc(twins, func(o record.Config) bool { return !slices.Contains(o.Settings, s) }) {
+			own = append(own, s)
+		}
+	}
+	name := short + ":" + flags
+	if len(own) > 0 {
+		name += "+" + strings.Join(own, ",")
+	}
+	return name
 }
 
 func compactName(c record.Config) string { return c.Arch + "/" + c.OptLevel + "/" + c.Executor }

@@ -1,0 +1,142 @@
+package arch
+
+import (
+	"slices"
+	"strings"
+)
+
+// A FlagSet is a named set of ISA flags for one architecture, as on a
+// CLIF target line. Campaigns draw configurations from these sets (the
+// flag swarm), and cliff-run takes their names (--isa-flags
+// riscv64=base), so that a result's flags can be told by name.
+type FlagSet struct {
+	Name  string
+	Flags []string
+	// Why says what the set exercises.
+	Why string
+}
+
+// DefaultSet is the name of every architecture's first set: its
+// DefaultISAFlags.
+const DefaultSet = "default"
+
+// The flag sets. Every set must run under qemu-user 7.2 (Debian 12) with
+// the -cpu that lib/harness builds for its flags: a set QEMU cannot
+// execute would make every result a skip or, worse, a SIGILL blamed on
+// Cranelift. lib/harness's TestFlagSetsRunUnderQemu checks each set
+// against its CPU table, and lib/engine's tests compile and run them. Left
+// out for that reason: x86_64 AVX-512 and AVX-VNNI, riscv64 Zicond, Zcb,
+// Zfa and Zvbb, s390x arch15 (MIE4, vector enhancements 3). s390x arch14
+// adds no facility Cranelift uses: its code is arch13's.
+var (
+	x86Default = []string{"has_sse3", "has_ssse3", "has_sse41", "has_sse42", "has_popcnt", "has_avx", "has_avx2", "has_fma", "has_bmi1", "has_bmi2", "has_lzcnt"}
+	x86V2      = []string{"has_sse3", "has_ssse3", "has_cmpxchg16b", "has_sse41", "has_sse42", "has_popcnt"}
+
+	x86FlagSets = []FlagSet{
+		{DefaultSet, x86Default, "AVX2, FMA, BMI1/2, LZCNT: the VEX encodings and the scalar bit instructions"},
+		{"sse2", []string{}, "the x86-64 baseline: SSE2 only, every SIMD fallback sequence"},
+		{"sse41", []string{"has_sse3", "has_ssse3", "has_sse41"}, "SSE4.1 without SSE4.2 and POPCNT"},
+		{"v2", x86V2, "x86-64-v2: SSE4.2, POPCNT, CMPXCHG16B, no AVX"},
+		{"avx", append(slices.Clone(x86V2), "has_avx"), "AVX without AVX2, FMA and BMI"},
+	}
+
+	// x64/lower.isle lowers these only with SSSE3 or SSE4.1; the sse2
+	// set has neither.
+	x86OpFlags = map[string]string{
+		"x86_pshufb":    "has_ssse3",
+		"x86_pmaddubsw": "has_ssse3",
+		"x86_pmulhrsw":  "has_ssse3",
+		"blendv":        "has_sse41",
+	}
+
+	aarch64Default  = []string{"has_lse"}
+	aarch64FlagSets = []FlagSet{
+		{DefaultSet, aarch64Default, "LSE atomics"},
+		{"base", []string{}, "Armv8.0: atomics as load/store-exclusive loops"},
+		{"pauth", []string{"has_lse", "has_pauth", "sign_return_address", "sign_return_address_all"}, "return addresses signed and checked (PAuth) in every function"},
+	}
+
+	riscv64Default  = []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}
+	riscv64FlagSets = []FlagSet{
+		{DefaultSet, riscv64Default, "V with the bit-manipulation extensions Zba, Zbb, Zbc, Zbs"},
+		{"base", []string{}, "rv64gc: no vectors (cases with vector types are skipped), no bit manipulation"},
+		{"v", []string{"has_v"}, "V without bit manipulation"},
+		{"bitmanip", []string{"has_zba", "has_zbb", "has_zbs", "has_zbkb"}, "Zba, Zbb, Zbs and Zbkb without V (cases with vector types are skipped)"},
+		{"zfh", []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs", "has_zbkb", "has_zfhmin", "has_zfh"}, "the default with Zbkb and the half-precision extensions"},
+	}
+
+	s390xDefault  = []string{}
+	s390xFlagSets = []FlagSet{
+		{DefaultSet, s390xDefault, "z14 (arch12), Cranelift's baseline"},
+		{"arch13", []string{"has_mie3", "has_vxrs_ext2"}, "z15 (arch13; arch14 adds nothing Cranelift uses): MIE3 and vector enhancements 2"},
+	}
+)
+
+// FlagSet returns the architecture's set named name.
+func (a Arch) FlagSet(name string) (FlagSet, bool) {
+	i := slices.IndexFunc(a.FlagSets, func(s FlagSet) bool { return s.Name == name })
+	if i < 0 {
+		return FlagSet{}, false
+	}
+	return a.FlagSets[i], true
+}
+
+// SetNames lists the names of the architecture's flag sets, in table
+// order.
+func (a Arch) SetNames() []string {
+	names := make([]string, len(a.FlagSets))
+	for i, s := range a.FlagSets {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// SetName names the set whose flags are exactly flags (in any order), or
+// returns "".
+func (a Arch) SetName(flags []string) string {
+	for _, s := range a.FlagSets {
+		if sameFlags(s.Flags, flags) {
+			return s.Name
+		}
+	}
+	return ""
+}
+
+// TakesVectors reports whether Cranelift compiles vector types for the
+// architecture with these ISA flags ("name", "name=true", "name=false").
+func (a Arch) TakesVectors(flags []string) bool {
+	return a.VectorFlag == "" || flagOn(flags, a.VectorFlag)
+}
+
+// OpNeeds returns the ISA flag without which the architecture's backend
+// does not lower opcode op, when these flags lack it; "" when they have
+// it or op needs none.
+func (a Arch) OpNeeds(op string, flags []string) string {
+	if need, ok := a.OpFlags[op]; ok && !flagOn(flags, need) {
+		return need
+	}
+	return ""
+}
+
+// flagOn reports whether flags ("name", "name=true", "name=false"; the
+// last one counts) turn flag on.
+func flagOn(flags []string, flag string) bool {
+	on := false
+	for _, f := range flags {
+		name, value, hasValue := strings.Cut(f, "=")
+		if name == flag {
+			on = !hasValue || value == "true"
+		}
+	}
+	return on
+}
+
+func sameFlags(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
+}

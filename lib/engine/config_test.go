@@ -1,0 +1,48 @@
+package engine
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestParseISAFlags: --isa-flags as the command line library splits it
+// (at commas): one variant per ARCH=, flag-set names expanded, settings
+// after "+" kept with their variant, and what cannot be read refused.
+func TestParseISAFlags(t *testing.T) {
+	riscvDefault := []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}
+	tests := []struct {
+		name string
+		args []string
+		want map[string][]Variant
+		err  string
+	}{
+		{"none", nil, map[string][]Variant{}, ""},
+		{"flags, split at commas", []string{"riscv64=has_zba", "has_zbb"}, map[string][]Variant{"riscv64": {{Flags: []string{"has_zba", "has_zbb"}}}}, ""},
+		{"no flags", []string{"aarch64="}, map[string][]Variant{"aarch64": {{Flags: []string{}}}}, ""},
+		{"an arch twice: two variants", []string{"riscv64=default", "riscv64=base"}, map[string][]Variant{"riscv64": {{Flags: riscvDefault}, {Flags: []string{}}}}, ""},
+		{"a set name and a flag", []string{"s390x=arch13", "has_mie3=false"}, map[string][]Variant{"s390x": {{Flags: []string{"has_mie3", "has_vxrs_ext2", "has_mie3=false"}}}}, ""},
+		{"settings after +", []string{"riscv64=v+regalloc_algorithm=single_pass", "enable_alias_analysis=false", "x86_64=sse2"},
+			map[string][]Variant{
+				"riscv64": {{Flags: []string{"has_v"}, Settings: []string{"regalloc_algorithm=single_pass", "enable_alias_analysis=false"}}},
+				"x86_64":  {{Flags: []string{}}},
+			}, ""},
+		{"flags, then settings in the next item", []string{"aarch64=has_lse", "has_pauth+sign_return_address=true"},
+			map[string][]Variant{"aarch64": {{Flags: []string{"has_lse", "has_pauth"}, Settings: []string{"sign_return_address=true"}}}}, ""},
+		{"no arch", []string{"has_v"}, nil, `--isa-flags "has_v": want ARCH=`},
+		{"unknown arch", []string{"x86=has_avx"}, nil, `--isa-flags "x86=has_avx": want ARCH=`},
+		{"a setting without a value", []string{"riscv64=v+single_pass"}, nil, `setting "single_pass": want name=value`},
+	}
+	for _, tt := range tests {
+		got, err := ParseISAFlags(tt.args)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: got %+v, %v\nwant %+v", tt.name, got, err, tt.want)
+		}
+	}
+}

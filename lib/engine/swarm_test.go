@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"cliff/lib/arch"
+	"cliff/lib/harness"
+	"cliff/lib/ir"
+)
+
+// TestDrawSwarm: the draw is a function of the key and the
+// architectures, gives each compiled architecture the asked number of
+// distinct flag sets from its table (all of them at most), only settings
+// of SwarmSettings, and differs between chunks.
+func TestDrawSwarm(t *testing.T) {
+	all := append(arch.Names(), arch.Interp)
+	tests := []struct {
+		name    string
+		arches  []string
+		perArch int
+	}{
+		{"compat: one set per target", all, 1},
+		{"two sets per target", all, 2},
+		{"target-specific: three sets", []string{"riscv64", arch.Interp}, 3},
+		{"more sets than the table has", []string{"s390x"}, 5},
+		{"zero means one", []string{"aarch64"}, 0},
+	}
+	allowed := map[string]bool{}
+	for _, c := range SwarmSettings {
+		for _, alt := range c.Alternatives {
+			for _, s := range alt {
+				allowed[s] = true
+			}
+		}
+	}
+	for _, tt := range tests {
+		for chunk := uint64(0); chunk < 50; chunk++ {
+			k := SwarmKey{Seed: 7, Chunk: chunk}
+			got := DrawSwarm(k, tt.arches, tt.perArch)
+			if again := DrawSwarm(k, tt.arches, tt.perArch); !reflect.DeepEqual(got, again) {
+				t.Fatalf("%s: chunk %d drawn twice: %v, then %v", tt.name, chunk, got, again)
+			}
+			if _, ok := got[arch.Interp]; ok {
+				t.Fatalf("%s: drew variants for the interpreter", tt.name)
+			}
+			for _, name := range tt.arches {
+				a, ok := arch.Lookup(name)
+				if !ok {
+					continue
+				}
+				vs := got[name]
+				if want := min(max(tt.perArch, 1), len(a.FlagSets)); len(vs) != want {
+					t.Fatalf("%s: chunk %d: %s drew %d variants, want %d", tt.name, chunk, name, len(vs), want)
+				}
+				if !slices.ContainsFunc(vs, func(v Variant) bool { return a.TakesVectors(v.Flags) }) {
+					t.Fatalf("%s: chunk %d: %s drew no set with a vector unit: %v", tt.name, chunk, name, vs)
+				}
+				var names []string
+				for _, v := range vs {
+					set := a.SetName(v.Flags)
+					if set == "" || slices.Contains(names, set) {
+						t.Fatalf("%s: chunk %d: %s flags %v: not a flag set of the table, or twice", tt.name, chunk, name, v.Flags)
+					}
+					names = append(names, set)
+					for _, s := range v.Settings {
+						if !allowed[s] {
+							t.Fatalf("%s: setting %q is not the swarm's", tt.name, s)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Another chunk, another draw; the same chunk of one architecture
+	// draws the same whatever else is drawn with it.
+	one := DrawSwarm(SwarmKey{Seed: 7, Chunk: 1}, all, 2)
+	differ := false
+	for c := uint64(2); c < 10; c++ {
+		differ = differ || !reflect.DeepEqual(one, DrawSwarm(SwarmKey{Seed: 7, Chunk: c}, all, 2))
+	}
+	if !differ {
+		t.Errorf("chunks 1 to 9 drew the same configurations")
+	}
+	if alone := DrawSwarm(SwarmKey{Seed: 7, Chunk: 1}, []string{"riscv64"}, 2); !reflect.DeepEqual(alone["riscv64"], one["riscv64"]) {
+		t.Errorf("riscv64 alone drew %v, with the others %v", alone["riscv64"], one["riscv64"])
+	}
+}
+
+// TestDrawSwarmCoversTheTable: over a campaign's chunks every flag set of
+// every architecture and every settings alternative is drawn (with two
+// sets per chunk: alone, a set without a vector unit is never drawn).
+func TestDrawSwarmCoversTheTable(t *testing.T) {
+	seen := map[string]bool{}
+	for chunk := uint64(0); chunk < 200; chunk++ {
+		for name, vs := range DrawSwarm(SwarmKey{Seed: 42, Chunk: chunk}, arch.Names(), 2) {
+			a, _ := arch.Lookup(name)
+			for _, v := range vs {
+				seen[name+" "+a.SetName(v.Flags)] = true
+				for _, s := range v.Settings {
+					seen[s] = true
+				}
+			}
+		}
+	}
+	for _, a := range arch.All() {
+		for _, s := range a.FlagSets {
+			if !seen[a.Name+" "+s.Name] {
+				t.Errorf("%s %s never drawn in 200 chunks", a.Name, s.Name)
+			}
+		}
+	}
+	for _, c := range SwarmSettings {
+		for _, alt := range c.Alternatives {
+			for _, s := range alt {
+				if !seen[s] {
+					t.Errorf("setting %s never drawn in 200 chunks", s)
+				}
+			}
+		}
+	}
+}
+
+// TestFlagSetsRunUnderQemu: the swarm never draws a set that QEMU 7.2
+// cannot run: every flag set of the table has a -cpu (lib/harness's CPU
+// table, whose every row is probed against QEMU) and no flag QEMU lacks.
+func TestFlagSetsRunUnderQemu(t *testing.T) {
+	for _, a := range arch.All() {
+		if len(a.FlagSets) < 2 || a.FlagSets[0].Name != arch.DefaultSet {
+			t.Errorf("%s: want the default set first and another", a.Name)
+		}
+		for _, s := range a.FlagSets {
+			if _, err := harness.QemuCPU(harness.Arch(a.Name), s.Flags); err != nil {
+				t.Errorf("%s %s: %v", a.Name, s.Name, err)
+			}
+			if off := harness.QemuBlockers(harness.Arch(a.Name), s.Flags); len(off) > 0 {
+				t.Errorf("%s %s: QEMU cannot run %v", a.Name, s.Name, off)
+			}
+		}
+	}
+}
+
+func TestParseSwarmKey(t *testing.T) {
+	if k, err := ParseSwarmKey("123:4"); err != nil || k != (SwarmKey{123, 4}) {
+		t.Errorf("ParseSwarmKey(123:4) = %v, %v", k, err)
+	}
+	for _, bad := range []string{"", "123", "a:1", "1:-1", "1:2:3"} {
+		if _, err := ParseSwarmKey(bad); err == nil || !strings.Contains(err.Error(), "want SEED:CHUNK") {
+			t.Errorf("ParseSwarmKey(%q): error %v", bad, err)
+		}
+	}
+}
+
+// TestOpFlagsNameOpcodes: lib/arch's OpFlags name opcodes cliff knows and
+// flags of the architecture's default set (the profiles were made with
+// those flags, so the default set takes every case).
+func TestOpFlagsNameOpcodes(t *testing.T) {
+	for _, a := range arch.All() {
+		for op, flag := range a.OpFlags {
+			if _, ok := ir.LookupOpcode(op); !ok {
+				t.Errorf("%s: OpFlags names %q, not an opcode", a.Name, op)
+			}
+			if !slices.Contains(a.DefaultISAFlags, flag) {
+				t.Errorf("%s: %s needs %s, which the default flags lack", a.Name, op, flag)
+			}
+		}
+	}
+}
