@@ -36,8 +36,10 @@ func TestKnownOrNew(t *testing.T) {
 			Finding{Class: ClassWrong, Detail: "i64 value"}, ""},
 		{"the QEMU finding is known", "riscv64", universe.Combo{Op: ir.OpCtz, Ctrl: ir.I32},
 			Finding{Class: ClassQemu, Detail: "i32 value"}, "known.mask: ctz i32 riscv64"},
-		{"a wrong value is not known from a QEMU finding of the same combination", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.Vector(ir.I16, 2), Free: ir.Vector(ir.F32, 2)},
-			Finding{Class: ClassWrong, Detail: "i16x2 one lane value"}, ""},
+		{"a wrong value is not known from a QEMU finding of the same combination", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.I32X4, Free: ir.F32X4},
+			Finding{Class: ClassWrong, Detail: "i32x4 one lane value"}, ""},
+		{"finding 24's entry, for its free type", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.Vector(ir.I16, 2), Free: ir.Vector(ir.F32, 2)},
+			Finding{Class: ClassWrong, Detail: "i16x2 one lane value"}, "known.mask: fcvt_to_sint_sat i16x2:f32x2 riscv64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

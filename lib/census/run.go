@@ -66,18 +66,11 @@ type Options struct {
 // case that is not a census case is an error naming its file and record;
 // the rows of the verdicts before it are still written.
 func Run(ctx context.Context, opts Options) (res *Result, err error) {
-	if len(opts.Inputs) == 0 {
-		opts.Inputs = []string{"-"}
+	readers, closer, err := jsonl.OpenEach(opts.Inputs)
+	if err != nil {
+		return nil, err
 	}
-	var readers []*jsonl.Reader
-	for _, path := range opts.Inputs {
-		r, closer, err := jsonl.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer closer.Close()
-		readers = append(readers, r)
-	}
+	defer closer.Close()
 	res = &Result{Tallies: map[string]*Tally{}}
 	readErr := res.read(ctx, readers, opts.Known)
 	slices.SortStableFunc(res.Rows, func(a, b Row) int {

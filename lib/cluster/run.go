@@ -55,17 +55,11 @@ func Run(opts RunOptions) (res *Result, err error) {
 	}
 	res = &Result{Clusterer: NewClusterer(), Locations: map[string]*record.Location{}}
 	res.Clusterer.MaxMembers = opts.MaxMembers
-	// Open every input first: a wrong path is reported before anything is
-	// written.
-	var readers []*jsonl.Reader
-	for _, path := range opts.Inputs {
-		r, closer, err := jsonl.Open(path)
-		if err != nil {
-			return res, err
-		}
-		defer closer.Close()
-		readers = append(readers, r)
+	readers, closer, err := jsonl.OpenEach(opts.Inputs)
+	if err != nil {
+		return res, err
 	}
+	defer closer.Close()
 	if opts.Locations != "" {
 		locs, err := readLocations(opts.Locations)
 		if err != nil {

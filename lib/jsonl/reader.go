@@ -94,6 +94,39 @@ func Open(path string) (*Reader, io.Closer, error) {
 	return r, closeBoth{r, f}, nil
 }
 
+// OpenEach opens every input of a tool that reads several at once (none
+// means stdin, "-"), all before any is read, so that a wrong path is
+// reported before anything is written (OpenAll opens them lazily, one
+// after the other). The closer closes them all; on an error the ones
+// already open are closed.
+func OpenEach(paths []string) ([]*Reader, io.Closer, error) {
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	var readers []*Reader
+	var closers closeAll
+	for _, path := range paths {
+		r, c, err := Open(path)
+		if err != nil {
+			closers.Close()
+			return nil, nil, err
+		}
+		readers = append(readers, r)
+		closers = append(closers, c)
+	}
+	return readers, closers, nil
+}
+
+type closeAll []io.Closer
+
+func (cs closeAll) Close() error {
+	var errs []error
+	for _, c := range cs {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
 type closeBoth struct{ r, f io.Closer }
 
 func (c closeBoth) Close() error {

@@ -410,3 +410,27 @@ func TestMultiReader(t *testing.T) {
 		t.Errorf("errors %q, want the missing file then %s record 2", errs, bad)
 	}
 }
+
+// OpenEach opens all inputs before any is read: a missing one is an error
+// naming it, and none means stdin.
+func TestOpenEach(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(good, []byte("{\"x\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, c, err := OpenEach([]string{good, good})
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("OpenEach(two files) = %d readers, %v", len(rs), err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if _, _, err := OpenEach([]string{good, filepath.Join(dir, "missing.jsonl")}); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("a missing input: %v, want an error naming it", err)
+	}
+	rs, _, err = OpenEach(nil)
+	if err != nil || len(rs) != 1 || rs[0].Name() != "stdin" {
+		t.Errorf("no inputs: %v %v, want stdin", rs, err)
+	}
+}

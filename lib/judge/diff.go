@@ -85,20 +85,11 @@ func Diff(ctx context.Context, opts Options) (t Tally, err error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	if len(opts.Inputs) == 0 {
-		opts.Inputs = []string{"-"}
+	readers, closer, err := jsonl.OpenEach(opts.Inputs)
+	if err != nil {
+		return t, err
 	}
-	// Open every input first: a wrong path is reported before anything is
-	// written.
-	var readers []*jsonl.Reader
-	for _, path := range opts.Inputs {
-		r, closer, err := jsonl.Open(path)
-		if err != nil {
-			return t, err
-		}
-		defer closer.Close()
-		readers = append(readers, r)
-	}
+	defer closer.Close()
 	w, err := jsonl.Create(opts.Output, opts.Inputs...)
 	if err != nil {
 		return t, err
