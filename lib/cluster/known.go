@@ -222,13 +222,18 @@ func overlaps(docArches, arches []string) bool {
 	return false
 }
 
-// archesIn are the architectures a text names (x86_64 also as x64).
+// archesIn are the architectures a text names (x86_64 also as x64), and
+// the interpreter's configurations ("interp") when it names Cranelift's
+// interpreter.
 func archesIn(text string) []string {
 	var out []string
 	for _, a := range profile.Arches {
 		if strings.Contains(text, a) || a == "x86_64" && strings.Contains(text, "x64") {
 			out = append(out, a)
 		}
+	}
+	if strings.Contains(text, "interpreter") {
+		out = append(out, "interp")
 	}
 	return out
 }
