@@ -166,16 +166,43 @@ func flagsPart(fl, pa []record.Config) string {
 		}
 	}
 	inFailing, inPassing := common(fl), common(passingVariants)
+	// A word tells failing from passing only if no configuration of the
+	// other side has it: a flag every failing set has but one passing set
+	// has too explains nothing (a swarm draws different sets per chunk,
+	// and naming such flags split one bug into a cluster per draw).
+	inAny := func(cs []record.Config, f string) bool {
+		return slices.ContainsFunc(cs, func(c record.Config) bool { return slices.Contains(flagSet(c), f) })
+	}
 	var words []string
 	for _, f := range inFailing {
-		if !slices.Contains(inPassing, f) {
+		if !inAny(passingVariants, f) {
 			words = append(words, f)
 		}
 	}
 	for _, f := range inPassing {
-		if !slices.Contains(inFailing, f) {
+		if !inAny(fl, f) {
 			words = append(words, "!"+f)
 		}
+	}
+	// A setting the failing side has is named alone: a swarm draws
+	// settings with the flag sets, and the setting (a register allocator,
+	// say) is what changes the code; the flags drawn beside it are the
+	// chunk's accident.
+	// What the failing side has is named before what it lacks.
+	var settingWords, hasWords []string
+	for _, w := range words {
+		if !strings.HasPrefix(w, "!") {
+			hasWords = append(hasWords, w)
+			if strings.Contains(w, "=") {
+				settingWords = append(settingWords, w)
+			}
+		}
+	}
+	switch {
+	case len(settingWords) > 0:
+		words = settingWords
+	case len(hasWords) > 0:
+		words = hasWords
 	}
 	if len(words) == 0 {
 		return ""
