@@ -45,9 +45,11 @@ echo "== Debian packages"
 # cross compiler and its static C library, which the compiler package only
 # recommends (and recommendations are not installed here); qemu-user-static
 # runs the other targets' code, and x86_64 code this CPU cannot; parallel
-# runs campaigns; ca-certificates lets cargo and go download over https.
+# runs campaigns; zstd reads the compressed results in the scripts and
+# their tests (zstdcat); ca-certificates lets cargo and go download over
+# https.
 host_deb=$(dpkg --print-architecture)
-packages="ca-certificates gcc libc6-dev make qemu-user-static parallel"
+packages="ca-certificates gcc libc6-dev make qemu-user-static parallel zstd"
 for target in x86_64:amd64 aarch64:arm64 riscv64:riscv64 s390x:s390x; do
 	arch=${target%%:*} deb=${target#*:}
 	[ "$deb" = "$host_deb" ] && continue
