@@ -53,7 +53,8 @@
 # Environment: OUT (out/coverage), STEPS (8), SEED (1), DEPTH (5), JOBS
 # (cores), OPTS (none,speed,speed_and_size), MASK (lib/profile/data/known.mask;
 # empty for none), CORPUS (none), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
-# STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared).
+# STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
+# cliff-run flags for the campaign inputs: flag sets, --swarm).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
 set -euo pipefail
 
@@ -64,6 +65,7 @@ abs() { case $1 in /*|'') printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; es
 OUT=$(abs "${OUT:-out/coverage}")
 STEPS=${STEPS:-8} SEED=${SEED:-1} DEPTH=${DEPTH:-5} JOBS=${JOBS:-$(nproc)}
 OPTS=${OPTS:-none,speed,speed_and_size}
+RUN_FLAGS=${RUN_FLAGS:-} # split as words: "--isa-flags x86_64=default --isa-flags x86_64=sse2"
 MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 CORPUS=$(abs "${CORPUS:-}")
 COV_TARGET_DIR=${COV_TARGET_DIR:-$HOME/.cache/cliff/cargo-cov}
@@ -138,7 +140,7 @@ campaign_step() {
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
 	timeout "$STEP_TIMEOUT" "$here/bin/cliff-gen" "${flags[@]}" | timeout "$STEP_TIMEOUT" "$here/bin/cliff-refine" |
 		timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --arch "$arches" --opt "$OPTS" \
-			-o "$stepdir/results.jsonl.zst"
+			$RUN_FLAGS -o "$stepdir/results.jsonl.zst"
 }
 case_file_step() { # a case file has no slices: one step
 	local file=$1
