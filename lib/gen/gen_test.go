@@ -246,6 +246,40 @@ func TestFeaturesSwitchOff(t *testing.T) {
 	}
 }
 
+// TestTypeFeaturesOffLeaveTheTypeOut: a value type switched off appears
+// in no value of any case, also through an opcode whose operand or result
+// type is fixed (swizzle, shuffle: i8x16) or follows its controlling type.
+// vectors=off used to leave splats and shuffles in two thirds of cases.
+func TestTypeFeaturesOffLeaveTheTypeOut(t *testing.T) {
+	for _, tc := range []struct {
+		feature string
+		has     func(ir.Type) bool
+	}{
+		{"vectors", ir.Type.IsVector},
+		{"i128", func(t ir.Type) bool { return t.LaneType() == ir.I128 }},
+		{"f16", func(t ir.Type) bool { return t.LaneType() == ir.F16 }},
+		{"f128", func(t ir.Type) bool { return t.LaneType() == ir.F128 }},
+		{"floats", func(t ir.Type) bool { return t.LaneType() == ir.F32 || t.LaneType() == ir.F64 }},
+	} {
+		t.Run(tc.feature, func(t *testing.T) {
+			g := newGen(t, "compat", 5, map[string]bool{tc.feature: false})
+			for i := uint64(0); i < 60; i++ {
+				_, mod, err := g.Case(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range mod.Funcs {
+					for v, vd := range f.Values {
+						if vd.Kind != ir.DefAlias && tc.has(vd.Type) {
+							t.Fatalf("case %d: %s v%d is a %s with %s off", i, f.Name, v, vd.Type, tc.feature)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // caseFeatures is the swarm choice of case i.
 func (g *Generator) caseFeatures(i uint64) map[string]bool {
 	return drawSwarm(CaseSeed(g.opts.Seed, i), g.opts.Features).on

@@ -56,10 +56,10 @@ func (fg *funcGen) operandType(r *rng, ot opType, k int) ir.Type {
 	in := info.Ins[k]
 	switch in.Kind {
 	case ir.OperandFixed:
-		return in.Type
+		return fg.caseType(in.Type)
 	case ir.OperandTypeVar:
 		if in.TypeVar == 0 && in.Derive != ir.DeriveNarrower && in.Derive != ir.DeriveWider {
-			return in.Derive.Apply(ot.ctrl)
+			return fg.caseType(in.Derive.Apply(ot.ctrl))
 		}
 		cands := fg.c.tab.operandTypes(ot, k) & fg.c.typeSet
 		if cands == 0 {
@@ -68,6 +68,32 @@ func (fg *funcGen) operandType(r *rng, ot opType, k int) ir.Type {
 		return cands.nth(r.intn(cands.len()))
 	}
 	return ir.Invalid
+}
+
+// caseType is t when the case uses values of t (its swarm's types), else
+// ir.Invalid: an opcode whose operand type is fixed or follows its
+// controlling type (swizzle's i8x16) must not bring in a type the case
+// left out (--features vectors=off still made splats and shuffles).
+func (fg *funcGen) caseType(t ir.Type) ir.Type {
+	if !fg.c.typeOK(t) {
+		return ir.Invalid
+	}
+	return t
+}
+
+// resultTypesOK reports whether the case uses the types of ot's results
+// that are fixed or follow its controlling type.
+func (fg *funcGen) resultTypesOK(ot opType) bool {
+	for _, out := range ot.op.Info().Outs {
+		switch {
+		case out.Kind == ir.OperandFixed && !fg.c.typeOK(out.Type):
+			return false
+		case out.Kind == ir.OperandTypeVar && out.TypeVar == 0 && out.Derive != ir.DeriveNarrower && out.Derive != ir.DeriveWider &&
+			!fg.c.typeOK(out.Derive.Apply(ot.ctrl)):
+			return false
+		}
+	}
+	return true
 }
 
 // operandTypes returns the candidate types operand k of ot may have where
@@ -107,6 +133,9 @@ type operandKey struct {
 // the instruction (then nothing is appended).
 func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) []ir.Value {
 	info := ot.op.Info()
+	if !fg.resultTypesOK(ot) {
+		return nil
+	}
 	types := make([]ir.Type, len(info.Ins))
 	for k := range info.Ins {
 		if k < len(args) && args[k] != ir.NoValue {
