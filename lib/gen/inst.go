@@ -52,22 +52,31 @@ func (tab *tables) freeTypeOK(ot opType, tv int, t ir.Type) bool {
 // operandType chooses the type of operand k of ot, or Invalid when the
 // case has no fitting type.
 func (fg *funcGen) operandType(r *rng, ot opType, k int) ir.Type {
-	info := ot.op.Info()
-	in := info.Ins[k]
-	switch in.Kind {
-	case ir.OperandFixed:
-		return fg.caseType(in.Type)
-	case ir.OperandTypeVar:
-		if in.TypeVar == 0 && in.Derive != ir.DeriveNarrower && in.Derive != ir.DeriveWider {
-			return fg.caseType(in.Derive.Apply(ot.ctrl))
-		}
-		cands := fg.c.tab.operandTypes(ot, k) & fg.c.typeSet
-		if cands == 0 {
-			return ir.Invalid
-		}
-		return cands.nth(r.intn(cands.len()))
+	in := ot.op.Info().Ins[k]
+	if t, fixed := boundType(in, ot.ctrl); fixed {
+		return fg.caseType(t)
 	}
-	return ir.Invalid
+	if in.Kind != ir.OperandTypeVar {
+		return ir.Invalid
+	}
+	cands := fg.c.tab.operandTypes(ot, k) & fg.c.typeSet
+	if cands == 0 {
+		return ir.Invalid
+	}
+	return cands.nth(r.intn(cands.len()))
+}
+
+// boundType is the type of an operand or result that the opcode fixes or
+// that follows the controlling type ctrl, and whether it is one (a free
+// type variable, or a narrower or wider one, is chosen instead).
+func boundType(o ir.Operand, ctrl ir.Type) (ir.Type, bool) {
+	switch {
+	case o.Kind == ir.OperandFixed:
+		return o.Type, true
+	case o.Kind == ir.OperandTypeVar && o.TypeVar == 0 && o.Derive != ir.DeriveNarrower && o.Derive != ir.DeriveWider:
+		return o.Derive.Apply(ctrl), true
+	}
+	return ir.Invalid, false
 }
 
 // caseType is t when the case uses values of t (its swarm's types), else
@@ -85,11 +94,7 @@ func (fg *funcGen) caseType(t ir.Type) ir.Type {
 // that are fixed or follow its controlling type.
 func (fg *funcGen) resultTypesOK(ot opType) bool {
 	for _, out := range ot.op.Info().Outs {
-		switch {
-		case out.Kind == ir.OperandFixed && !fg.c.typeOK(out.Type):
-			return false
-		case out.Kind == ir.OperandTypeVar && out.TypeVar == 0 && out.Derive != ir.DeriveNarrower && out.Derive != ir.DeriveWider &&
-			!fg.c.typeOK(out.Derive.Apply(ot.ctrl)):
+		if t, fixed := boundType(out, ot.ctrl); fixed && !fg.c.typeOK(t) {
 			return false
 		}
 	}
