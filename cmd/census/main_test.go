@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,9 +16,5 @@ func TestMain(m *testing.M) {
 // as a real command on real verdicts of scripts/census.sh, checking its
 // rows, report, messages and exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
-	})
+	scripttest.Run(t, testscript.Params{})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,9 +16,5 @@ func TestMain(m *testing.M) {
 // cliff-cluster as a real command on real verdicts (trimmed) and checks
 // stdout, stderr, the report and the exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
-	})
+	scripttest.Run(t, testscript.Params{})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cliff/lib/scripttest"
-	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -16,9 +15,5 @@ func TestMain(m *testing.M) {
 // cliff-diff as a real command on hand-written records and checks stdout,
 // stderr and the exit status.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
-	})
+	scripttest.Run(t, testscript.Params{})
 }

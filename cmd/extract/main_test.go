@@ -20,8 +20,7 @@ func TestMain(m *testing.M) {
 // they are beside the clone.
 func TestScripts(t *testing.T) {
 	filetests, _ := filepath.Abs("../../../shared/cranelift-filetests")
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FILETESTS", filetests)
 			return nil
@@ -33,7 +32,5 @@ func TestScripts(t *testing.T) {
 			}
 			return false, nil
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
 }

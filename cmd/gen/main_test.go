@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"cliff/lib/scripttest"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -14,8 +14,5 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script: cliff-gen
 // as a real command, its records checked with cmp and grep.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:           "testdata/script",
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
-	})
+	scripttest.Run(t, testscript.Params{})
 }

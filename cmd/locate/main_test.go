@@ -24,8 +24,7 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	findings, _ := filepath.Abs("../../lib/profile/data/findings")
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)
 			env.Setenv("FINDINGS", findings)
@@ -34,7 +33,5 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
 }

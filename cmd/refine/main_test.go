@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,8 +25,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	drv, err := drivertest.Path()
 	haveDriver := err == nil
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			if haveDriver {
 				env.Setenv("CLIFF_DRIVER", drv)
@@ -40,8 +38,6 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"status": scripttest.Status},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
 }
 

@@ -49,8 +49,7 @@ func driverPath(t *testing.T) string {
 func TestScripts(t *testing.T) {
 	drv := driverPath(t)
 	filetests, _ := filepath.Abs("../../../shared/cranelift-filetests")
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)
 			env.Setenv("FILETESTS", filetests)
@@ -74,10 +73,8 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"results":  cmdResults,
 			"samehash": cmdSameHash,
-			"status":   scripttest.Status,
 			"messages": cmdMessages,
 		},
-		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
 	})
 }
 

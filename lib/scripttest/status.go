@@ -4,8 +4,10 @@ package scripttest
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"strconv"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -32,4 +34,21 @@ func Status(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// Run runs the end-to-end scripts of a command's tests with what they all
+// share: testdata/script when p names no Dir, the status command beside
+// p's own commands, and UPDATE_SCRIPTS=1 to rewrite the scripts' golden
+// sections. p's Setup and Condition are the command's own.
+func Run(t *testing.T, p testscript.Params) {
+	if p.Dir == "" {
+		p.Dir = "testdata/script"
+	}
+	cmds := map[string]func(*testscript.TestScript, bool, []string){"status": Status}
+	for name, cmd := range p.Cmds {
+		cmds[name] = cmd
+	}
+	p.Cmds = cmds
+	p.UpdateScripts = os.Getenv("UPDATE_SCRIPTS") != ""
+	testscript.Run(t, p)
 }
