@@ -15,7 +15,7 @@ import (
 // define (`fn0 = %memcpy(...)`, `gv0 = symbol %x`). Compiled code can use
 // only those the harness provides, Cranelift's libcalls
 // (harness.CheckExternalName): any other name, `%exit`, `%kill`,
-// `%system`, would be resolved from libc by the static link. Such a unit
+// `%system`, would be libc's, which the harness program holds. Such a unit
 // is refused before it is compiled, on every compiled configuration, with
 // StatusUnsupported "external name %x": it says nothing about Cranelift.
 // (Link refuses such a symbol too, should one get past this check, and

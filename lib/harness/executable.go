@@ -6,11 +6,13 @@ import (
 	"sort"
 )
 
-// An Executable is a linked harness: the batch's entries and the symbol
-// table, which Run needs to turn a faulting PC into a trap site.
+// An Executable is a linked batch image and the harness program that
+// runs it: the image's segments, its entries and the symbol table (the
+// image's and, through the link, the harness's), which Run needs to turn
+// a faulting PC into a trap site.
 type Executable struct {
 	Arch Arch
-	Path string
+	Path string // the batch image
 	// IsolateJobs runs every job in its own child process. By default
 	// consecutive jobs with the same entry (a case's input vectors) share
 	// one until a job fails: far cheaper under qemu, but a call that
@@ -21,9 +23,11 @@ type Executable struct {
 	// with jobs that call libc (abort, kill).
 	unconfined bool
 
-	entries []uint64          // address of each entry; 0 for a module that failed
-	symbols map[string]uint64 // every named symbol's address
-	funcs   []function        // function symbols by address, to name a PC
+	program  string            // the harness program, which loads the image
+	segments []segment         // what the harness loads
+	entries  []uint64          // address of each entry; 0 for a module that failed
+	symbols  map[string]uint64 // every named symbol's address
+	funcs    []function        // function symbols by address, to name a PC
 }
 
 // elfMachines are the ELF machine numbers of the architectures.
@@ -34,12 +38,19 @@ var elfMachines = map[Arch]elf.Machine{
 	S390X:   elf.EM_S390,
 }
 
+// A segment is a loadable piece of the image at its linked address.
+type segment struct {
+	addr    uint64
+	data    []byte // the bytes in the file; the rest of memSize is zero
+	memSize uint64
+}
+
 type function struct {
 	name       string
 	addr, size uint64
 }
 
-// Open reads an executable produced by Link.
+// Open reads a batch image produced by Link.
 func Open(arch Arch, path string) (*Executable, error) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -54,6 +65,19 @@ func Open(arch Arch, path string) (*Executable, error) {
 		return nil, fmt.Errorf("%s: symbol table: %w", path, err)
 	}
 	e := &Executable{Arch: arch, Path: path, symbols: make(map[string]uint64, len(syms))}
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_LOAD || p.Memsz == 0 {
+			continue
+		}
+		if p.Filesz > 1<<30 || p.Memsz > 1<<30 {
+			return nil, fmt.Errorf("%s: a segment of %d bytes, not a batch image", path, p.Memsz)
+		}
+		data := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(data, 0); err != nil {
+			return nil, fmt.Errorf("%s: segment at 0x%x: %w", path, p.Vaddr, err)
+		}
+		e.segments = append(e.segments, segment{addr: p.Vaddr, data: data, memSize: p.Memsz})
+	}
 	byName := make(map[string]elf.Symbol, len(syms))
 	for _, s := range syms {
 		if s.Name == "" || s.Section == elf.SHN_UNDEF {

@@ -85,10 +85,16 @@ func compileC(t testing.TB, arch Arch, source, dir string) string {
 }
 
 func compileTestdata(arch Arch, source, dir string) (string, error) {
+	return compileTestdataFlags(arch, source, dir)
+}
+
+// compileTestdataFlags is compileTestdata with more compiler flags.
+func compileTestdataFlags(arch Arch, source, dir string, flags ...string) (string, error) {
 	obj := filepath.Join(dir, strings.TrimSuffix(source, ".c")+"-"+string(arch)+".o")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, arch.Compiler(), "-O1", "-c", "-o", obj, filepath.Join("testdata", source)).CombinedOutput()
+	args := append([]string{"-O1", "-c", "-o", obj}, flags...)
+	out, err := exec.CommandContext(ctx, arch.Compiler(), append(args, filepath.Join("testdata", source))...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("compile %s for %s: %v\n%s", source, arch, err, out)
 	}
@@ -449,26 +455,45 @@ func TestHarnessExitCodes(t *testing.T) {
 		t.Run(string(arch), func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch)
-			header := func(count, limit uint32) []byte {
-				return append([]byte("CLIFJOB1"), u32s(count, limit, 0)...)
+			valid := exe.encodeJobs([]Job{{Entry: entryAddXor, Args: u32s(1, 2), ResultSize: 8}}, 100*time.Millisecond, 0)
+			// header makes a job file of count jobs and segments segments.
+			header := func(count, segments uint32) []byte {
+				return append([]byte("CLIFJOB2"), u32s(count, 100, 0, segments)...)
 			}
-			oneJob := append(header(1, 100), u32s(0, 8, 8, 1, 2)...)
+			job := func(entry uint64, argsLen, resultSize uint32) []byte {
+				return append(binary.LittleEndian.AppendUint64(nil, entry), u32s(argsLen, resultSize)...)
+			}
+			segment := func(addr uint64, fileSize, memSize uint32) []byte {
+				return append(binary.LittleEndian.AppendUint64(nil, addr), u32s(fileSize, memSize)...)
+			}
+			cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+			program, err := harnessProgram(context.Background(), arch, entriesLibc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gate := program.symbols["cliff_gate"].Value // the harness's own code
 			tests := []struct {
 				name     string
 				file     []byte // nil: no such file
 				wantExit int
 				wantErr  string
 			}{
-				{"valid", oneJob, 0, ""},
-				{"no jobs", header(0, 100), 0, ""},
+				{"valid", valid, 0, ""},
+				{"no jobs", header(0, 0), 0, ""},
+				{"null entry", cat(header(1, 0), job(0, 0, 0)), 0, ""},
 				{"missing file", nil, 2, "No such file"},
-				{"bad magic", append([]byte("CLIFJOB2"), oneJob[8:]...), 3, "does not start with a 20-byte CLIFJOB1 header"},
-				{"short header", []byte("CLIFJOB1\x01\x00\x00\x00"), 3, "does not start with"},
-				{"too many jobs", header(1000, 100), 3, "claims 1000 jobs"},
-				{"truncated args", oneJob[:len(oneJob)-2], 3, "args truncated"},
-				{"trailing bytes", append(oneJob, 0), 3, "1 trailing bytes"},
-				{"huge args", append(header(1, 100), u32s(0, 1<<21, 0)...), 3, "larger than"},
-				{"entry out of range", append(header(1, 100), u32s(15, 0, 0)...), 4, "entry 15 out of range (the object has 15 entries)"},
+				{"old magic", append([]byte("CLIFJOB1"), valid[8:]...), 3, "does not start with a 24-byte CLIFJOB2 header"},
+				{"short header", []byte("CLIFJOB2\x01\x00\x00\x00"), 3, "does not start with"},
+				{"too many jobs", header(1000, 0), 3, "claims 1000 jobs"},
+				{"truncated args", valid[:len(valid)-2], 3, "args truncated"},
+				{"trailing bytes", append(valid, 0), 3, "1 trailing bytes"},
+				{"huge args", cat(header(1, 0), job(0, 1<<21, 0)), 3, "larger than"},
+				{"segment truncated", cat(header(0, 1), segment(ImageBase, 8, 8), []byte{1, 2}), 3, "segment 0: 8 bytes in file"},
+				{"segment header truncated", cat(header(0, 1), []byte{1, 2}), 3, "segment 0: header truncated"},
+				{"file larger than memory", cat(header(0, 1), segment(ImageBase, 2, 1), []byte{1, 2}), 3, "segment 0: 2 bytes in file, 1 in memory"},
+				{"huge image", cat(header(0, 2), segment(ImageBase, 0, 1), segment(ImageBase+1<<31, 0, 1)), 3, "more than"},
+				{"image over the harness", cat(header(0, 1), segment(gate, 0, 16)), 5, "cannot map the image at"},
+				{"entry out of range", cat(header(1, 1), segment(ImageBase, 0, 16), job(ImageBase+4096, 0, 0)), 4, "entry 0x4001000 outside the image [0x4000000, 0x4001000)"},
 			}
 			dir := t.TempDir()
 			for i, tt := range tests {
@@ -553,16 +578,15 @@ func TestHarnessCompilesCleanly(t *testing.T) {
 	}
 }
 
-// TestHarnessObjectCache checks that the compiled harness is reused, from
+// TestHarnessProgramCache checks that the harness program is reused, from
 // memory and from the cache directory, and rebuilt when it is missing.
-func TestHarnessObjectCache(t *testing.T) {
+func TestHarnessProgramCache(t *testing.T) {
 	arch := HostArch()
 	requireArch(t, arch)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	compiler := arch.Compiler()
-	cachedObjects.Delete(compiler)
-	defer cachedObjects.Delete(compiler) // other tests compile into TestMain's cache
-	first, err := harnessObject(context.Background(), arch)
+	cachedPrograms.Clear()
+	defer cachedPrograms.Clear() // other tests build into TestMain's cache
+	first, err := harnessProgramPath(arch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,11 +594,14 @@ func TestHarnessObjectCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := harnessObject(context.Background(), arch); again != first {
+	if again, _ := harnessProgramPath(arch, nil); again != first {
 		t.Errorf("second call: %s, want %s", again, first)
 	}
-	cachedObjects.Delete(compiler) // a new process: only the directory remains
-	fromDisk, err := harnessObject(context.Background(), arch)
+	if other, _ := harnessProgramPath(arch, []string{"abort"}); other == first {
+		t.Errorf("a program with abort is the same file as one without: %s", other)
+	}
+	cachedPrograms.Clear() // a new process: only the directory remains
+	fromDisk, err := harnessProgramPath(arch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,6 +615,15 @@ func TestHarnessObjectCache(t *testing.T) {
 	}
 }
 
+// harnessProgramPath is the path of harnessProgram's program.
+func harnessProgramPath(arch Arch, extra []string) (string, error) {
+	p, err := harnessProgram(context.Background(), arch, extra)
+	if err != nil {
+		return "", err
+	}
+	return p.path, nil
+}
+
 // TestOpenChecks checks that Open refuses what is not a linked batch for
 // the architecture.
 func TestOpenChecks(t *testing.T) {
@@ -597,7 +633,7 @@ func TestOpenChecks(t *testing.T) {
 	if arch == AArch64 {
 		other = X86_64
 	}
-	harnessObj, err := harnessObject(context.Background(), arch)
+	program, err := harnessProgram(context.Background(), arch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -611,7 +647,7 @@ func TestOpenChecks(t *testing.T) {
 	}{
 		{"wrong architecture", other, exe.Path, "not " + string(other)},
 		{"not ELF", arch, notELF, "not-elf"},
-		{"no batch symbols", arch, harnessObj, "no symbol cliff_entry_count"},
+		{"no batch symbols", arch, program.path, "no symbol cliff_entry_count"},
 	}
 	for _, tt := range tests {
 		_, err := Open(tt.arch, tt.path)

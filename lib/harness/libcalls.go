@@ -49,6 +49,19 @@ func provides(arch Arch, symbol string) bool {
 	return ok && (arches == nil || slices.Contains(arches, arch))
 }
 
+// providedFor is the sorted list of the symbols the harness provides for
+// arch: what its program must hold.
+func providedFor(arch Arch) []string {
+	var symbols []string
+	for symbol := range providedSymbols {
+		if provides(arch, symbol) {
+			symbols = append(symbols, symbol)
+		}
+	}
+	sort.Strings(symbols)
+	return symbols
+}
+
 // unprovidedHints say why a symbol Cranelift itself may emit is missing,
 // and what to do instead.
 var unprovidedHints = map[string]string{

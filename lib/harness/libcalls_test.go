@@ -1,8 +1,14 @@
 package harness
 
 import (
+	"cliff/lib/record"
+	"context"
+	"encoding/binary"
+	"math"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCheckExternalName checks which names a module may leave to the
@@ -55,5 +61,50 @@ func TestProvides(t *testing.T) {
 		if got := provides(arch, "__cranelift_x86_pshufb"); got != (arch == X86_64) {
 			t.Errorf("%s: __cranelift_x86_pshufb provided %v", arch, got)
 		}
+	}
+}
+
+// TestLibcallsRun calls every libcall the harness provides on all targets
+// from a batch image, natively or under qemu-user, and checks the
+// answers: the image's link must resolve each to code that computes it,
+// not to an IFUNC's resolver (static glibc's memcpy, ceil and fma are
+// IFUNCs on x86_64, aarch64 and s390x).
+func TestLibcallsRun(t *testing.T) {
+	f64 := func(d float64) uint64 { return math.Float64bits(d) }
+	f32 := func(f float32) uint64 { return uint64(math.Float32bits(f)) }
+	want := []uint64{
+		f64(3), f64(2), f64(2), f64(2), // 2.5 rounds to even
+		f32(-2), f32(-3), f32(-2), f32(-2),
+		f64(7), f32(7),
+		1,
+		0x5a5a5a5a5a5a5a07, // byte 8 of the moved args, then memset's
+	}
+	for _, arch := range Arches() {
+		t.Run(string(arch), func(t *testing.T) {
+			t.Parallel()
+			requireArch(t, arch)
+			dir := t.TempDir()
+			obj, err := compileTestdataFlags(arch, "libcalls.c", dir, "-fno-builtin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			exe, err := Link(context.Background(), arch, obj, filepath.Join(dir, "image"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := binary.LittleEndian.AppendUint64(nil, 0x0706050403020100)
+			out, err := exe.Run(context.Background(), placeFor(arch), []Job{{Entry: 0, Args: args, ResultSize: 8 * len(want)}}, 10*time.Second, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[0].Status != record.StatusOK {
+				t.Fatalf("job: %s %s", out[0].Status, out[0].Message)
+			}
+			for i, w := range want {
+				if got := binary.LittleEndian.Uint64(out[0].Results[8*i:]); got != w {
+					t.Errorf("result %d: %#x, want %#x", i, got, w)
+				}
+			}
+		})
 	}
 }

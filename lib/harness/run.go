@@ -46,8 +46,8 @@ const (
 var harnessExitMeaning = map[int]string{
 	2: "usage or unreadable job file",
 	3: "malformed job file",
-	4: "entry index out of range",
-	5: "system call failed",
+	4: "an entry outside the image",
+	5: "system call failed, or the image's addresses are taken",
 	6: "cannot confine the jobs with a seccomp filter",
 	7: "the emulator's sandbox could not be set up",
 }
@@ -100,7 +100,7 @@ func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJo
 	}
 	defer os.RemoveAll(dir)
 	jobFile := filepath.Join(dir, "jobs")
-	if err := os.WriteFile(jobFile, encodeJobs(jobs, perJob, flags), 0o644); err != nil {
+	if err := os.WriteFile(jobFile, e.encodeJobs(jobs, perJob, flags), 0o644); err != nil {
 		return nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}
 	// Files, not pipes: a job's child that outlives a dying harness would
@@ -164,7 +164,10 @@ func (e *Executable) Run(ctx context.Context, where Placement, jobs []Job, perJo
 // command is the program and arguments that run the executable: the
 // executable itself, or the emulator, in its sandbox.
 func (e *Executable) command(ctx context.Context, where Placement) (string, []string, error) {
-	exe, err := filepath.Abs(e.Path)
+	if e.program == "" {
+		return "", nil, fmt.Errorf("run %s: no harness program (not linked by Link)", e.Path)
+	}
+	exe, err := filepath.Abs(e.program)
 	if err != nil {
 		return "", nil, err
 	}
@@ -195,21 +198,33 @@ func (e *Executable) command(ctx context.Context, where Placement) (string, []st
 	return sandbox, append([]string{emulator}, args...), nil
 }
 
-// encodeJobs encodes the jobs in the format of the package doc.
-func encodeJobs(jobs []Job, perJob time.Duration, flags uint32) []byte {
-	size := 20
-	for _, j := range jobs {
-		size += 12 + len(j.Args)
+// encodeJobs encodes the image and the jobs in the format of the package
+// doc.
+func (e *Executable) encodeJobs(jobs []Job, perJob time.Duration, flags uint32) []byte {
+	size := 24
+	for _, s := range e.segments {
+		size += 16 + len(s.data)
 	}
-	buf := make([]byte, 0, size)
-	buf = append(buf, "CLIFJOB1"...)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(jobs)))
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(min((perJob+time.Millisecond-1)/time.Millisecond, 1<<31)))
-	buf = binary.LittleEndian.AppendUint32(buf, flags)
 	for _, j := range jobs {
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(j.Entry))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(j.Args)))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(j.ResultSize))
+		size += 16 + len(j.Args)
+	}
+	le := binary.LittleEndian
+	buf := make([]byte, 0, size)
+	buf = append(buf, "CLIFJOB2"...)
+	buf = le.AppendUint32(buf, uint32(len(jobs)))
+	buf = le.AppendUint32(buf, uint32(min((perJob+time.Millisecond-1)/time.Millisecond, 1<<31)))
+	buf = le.AppendUint32(buf, flags)
+	buf = le.AppendUint32(buf, uint32(len(e.segments)))
+	for _, s := range e.segments {
+		buf = le.AppendUint64(buf, s.addr)
+		buf = le.AppendUint32(buf, uint32(len(s.data)))
+		buf = le.AppendUint32(buf, uint32(s.memSize))
+		buf = append(buf, s.data...)
+	}
+	for _, j := range jobs {
+		buf = le.AppendUint64(buf, e.entries[j.Entry])
+		buf = le.AppendUint32(buf, uint32(len(j.Args)))
+		buf = le.AppendUint32(buf, uint32(j.ResultSize))
 		buf = append(buf, j.Args...)
 	}
 	return buf

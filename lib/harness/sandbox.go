@@ -35,7 +35,7 @@ var cachedSandboxes sync.Map
 // for arch, the architecture whose code was to run.
 func sandboxProgram(ctx context.Context, arch Arch) (string, error) {
 	host := HostArch()
-	path, err := cachedBuild(ctx, host, &cachedSandboxes, "sandbox", "", sandboxSource, harnessCFlags)
+	path, err := cachedBuild(ctx, host, &cachedSandboxes, "sandbox", sandboxSource, harnessCFlags, nil)
 	var tc *ToolchainError
 	if errors.As(err, &tc) {
 		tc.Arch = arch

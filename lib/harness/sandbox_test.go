@@ -140,7 +140,7 @@ func TestQemuRefusesGuestFilters(t *testing.T) {
 			}
 			// One job, in a child that must install the filter.
 			jobFile := filepath.Join(t.TempDir(), "jobs")
-			if err := os.WriteFile(jobFile, encodeJobs([]Job{{entryAddXor, u32s(1, 2), 8}}, testPerJob, flagConfine), 0o644); err != nil {
+			if err := os.WriteFile(jobFile, exe.encodeJobs([]Job{{entryAddXor, u32s(1, 2), 8}}, testPerJob, flagConfine), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

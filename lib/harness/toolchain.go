@@ -23,7 +23,7 @@ import (
 // and never as a verdict on Cranelift.
 type ToolchainError struct {
 	Arch    Arch
-	Step    string // what failed: "compile harness.c with aarch64-linux-gnu-gcc"
+	Step    string // what failed: "build the harness program with aarch64-linux-gnu-gcc"
 	Detail  string // the tool's first error line
 	Package string // the Debian package that provides the missing piece, if known
 }
@@ -113,7 +113,7 @@ func CheckToolchain(ctx context.Context, arch Arch) error {
 		if errors.As(err, &tc) {
 			return err
 		}
-		return &ToolchainError{Arch: arch, Step: "link a static executable with " + compiler, Detail: firstErrorLine([]byte(err.Error()))}
+		return &ToolchainError{Arch: arch, Step: "link a batch image with " + compiler, Detail: firstErrorLine([]byte(err.Error()))}
 	}
 	rctx, cancel2 := context.WithTimeout(ctx, checkTimeout)
 	defer cancel2()

@@ -1,12 +1,13 @@
 /*
- * cliff harness: runs the entries of a batch object compiled by
- * cliff-driver in forked children and reports one line per job.
+ * cliff harness: loads a batch image (the code cliff-driver compiled,
+ * linked by cliff at a fixed address against this program's symbols),
+ * runs its entries in forked children and reports one line per job.
  *
- * Linked statically with the batch object, which defines
- *   cliff_entry_count  a u64 (target endian): number of entries
- *   cliff_entries      that many function pointers, 0 for a module that
- *                      failed to compile
- * Each entry is a trampoline `void entry(void *args, void *results)`.
+ * The program is built once per architecture and knows nothing of any
+ * batch: the job file carries the image's segments and, per job, the
+ * address of its entry, a trampoline `void entry(void *args, void
+ * *results)`. Loading an image costs a copy; linking a static executable
+ * per batch cost a hundred milliseconds of the linker.
  *
  * Usage: harness JOBFILE. The job file format, the output lines and the
  * exit statuses are documented in the Go package (lib/harness/doc.go);
@@ -34,6 +35,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -48,10 +50,41 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-extern const uint64_t cliff_entry_count;
-extern void *const cliff_entries[];
-
 typedef void (*entry_fn)(void *args, void *results);
+
+/*
+ * Cranelift's libcalls, as a batch image calls them: its link defines
+ * each libcall's symbol as the address of cliff_libcall_<name> here
+ * (link.go). Not libc's own symbols: in a static glibc memcpy, ceil, fma
+ * and others are IFUNCs, whose symbol is the resolver that picks an
+ * implementation for the CPU; code that called the symbol's address would
+ * call the resolver. A call from here goes through the program's own
+ * resolved PLT slot. The list is libcalls.go's providedSymbols.
+ */
+#define LIBCALL1(type, name) \
+	type cliff_libcall_##name(type x); \
+	type cliff_libcall_##name(type x) { return name(x); }
+#define LIBCALL3(type, name) \
+	type cliff_libcall_##name(type x, type y, type z); \
+	type cliff_libcall_##name(type x, type y, type z) { return name(x, y, z); }
+LIBCALL1(float, ceilf)
+LIBCALL1(double, ceil)
+LIBCALL1(float, floorf)
+LIBCALL1(double, floor)
+LIBCALL1(float, truncf)
+LIBCALL1(double, trunc)
+LIBCALL1(float, nearbyintf)
+LIBCALL1(double, nearbyint)
+LIBCALL3(float, fmaf)
+LIBCALL3(double, fma)
+void *cliff_libcall_memcpy(void *dst, const void *src, size_t n);
+void *cliff_libcall_memcpy(void *dst, const void *src, size_t n) { return memcpy(dst, src, n); }
+void *cliff_libcall_memmove(void *dst, const void *src, size_t n);
+void *cliff_libcall_memmove(void *dst, const void *src, size_t n) { return memmove(dst, src, n); }
+void *cliff_libcall_memset(void *dst, int c, size_t n);
+void *cliff_libcall_memset(void *dst, int c, size_t n) { return memset(dst, c, n); }
+int cliff_libcall_memcmp(const void *a, const void *b, size_t n);
+int cliff_libcall_memcmp(const void *a, const void *b, size_t n) { return memcmp(a, b, n); }
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -84,9 +117,11 @@ enum {
 	EXIT_CONFINE = 6,   /* the seccomp filter could not be installed */
 };
 
-#define MAGIC "CLIFJOB1"
-#define HEADER_SIZE 20
-#define JOB_HEADER_SIZE 12
+#define MAGIC "CLIFJOB2"
+#define HEADER_SIZE 24
+#define SEGMENT_HEADER_SIZE 16
+#define JOB_HEADER_SIZE 16
+#define MAX_IMAGE (1ul << 30) /* the span of the image's segments */
 #define FLAG_ISOLATE 1u        /* one child per job, even for equal entries */
 #define FLAG_CONFINE 2u        /* run under the seccomp filter */
 #define MAX_BUFFER (1u << 20)  /* largest args or results of one job */
@@ -103,7 +138,7 @@ struct shared {
 };
 
 struct job {
-	uint32_t entry;
+	uint64_t entry; /* the trampoline's address; 0 for a module that failed */
 	uint32_t args_len;
 	uint32_t result_size;
 	const unsigned char *args;
@@ -323,7 +358,7 @@ static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsi
 	/* CPU time, not wall time, so a loaded machine does not cause false
 	 * timeouts; the parent has a wall-clock backstop for a blocked child. */
 	struct itimerval limit = {{0, 0}, {timeout_ms / 1000, (timeout_ms % 1000) * 1000}};
-	entry_fn fn = (entry_fn)cliff_entries[jobs[first].entry];
+	entry_fn fn = (entry_fn)(uintptr_t)jobs[first].entry;
 	uint32_t i;
 
 	in_child = 1;
@@ -342,10 +377,79 @@ static void run_child(const struct job *jobs, uint32_t first, uint32_t end, unsi
 	_exit(0);
 }
 
+static uint64_t le64(const unsigned char *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/* The loaded image: [image_lo, image_hi), readable, writable, executable. */
+static uint64_t image_lo, image_hi;
+
+/*
+ * load_image maps the span of the segments at the addresses they were
+ * linked for and copies them in (the rest is zero: .bss). It runs before
+ * the harness confines itself, which forbids mmap. A span the kernel
+ * cannot give at that address (it overlaps the harness) is an error, not
+ * a relocation: the image was linked for those addresses.
+ */
+static size_t load_image(const unsigned char *buf, size_t len, size_t off, uint32_t nsegments)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo = UINT64_MAX, hi = 0;
+	size_t pos = off;
+	uint32_t i;
+	void *at;
+
+	for (i = 0; i < nsegments; i++) {
+		uint64_t addr, filesz, memsz;
+
+		if (len - pos < SEGMENT_HEADER_SIZE)
+			die(EXIT_BAD_FILE, "segment %u: header truncated at byte %zu", i, pos);
+		addr = le64(buf + pos);
+		filesz = le32(buf + pos + 8);
+		memsz = le32(buf + pos + 12);
+		pos += SEGMENT_HEADER_SIZE;
+		if (filesz > memsz || len - pos < filesz)
+			die(EXIT_BAD_FILE, "segment %u: %llu bytes in file, %llu in memory, %zu left at byte %zu", i,
+			    (unsigned long long)filesz, (unsigned long long)memsz, len - pos, pos);
+		if (addr == 0 || addr > UINT64_MAX - memsz)
+			die(EXIT_BAD_FILE, "segment %u: address 0x%llx", i, (unsigned long long)addr);
+		if (addr < lo)
+			lo = addr;
+		if (addr + memsz > hi)
+			hi = addr + memsz;
+		pos += filesz;
+	}
+	if (nsegments == 0)
+		return pos;
+	lo &= ~(page - 1);
+	hi = (hi + page - 1) & ~(page - 1);
+	if (hi - lo > MAX_IMAGE)
+		die(EXIT_BAD_FILE, "image spans %llu bytes, more than %lu", (unsigned long long)(hi - lo), MAX_IMAGE);
+	/* A hint, not MAP_FIXED: MAP_FIXED would silently replace the
+	 * harness's own pages if they overlapped. */
+	at = mmap((void *)(uintptr_t)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (at == MAP_FAILED)
+		die(EXIT_SYSTEM, "mmap %llu bytes for the image: %s", (unsigned long long)(hi - lo), strerror(errno));
+	if ((uint64_t)(uintptr_t)at != lo)
+		die(EXIT_SYSTEM, "cannot map the image at 0x%llx (got 0x%llx): the address is taken",
+		    (unsigned long long)lo, (unsigned long long)(uintptr_t)at);
+	for (pos = off, i = 0; i < nsegments; i++) {
+		uint64_t addr = le64(buf + pos), filesz = le32(buf + pos + 8);
+
+		memcpy((void *)(uintptr_t)addr, buf + pos + SEGMENT_HEADER_SIZE, filesz);
+		pos += SEGMENT_HEADER_SIZE + filesz;
+	}
+	/* Data written, now code: aarch64 and riscv64 need the caches told. */
+	__builtin___clear_cache((char *)(uintptr_t)lo, (char *)(uintptr_t)hi);
+	image_lo = lo;
+	image_hi = hi;
+	return pos;
+}
+
 static struct job *parse_jobs(const unsigned char *buf, size_t len, uint32_t *count, uint32_t *timeout_ms,
 			      uint32_t *flags)
 {
-	size_t off = HEADER_SIZE;
+	size_t off;
 	struct job *jobs;
 	uint32_t i;
 
@@ -354,7 +458,8 @@ static struct job *parse_jobs(const unsigned char *buf, size_t len, uint32_t *co
 	*count = le32(buf + 8);
 	*timeout_ms = le32(buf + 12);
 	*flags = le32(buf + 16);
-	if (*count > (len - HEADER_SIZE) / JOB_HEADER_SIZE)
+	off = load_image(buf, len, HEADER_SIZE, le32(buf + 20));
+	if (*count > (len - off) / JOB_HEADER_SIZE)
 		die(EXIT_BAD_FILE, "job file claims %u jobs but has only %zu bytes", *count, len);
 	jobs = calloc(*count ? *count : 1, sizeof *jobs);
 	if (jobs == NULL)
@@ -362,9 +467,9 @@ static struct job *parse_jobs(const unsigned char *buf, size_t len, uint32_t *co
 	for (i = 0; i < *count; i++) {
 		if (len - off < JOB_HEADER_SIZE)
 			die(EXIT_BAD_FILE, "job %u: header truncated at byte %zu", i, off);
-		jobs[i].entry = le32(buf + off);
-		jobs[i].args_len = le32(buf + off + 4);
-		jobs[i].result_size = le32(buf + off + 8);
+		jobs[i].entry = le64(buf + off);
+		jobs[i].args_len = le32(buf + off + 8);
+		jobs[i].result_size = le32(buf + off + 12);
 		off += JOB_HEADER_SIZE;
 		if (jobs[i].args_len > MAX_BUFFER || jobs[i].result_size > MAX_BUFFER)
 			die(EXIT_BAD_FILE, "job %u: args (%u bytes) or results (%u bytes) larger than %u",
@@ -373,9 +478,10 @@ static struct job *parse_jobs(const unsigned char *buf, size_t len, uint32_t *co
 			die(EXIT_BAD_FILE, "job %u: args truncated at byte %zu", i, off);
 		jobs[i].args = buf + off;
 		off += jobs[i].args_len;
-		if (jobs[i].entry >= cliff_entry_count)
-			die(EXIT_BAD_ENTRY, "job %u: entry %u out of range (the object has %llu entries)",
-			    i, jobs[i].entry, (unsigned long long)cliff_entry_count);
+		if (jobs[i].entry != 0 && (jobs[i].entry < image_lo || jobs[i].entry >= image_hi))
+			die(EXIT_BAD_ENTRY, "job %u: entry 0x%llx outside the image [0x%llx, 0x%llx)", i,
+			    (unsigned long long)jobs[i].entry, (unsigned long long)image_lo,
+			    (unsigned long long)image_hi);
 	}
 	if (off != len)
 		die(EXIT_BAD_FILE, "job file has %zu trailing bytes", len - off);
@@ -559,7 +665,7 @@ int main(int argc, char **argv)
 	}
 
 	for (i = 0; i < count;) {
-		if (cliff_entries[jobs[i].entry] == NULL) {
+		if (jobs[i].entry == 0) {
 			print_outcome(i, "null", NULL, 0, 0, 0, 0);
 			i++;
 			continue;
