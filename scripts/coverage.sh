@@ -17,6 +17,10 @@
 #                   refined, run by cliff-run at the three opt levels: compat
 #                   on all four targets, a target's profile (x86_64, aarch64,
 #                   riscv64, s390x) on that target only
+#   census:ARCH     the lowering census's cases for ARCH (cliff-gen
+#                   --enumerate --all: every combination of opcode and types
+#                   the target's universe has, edge-value inputs), run on
+#                   ARCH at the three opt levels; counted with the campaigns
 #   file:PATH       a saved case file (JSON lines, plain or .zst) or .clif
 # Each input is run in $STEPS steps (slices of its cases or files), so that
 # coverage can be drawn against cases and CPU time; each is kept in
@@ -142,6 +146,12 @@ campaign_step() {
 		timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --arch "$arches" --opt "$OPTS" \
 			$RUN_FLAGS -o "$stepdir/results.jsonl.zst"
 }
+census_step() { # the FIRST..FIRST+COUNT-1 cases of the census file
+	local cases=$1 arch=$2 first=$3 count=$4
+	sed -n "$((first + 1)),$((first + count))p" "$cases" |
+		timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --arch "$arch" --opt "$OPTS" \
+			$RUN_FLAGS > /dev/null
+}
 case_file_step() { # a case file has no slices: one step
 	local file=$1
 	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" "$file" > /dev/null
@@ -171,6 +181,15 @@ run_input() {
 		[ "$profile" = compat ] && arches=x86_64,aarch64,riscv64,s390x
 		run_steps "$profile" "$n" campaign_step "$profile" "$arches"
 		;;
+	census:x86_64 | census:aarch64 | census:riscv64 | census:s390x)
+		local arch=${input#census:} cases
+		name=census-$arch
+		mkdir -p "$OUT"
+		cases=$OUT/$name.cases.jsonl
+		timeout "$STEP_TIMEOUT" "$here/bin/cliff-gen" --enumerate --all --profile "$arch" --seed "$SEED" > "$cases" ||
+			die "$input: cliff-gen failed"
+		run_steps "$name" "$(wc -l < "$cases")" census_step "$cases" "$arch"
+		;;
 	file:*)
 		local path
 		path=$(abs "${input#file:}")
@@ -191,6 +210,7 @@ report() {
 		case $input in
 		runtests | filetests) name=$input ;;
 		file:*) name=$(basename "${input#file:}"); name=${name%%.*} ;;
+		census:*) name=census-${input#census:}; campaigns+=("$name") ;;
 		*) name=${input%%:*}; campaigns+=("$name") ;;
 		esac
 		[ -f "$OUT/$name/steps.tsv" ] || die "$input has not been run in $OUT"

@@ -23,6 +23,11 @@ func (fg *funcGen) ref(j int) (ir.FuncRef, ir.SigRef) {
 	if !ref.declared {
 		ref.sig = fg.b.DeclareSig(fg.c.funcs[j].f.Sig)
 		ref.fn = fg.b.DeclareFuncRef(fg.c.funcs[j].f.Name, ref.sig)
+		// Half the references are colocated: the callee is in the same
+		// object, so calls and func_addr are PC-relative (the backends'
+		// RelocDistance.Near rules) instead of through an absolute address.
+		r := newRng(derive(derive(fg.seed, tag("colocated")), uint64(j)))
+		fg.f.FuncRefs[ref.fn].Colocated = r.chance(0.5)
 		ref.declared = true
 	}
 	return ref.fn, ref.sig

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,7 +123,7 @@ func TestEveryCaseVerifies(t *testing.T) {
 					if errs := verify.Module(mod); len(errs) > 0 {
 						t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
 					}
-					checkInvariants(t, mod, c.CLIF)
+					checkInvariants(t, mod, c.CLIF, g.opts.Profile)
 					if len(c.Inputs) != DefaultInputs || len(c.Inputs[0]) != len(mod.Funcs[0].Sig.Params) {
 						t.Fatalf("case %d: %d input vectors of %d values for %d params", i, len(c.Inputs), len(c.Inputs[0]), len(mod.Funcs[0].Sig.Params))
 					}
@@ -134,9 +135,9 @@ func TestEveryCaseVerifies(t *testing.T) {
 
 // checkInvariants checks what keeps a case free of traps and
 // target-dependent results: no trapping opcode outside the guarded ones,
-// addresses only as addresses, little-endian memory, NaN-sensitive
-// operands canonical, call graph acyclic.
-func checkInvariants(t *testing.T, mod *ir.Module, text string) {
+// addresses only as addresses, memory in an explicit byte order prof
+// allows, NaN-sensitive operands canonical, call graph acyclic.
+func checkInvariants(t *testing.T, mod *ir.Module, text string, prof *profile.Profile) {
 	t.Helper()
 	index := map[string]int{}
 	for i, f := range mod.Funcs {
@@ -153,8 +154,8 @@ func checkInvariants(t *testing.T, mod *ir.Module, text string) {
 				if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0 && len(d.Args) > 0 && !d.Flags.NoTrap {
 					t.Fatalf("%s: %s without notrap", f.Name, d.Op)
 				}
-				if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0 && d.Flags.Endian != ir.EndianLittle {
-					t.Fatalf("%s: %s not little-endian", f.Name, d.Op)
+				if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0 && !slices.Contains(prof.ByteOrders, d.Flags.Endian) {
+					t.Fatalf("%s: %s in byte order %v, not one of the profile's %v", f.Name, d.Op, d.Flags.Endian, prof.ByteOrders)
 				}
 				for k, a := range d.Args {
 					addrUse := (info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0 && info.Ins[min(k, len(info.Ins)-1)].Name == "p") ||
@@ -312,6 +313,6 @@ func FuzzGeneratedCasesVerify(f *testing.F) {
 		if errs := verify.Module(mod); len(errs) > 0 {
 			t.Fatalf("%v\n%s", errs, c.CLIF)
 		}
-		checkInvariants(t, mod, c.CLIF)
+		checkInvariants(t, mod, c.CLIF, p)
 	})
 }

@@ -167,9 +167,12 @@ func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) [
 	}
 	d := ir.InstData{Op: ot.op, CtrlType: ot.ctrl, Args: fg.c.g.arena.operands(len(types))}
 	for k, t := range types {
-		if k < len(args) && args[k] != ir.NoValue {
+		switch {
+		case k < len(args) && args[k] != ir.NoValue:
 			d.Args[k] = args[k]
-		} else {
+		case k > 0 && fg.constOperand(r, info, t):
+			d.Args[k] = fg.intConst(t, operandConst(r, t.Bits()))
+		default:
 			d.Args[k] = fg.operand(r, t)
 		}
 		if nan.has(k) {
@@ -295,13 +298,12 @@ func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir
 			}
 		case ir.ImmMemFlags:
 			// bitcast's only flag is the byte order of lane
-			// reinterpretation: little on every target.
+			// reinterpretation: little on every target. (s390x lowers
+			// big too, but Cranelift's interpreter, the reference of a
+			// target's own campaign, asserts on a big vector bitcast.)
 			d.Flags = ir.MemFlags{Endian: ir.EndianLittle}
 		case ir.ImmShuffleMask:
-			d.Bytes = make([]byte, 16)
-			for i := range d.Bytes {
-				d.Bytes[i] = byte(r.intn(32))
-			}
+			d.Bytes = shuffleMask(r)
 			if given != nil && len(given.Bytes) == 16 {
 				d.Bytes = given.Bytes
 			}
@@ -324,6 +326,36 @@ func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir
 		case ir.ImmAtomicRmwOp:
 			d.RmwOp = ir.AtomicRmwOp(r.intn(11))
 		}
+	}
+}
+
+// constOperand decides whether an operand after the first of an
+// instruction of info, of type t, is a constant of its own: an integer
+// scalar of a pure instruction, a quarter of the time when the case's
+// "constants" feature is on. The lowering rules that take an immediate
+// (an add of imm12, a shift by a constant, a compare with zero, a
+// division by a constant) match only an operand defined by an iconst; one
+// operand still varies, so the optimiser cannot fold the instruction.
+func (fg *funcGen) constOperand(r *rng, info *ir.OpcodeInfo, t ir.Type) bool {
+	return fg.c.sw.on["constants"] && t.IsInt() && !t.IsVector() &&
+		info.Flags&(ir.FlagSideEffects|ir.FlagCanLoad|ir.FlagCanStore|ir.FlagCall) == 0 && r.chance(0.25)
+}
+
+// operandConst draws a constant operand of the given width: an edge value
+// (intEdge), a small number (the immediate fields of every target), or a
+// mask of low ones (logical immediates).
+func operandConst(r *rng, bits int) int64 {
+	switch r.intn(4) {
+	case 0:
+		return int64(r.intn(256))
+	case 1:
+		if bits > 64 {
+			bits = 64
+		}
+		k := r.between(1, bits)
+		return int64(^uint64(0) >> (64 - k))
+	default:
+		return intEdge(r, bits)
 	}
 }
 

@@ -93,9 +93,20 @@ func memFlags(aligned bool) ir.MemFlags {
 	return ir.MemFlags{NoTrap: true, Aligned: aligned, Endian: ir.EndianLittle}
 }
 
+// byteOrder draws an explicit byte order the profile allows: little,
+// or big where the target lowers it (s390x). Either means the same bytes
+// on every target; native would not.
+func (fg *funcGen) byteOrder(r *rng) ir.Endianness {
+	orders := fg.c.tab.prof.ByteOrders
+	if len(orders) < 2 {
+		return ir.EndianLittle
+	}
+	return orders[r.intn(len(orders))]
+}
+
 // memory appends a load, store or atomic access inside one of the slots.
-// Every access is little-endian, so the bytes are the same on every
-// target, and says aligned only when it is.
+// Every access names its byte order (byteOrder), so the bytes are the
+// same on every target, and says aligned only when it is.
 func (fg *funcGen) memory(r *rng) {
 	cands := fg.c.memAccesses()
 	if len(cands) == 0 {
@@ -120,7 +131,9 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 		base = 0 // the offset in the access instead of the address
 	}
 	info := a.ot.op.Info()
-	d := ir.InstData{Op: a.ot.op, CtrlType: a.ot.ctrl, Flags: memFlags(aligned), Imm: int64(off - base),
+	flags := memFlags(aligned)
+	flags.Endian = fg.byteOrder(r)
+	d := ir.InstData{Op: a.ot.op, CtrlType: a.ot.ctrl, Flags: flags, Imm: int64(off - base),
 		Args: fg.c.g.arena.valueLists.take(len(info.Ins))}
 	if info.Format.Info().Imms[len(info.Format.Info().Imms)-1] != ir.ImmOffset32 {
 		d.Imm = 0
@@ -141,7 +154,35 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 	if d.Op == ir.OpAtomicRmw {
 		d.RmwOp = ir.AtomicRmwOp(r.intn(11))
 	}
-	fg.define(fg.b.Append(d))
+	base = fg.sc.mark()
+	res := fg.define(fg.b.Append(d))
+	if len(res) == 1 && !a.atomic && r.chance(0.5) {
+		fg.consume(r, scoped{pos: base, v: res[0]})
+	}
+}
+
+// consume appends a computation right after a load that takes the loaded
+// value as an operand, its only use so far: the shape the backends sink
+// into a memory operand (x86_64's add from memory, s390x's and aarch64's
+// load-and-extend), which a load whose value is used later, or twice,
+// never reaches.
+func (fg *funcGen) consume(r *rng, loaded scoped) {
+	t := fg.f.Values[loaded.v].Type
+	fg.unused = append(fg.unused, loaded) // operand takes it first
+	for tries := 0; tries < 8; tries++ {
+		fam := r.pickOf(fg.c.sw.weights, fg.c.sw.total)
+		if fam < 0 {
+			return
+		}
+		ots := fg.c.tab.byFamily[fam]
+		if len(ots) == 0 {
+			continue
+		}
+		if ot := ots[r.intn(len(ots))]; ot.ctrl == t {
+			fg.emit(r, ot, nil, nil)
+			return
+		}
+	}
 }
 
 // memAccesses are the profile's memory accesses of the case's types (and
