@@ -163,28 +163,41 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 
 // consume appends a computation right after a load that takes the loaded
 // value as an operand, its only use so far: the shape the backends sink
-// into a memory operand (x86_64's add from memory, s390x's and aarch64's
-// load-and-extend), which a load whose value is used later, or twice,
-// never reaches.
+// into a memory operand (x86_64's add from memory, a splat or insertlane
+// of a load, s390x's and aarch64's load-and-extend), which a load whose
+// value is used later, or twice, never reaches.
 func (fg *funcGen) consume(r *rng, loaded scoped) {
 	t := fg.f.Values[loaded.v].Type
 	fg.unused = append(fg.unused, loaded) // operand takes it first
-	for tries := 0; tries < 8; tries++ {
+	for tries := 0; tries < 4; tries++ {
 		fam := r.pickOf(fg.c.sw.weights, fg.c.sw.total)
 		if fam < 0 {
 			return
 		}
-		ots := fg.c.tab.byFamily[fam]
-		if len(ots) == 0 {
-			continue
+		var takers []opType
+		for _, ot := range fg.c.tab.byFamily[fam] {
+			if takesType(ot, t) && fg.c.typeOK(ot.ctrl) {
+				takers = append(takers, ot)
+			}
 		}
-		if ot := ots[r.intn(len(ots))]; ot.ctrl == t {
-			fg.emit(r, ot, nil, nil)
+		if len(takers) > 0 {
+			fg.emit(r, takers[r.intn(len(takers))], nil, nil)
 			return
 		}
 	}
 }
 
+// takesType reports whether an operand of ot has type t whatever else is
+// chosen: the controlling type, or one the opcode derives from it (a
+// splat's lane).
+func takesType(ot opType, t ir.Type) bool {
+	for _, in := range ot.op.Info().Ins {
+		if bt, fixed := boundType(in, ot.ctrl); fixed && bt == t {
+			return true
+		}
+	}
+	return false
+}
 // memAccesses are the profile's memory accesses of the case's types (and
 // atomics when on), computed once per case.
 func (c *caseGen) memAccesses() []memAccess {
