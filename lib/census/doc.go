@@ -33,8 +33,10 @@
 // Known says what already knows a combination: the facts.txt lines that
 // exclude it from the profile (lib/profile/universe: [upstream],
 // [unlowered], [types], [semantics], with upstream's issue numbers), the
-// known.mask entry for it, and the known.mask paragraph or finding that
-// quotes its diagnostic (lib/cluster's Known). A failing combination
+// known.mask entry for it, a finding whose header claims it (a line
+// "; Census: ARCH PATTERN...": how an interpreter bug, which has no
+// diagnostic, marks its rows), and the known.mask paragraph or finding
+// that quotes its diagnostic (lib/cluster's Known). A failing combination
 // nothing knows is new. A fine combination that a profile excludes is a
 // candidate to re-enable.
 //

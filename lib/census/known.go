@@ -1,6 +1,8 @@
 package census
 
 import (
+	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -17,6 +19,42 @@ type Knowledge struct {
 	known    *cluster.Known
 	mask     []profile.MaskEntry // whole-combination entries (no operand patterns)
 	qemu     []profile.MaskEntry // entries of the paragraphs about QEMU's bugs
+	census   []censusClaim       // the findings' "; Census:" lines
+}
+
+// A censusClaim is a finding's word that it explains the census rows of
+// some combinations on an architecture: a line of its header
+//
+//	; Census: ARCH PATTERN...
+//
+// ARCH one of the four or *, each PATTERN a census key with path.Match
+// wildcards ("bitcast.i*x*.i128", "fcmp.f128.*"). It is how a finding
+// that has no diagnostic to quote, an interpreter bug above all (a wrong
+// answer, or the interpreter alone refusing), marks its rows known.
+type censusClaim struct {
+	finding, arch, pattern string
+}
+
+// parseCensusClaims reads the "; Census:" lines of a finding's header.
+func parseCensusClaims(f profile.FindingHeader) ([]censusClaim, error) {
+	var out []censusClaim
+	for n, line := range strings.Split(f.Header, "\n") {
+		rest, ok := strings.CutPrefix(line, "; Census:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[0] != "*" && !slices.Contains(profile.Arches, fields[0]) {
+			return nil, fmt.Errorf("findings/%s:%d: want \"; Census: ARCH PATTERN...\" with ARCH one of %s or *", f.Name, n+1, strings.Join(profile.Arches, ", "))
+		}
+		for _, p := range fields[1:] {
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("findings/%s:%d: pattern %q: %w", f.Name, n+1, p, err)
+			}
+			out = append(out, censusClaim{finding: f.Name, arch: fields[0], pattern: p})
+		}
+	}
+	return out, nil
 }
 
 // LoadKnowledge returns the knowledge embedded in lib/profile.
@@ -36,6 +74,13 @@ func NewKnowledge(u *universe.Universe, maskText []byte, findings []profile.Find
 		return nil, err
 	}
 	k := &Knowledge{universe: u, known: known}
+	for _, f := range findings {
+		claims, err := parseCensusClaims(f)
+		if err != nil {
+			return nil, err
+		}
+		k.census = append(k.census, claims...)
+	}
 	// The paragraph that starts "Not Cranelift: QEMU 7.2 ..." lists the
 	// emulator's bugs (others may mention QEMU as what ran the code).
 	for _, para := range strings.Split(string(maskText), "\n\n") {
@@ -90,8 +135,9 @@ func (k *Knowledge) Excluded(arch string, c universe.Combo) []string {
 }
 
 // Refs lists what knows finding f of c on arch: its facts.txt
-// exclusions, its known.mask entries, and the known.mask paragraphs and
-// findings that quote its diagnostic (a panic's ISLE rule line or site, a
+// exclusions, its known.mask entries, the findings that claim it
+// (censusClaim), and the known.mask paragraphs and findings that quote
+// its diagnostic (a panic's ISLE rule line or site, a
 // missing lowering's opcode.type) for arch. Empty: the finding is new.
 func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
 	refs := k.Excluded(arch, c)
@@ -100,6 +146,14 @@ func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
 		// answer of the same combination.
 		if entryMatches(e, arch, c) && !(f.Class == ClassWrong && k.isQemu(e)) {
 			refs = append(refs, "known.mask: "+e.String())
+		}
+	}
+	key := universe.Key(c)
+	for _, cl := range k.census {
+		if ok, _ := path.Match(cl.pattern, key); ok && (cl.arch == "*" || cl.arch == arch) {
+			if ref := "findings/" + cl.finding; !slices.Contains(refs, ref) {
+				refs = append(refs, ref)
+			}
 		}
 	}
 	if f.Class != ClassFine && f.Detail != "" {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cliff/lib/ir"
+	"cliff/lib/profile"
 	"cliff/lib/profile/universe"
 )
 
@@ -38,6 +39,10 @@ func TestKnownOrNew(t *testing.T) {
 			Finding{Class: ClassQemu, Detail: "i32 value"}, "known.mask: ctz i32 riscv64"},
 		{"a wrong value is not known from a QEMU finding of the same combination", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.I32X4, Free: ir.F32X4},
 			Finding{Class: ClassWrong, Detail: "i32x4 one lane value"}, ""},
+		{"an interpreter finding's census claim (finding 25)", "riscv64", universe.Combo{Op: ir.OpBitcast, Ctrl: ir.Vector(ir.I8, 2), Free: ir.I16},
+			Finding{Class: ClassWrong, Detail: "i8x2 one lane value"}, "findings/25-interp-bitcast-int-to-vector.clif"},
+		{"an interpreter finding's census claim on one target (finding 26)", "s390x", universe.Combo{Op: ir.OpFcmp, Ctrl: ir.F128, Imm: "eq"},
+			Finding{Class: ClassWrong, Detail: "i8 value"}, "findings/26-interp-fcmp-f128.clif"},
 		{"finding 24's entry, for its free type", "riscv64", universe.Combo{Op: ir.OpFcvtToSintSat, Ctrl: ir.Vector(ir.I16, 2), Free: ir.Vector(ir.F32, 2)},
 			Finding{Class: ClassWrong, Detail: "i16x2 one lane value"}, "known.mask: fcvt_to_sint_sat i16x2:f32x2 riscv64"},
 	}
@@ -54,6 +59,34 @@ func TestKnownOrNew(t *testing.T) {
 				t.Errorf("refs %v, want one with %q", refs, tt.want)
 			}
 		})
+	}
+}
+
+// TestCensusClaimsKeepToTheirTarget: finding 26 claims s390x's fcmp.f128
+// rows, not another target's.
+func TestCensusClaimsKeepToTheirTarget(t *testing.T) {
+	k, err := LoadKnowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := k.Refs("x86_64", universe.Combo{Op: ir.OpFcmp, Ctrl: ir.F128, Imm: "eq"}, Finding{Class: ClassWrong, Detail: "i8 value"})
+	if strings.Contains(strings.Join(refs, "\n"), "findings/26") {
+		t.Errorf("x86_64's fcmp.f128.eq is known from %v, want not from finding 26 (an s390x claim)", refs)
+	}
+}
+
+// TestCensusClaimErrors: a malformed "; Census:" line is an error that
+// names the finding and the line.
+func TestCensusClaimErrors(t *testing.T) {
+	for _, tt := range []struct{ header, want string }{
+		{"; Finding 99\n; Census: mips bitcast.*\n", "findings/99.clif:2: want"},
+		{"; Census: s390x\n", "findings/99.clif:1: want"},
+		{"; Census: * bitcast.[\n", `pattern "bitcast.["`},
+	} {
+		_, err := parseCensusClaims(profile.FindingHeader{Name: "99.clif", Header: tt.header})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want one with %q", tt.header, err, tt.want)
+		}
 	}
 }
 
