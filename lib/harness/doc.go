@@ -77,12 +77,12 @@
 //	        4       u32 size of the results in bytes (at most 1 MiB)
 //	        n       the args
 //
-// Nothing may follow the last job. The harness maps the span of the
-// segments, page-aligned, readable, writable and executable, at their own
-// addresses before it confines itself (at most 1 GiB; an address the
-// program itself takes is an error, not a relocation), and copies them
-// in. The args are copied to a 16-byte aligned buffer; each job's results
-// buffer is 16-byte aligned and zeroed.
+// Nothing may follow the last job. The harness copies the segments into
+// its image region, ImageSize bytes at ImageBase, readable, writable and
+// executable, which its program's own section reserves (a segment outside
+// it is an error, not a relocation), before it confines itself, and runs
+// the jobs. The args are copied to a 16-byte aligned buffer; each job's
+// results buffer is 16-byte aligned and zeroed.
 //
 // # Output
 //

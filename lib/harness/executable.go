@@ -73,7 +73,7 @@ func Open(arch Arch, path string) (*Executable, error) {
 			return nil, fmt.Errorf("%s: a segment of %d bytes, not a batch image", path, p.Memsz)
 		}
 		data := make([]byte, p.Filesz)
-		if _, err := p.ReadAt(data, 0); err != nil {
+		if _, err := p.ReadAt(data, 0); err != nil && p.Filesz > 0 {
 			return nil, fmt.Errorf("%s: segment at 0x%x: %w", path, p.Vaddr, err)
 		}
 		e.segments = append(e.segments, segment{addr: p.Vaddr, data: data, memSize: p.Memsz})

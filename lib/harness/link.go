@@ -52,12 +52,17 @@ const (
 	linkTimeout    = 60 * time.Second
 )
 
-// ImageBase is the address a batch image is linked for. It lies above
-// each architecture's static harness (x86_64 and aarch64 0x400000,
-// riscv64 0x10000, s390x 0x1000000, each about a megabyte) and below
-// where the kernel and qemu-user put the heap's start and mappings, and
-// within 128 MiB of the harness, the reach of aarch64's direct call.
-const ImageBase = 0x4000000
+// ImageBase is the address a batch image is linked for, and ImageSize
+// the most it may span: the harness program's image region (harness.c),
+// a section of its own that the kernel maps with the program, so that
+// nothing else, the heap above all, can be there. It lies above each
+// architecture's static harness (x86_64 and aarch64 0x400000, riscv64
+// 0x10000, s390x 0x1000000, each about a megabyte) and within 128 MiB of
+// it, the reach of aarch64's direct call.
+const (
+	ImageBase = 0x4000000
+	ImageSize = 64 << 20
+)
 
 // Link links the batch object objPath into the batch image exePath, for
 // arch, and reads its symbol table: the object's sections laid out at

@@ -35,7 +35,10 @@ var programs sync.Map
 // the cache has it. The symbols extra (the tests' fake batches call libc)
 // are linked into it, so that an image can be linked against them.
 func harnessProgram(ctx context.Context, arch Arch, extra []string) (*program, error) {
-	args := append(harnessFlags(arch), "-static", "-no-pie")
+	// The image region (harness.c) at ImageBase; it is writable and
+	// executable on purpose.
+	args := append(harnessFlags(arch), "-static", "-no-pie",
+		fmt.Sprintf("-Wl,--section-start=.cliff_image=0x%x", ImageBase), "-Wl,--no-warn-rwx-segments")
 	for _, symbol := range extra {
 		args = append(args, "-Wl,-u,"+symbol)
 	}
@@ -49,6 +52,9 @@ func harnessProgram(ctx context.Context, arch Arch, extra []string) (*program, e
 	p, err := readProgram(arch, path)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := p.symbols["cliff_image"]; !ok || s.Value != ImageBase || s.Size != ImageSize {
+		return nil, fmt.Errorf("harness program %s: its image region is not %d bytes at 0x%x (symbol cliff_image: %+v)", path, ImageSize, ImageBase, s)
 	}
 	programs.Store(path, p)
 	return p, nil

@@ -47,7 +47,7 @@ var harnessExitMeaning = map[int]string{
 	2: "usage or unreadable job file",
 	3: "malformed job file",
 	4: "an entry outside the image",
-	5: "system call failed, or the image's addresses are taken",
+	5: "system call failed",
 	6: "cannot confine the jobs with a seccomp filter",
 	7: "the emulator's sandbox could not be set up",
 }

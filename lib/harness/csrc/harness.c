@@ -121,7 +121,7 @@ enum {
 #define HEADER_SIZE 24
 #define SEGMENT_HEADER_SIZE 16
 #define JOB_HEADER_SIZE 16
-#define MAX_IMAGE (1ul << 30) /* the span of the image's segments */
+#define IMAGE_SIZE (64ul << 20) /* the image region's size: keep link.go's in sync */
 #define FLAG_ISOLATE 1u        /* one child per job, even for equal entries */
 #define FLAG_CONFINE 2u        /* run under the seccomp filter */
 #define MAX_BUFFER (1u << 20)  /* largest args or results of one job */
@@ -382,22 +382,33 @@ static uint64_t le64(const unsigned char *p)
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-/* The loaded image: [image_lo, image_hi), readable, writable, executable. */
+/*
+ * The image region: IMAGE_SIZE bytes, readable, writable and executable,
+ * a section of the program's own, which the link puts at ImageBase
+ * (link.go). The kernel (or qemu-user) maps it with the program, before
+ * it places the heap: the heap starts after the program's last segment,
+ * so it can never take the image's addresses. (A mapping made at run
+ * time could not promise that: Linux 6 randomises the start of a static
+ * program's heap over a gigabyte.) Zero until load_image writes it.
+ */
+__asm__(".section .cliff_image,\"awx\",@nobits\n.balign 65536\n.globl cliff_image\n"
+	".type cliff_image, @object\ncliff_image:\n.skip 67108864\n.size cliff_image, 67108864\n.previous\n");
+extern unsigned char cliff_image[];
+
+/* The loaded image: [image_lo, image_hi). */
 static uint64_t image_lo, image_hi;
 
 /*
- * load_image maps the span of the segments at the addresses they were
- * linked for and copies them in (the rest is zero: .bss). It runs before
- * the harness confines itself, which forbids mmap. A span the kernel
- * cannot give at that address (it overlaps the harness) is an error, not
- * a relocation: the image was linked for those addresses.
+ * load_image copies the segments into the image region at the addresses
+ * they were linked for; the rest of the region stays zero (.bss). A
+ * segment outside the region is an error, not a relocation: the image was
+ * linked for its addresses.
  */
 static size_t load_image(const unsigned char *buf, size_t len, size_t off, uint32_t nsegments)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), lo = UINT64_MAX, hi = 0;
+	uint64_t region = (uint64_t)(uintptr_t)cliff_image, lo = UINT64_MAX, hi = 0;
 	size_t pos = off;
 	uint32_t i;
-	void *at;
 
 	for (i = 0; i < nsegments; i++) {
 		uint64_t addr, filesz, memsz;
@@ -411,34 +422,19 @@ static size_t load_image(const unsigned char *buf, size_t len, size_t off, uint3
 		if (filesz > memsz || len - pos < filesz)
 			die(EXIT_BAD_FILE, "segment %u: %llu bytes in file, %llu in memory, %zu left at byte %zu", i,
 			    (unsigned long long)filesz, (unsigned long long)memsz, len - pos, pos);
-		if (addr == 0 || addr > UINT64_MAX - memsz)
-			die(EXIT_BAD_FILE, "segment %u: address 0x%llx", i, (unsigned long long)addr);
+		if (addr < region || memsz > IMAGE_SIZE || addr - region > IMAGE_SIZE - memsz)
+			die(EXIT_BAD_FILE, "segment %u: %llu bytes at 0x%llx lie outside the image region [0x%llx, 0x%llx)",
+			    i, (unsigned long long)memsz, (unsigned long long)addr, (unsigned long long)region,
+			    (unsigned long long)(region + IMAGE_SIZE));
 		if (addr < lo)
 			lo = addr;
 		if (addr + memsz > hi)
 			hi = addr + memsz;
+		memcpy((void *)(uintptr_t)addr, buf + pos, filesz);
 		pos += filesz;
 	}
 	if (nsegments == 0)
 		return pos;
-	lo &= ~(page - 1);
-	hi = (hi + page - 1) & ~(page - 1);
-	if (hi - lo > MAX_IMAGE)
-		die(EXIT_BAD_FILE, "image spans %llu bytes, more than %lu", (unsigned long long)(hi - lo), MAX_IMAGE);
-	/* A hint, not MAP_FIXED: MAP_FIXED would silently replace the
-	 * harness's own pages if they overlapped. */
-	at = mmap((void *)(uintptr_t)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (at == MAP_FAILED)
-		die(EXIT_SYSTEM, "mmap %llu bytes for the image: %s", (unsigned long long)(hi - lo), strerror(errno));
-	if ((uint64_t)(uintptr_t)at != lo)
-		die(EXIT_SYSTEM, "cannot map the image at 0x%llx (got 0x%llx): the address is taken",
-		    (unsigned long long)lo, (unsigned long long)(uintptr_t)at);
-	for (pos = off, i = 0; i < nsegments; i++) {
-		uint64_t addr = le64(buf + pos), filesz = le32(buf + pos + 8);
-
-		memcpy((void *)(uintptr_t)addr, buf + pos + SEGMENT_HEADER_SIZE, filesz);
-		pos += SEGMENT_HEADER_SIZE + filesz;
-	}
 	/* Data written, now code: aarch64 and riscv64 need the caches told. */
 	__builtin___clear_cache((char *)(uintptr_t)lo, (char *)(uintptr_t)hi);
 	image_lo = lo;
