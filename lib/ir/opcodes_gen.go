@@ -1761,6 +1761,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagCanStore | FlagSideEffects,
 		Example: "v2 = atomic_rmw.i32 add v0, v1",
 		Doc:     "Atomically read-modify-write memory at p with x; returns the old value.",
+		Sem:     "atomic_rmw", SemKernel: "",
 	},
 	OpAtomicCas: {
 		Name: "atomic_cas", Format: FormatAtomicCas,
@@ -1771,6 +1772,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagCanStore | FlagSideEffects,
 		Example: "v3 = atomic_cas v0, v1, v2",
 		Doc:     "Atomically store x at p if it holds e; returns the old value.",
+		Sem:     "atomic_cas", SemKernel: "",
 	},
 	OpAtomicLoad: {
 		Name: "atomic_load", Format: FormatLoadNoOffset,
@@ -1781,6 +1783,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagSideEffects,
 		Example: "v1 = atomic_load.i32 v0",
 		Doc:     "Atomically load from memory at p.",
+		Sem:     "load", SemKernel: "",
 	},
 	OpAtomicStore: {
 		Name: "atomic_store", Format: FormatStoreNoOffset,
@@ -1791,6 +1794,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore | FlagSideEffects,
 		Example: "atomic_store v1, v0",
 		Doc:     "Atomically store x to memory at p.",
+		Sem:     "store", SemKernel: "",
 	},
 	OpFence: {
 		Name: "fence", Format: FormatNullAry,
