@@ -3,6 +3,8 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"testing"
 
@@ -132,5 +134,29 @@ func FuzzGenerated(f *testing.F) {
 			}
 			in.Call(entry, args) // no panic is the property
 		}
+	})
+}
+
+// FuzzCLIF: no CLIF text that parses and verifies makes the interpreter
+// panic, on the arguments of its run commands, under small limits. The
+// seeds are the semantics test files.
+func FuzzCLIF(f *testing.F) {
+	files, _ := filepath.Glob("testdata/sem/*.clif")
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := parser.ParseFile("fuzz.clif", src)
+		if err != nil {
+			t.Skip()
+		}
+		if errs := verify.Module(&file.Module); errs != nil {
+			t.Skip()
+		}
+		CheckFile(file, smallLimits) // no panic is the property
 	})
 }
