@@ -1,0 +1,152 @@
+//go:build crosscheck
+
+package interp
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"cliff/lib/driver"
+	"cliff/lib/gen"
+	"cliff/lib/ir"
+)
+
+// TestCrosscheck runs generated compat cases on lib/interp and on
+// Cranelift's interpreter through the driver (bin/cliff-driver), counts
+// where they differ and times both. Opt-in, as it needs the driver:
+//
+//	go test -tags crosscheck ./lib/interp -run Crosscheck -v [-cases N]
+func TestCrosscheck(t *testing.T) {
+	n := 300
+	if s := os.Getenv("CROSSCHECK_CASES"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	p, _ := filepath.Abs("../../bin/cliff-driver")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("no driver: %v", err)
+	}
+	c := driver.New(p)
+	defer c.Close()
+	cases, mods, err := gen.Sample(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ours, theirs time.Duration
+	diffs := map[string]int{}
+	runs, unsupported, nanBits := 0, 0, 0
+	for i, cs := range cases {
+		entry := entryOf(cs, mods[i])
+		for j, vec := range cs.Inputs {
+			args, err := caseArgs(mods[i].Func(entry), vec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			o, err := New(mods[i], DefaultLimits).Call(entry, args)
+			ours += time.Since(start)
+			got := outcomeKind(o, err)
+			if err == nil && !o.Trapped() {
+				got = o.String()
+			}
+			req := &driver.InterpretRequest{CLIF: cs.CLIF, Func: entry}
+			for _, a := range args {
+				req.Args = append(req.Args, driver.ValueOf(a))
+			}
+			start = time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			a, derr := c.Interpret(ctx, req)
+			cancel()
+			theirs += time.Since(start)
+			if derr != nil {
+				t.Fatalf("case %d: driver: %v", i, derr)
+			}
+			want := ""
+			switch {
+			case a.Trap != "":
+				want = "trap " + a.Trap
+			case a.Unsupported != "":
+				want = "unsupported"
+			case a.Timeout || a.StackOverflow:
+				want = "limit"
+			default:
+				for k, v := range a.Results {
+					if k > 0 {
+						want += ", "
+					}
+					b, _ := hex.DecodeString(v.Hex)
+					want += v.Type + " 0x"
+					for x := len(b) - 1; x >= 0; x-- {
+						want += fmt.Sprintf("%02x", b[x])
+					}
+				}
+			}
+			runs++
+			if want == "unsupported" {
+				unsupported++
+				continue
+			}
+			if got != want && err == nil && !o.Trapped() && nanOnly(o.Results, a.Results) {
+				nanBits++
+				continue
+			}
+			if got != want {
+				key := fmt.Sprintf("case %d (%s) input %d", i, cs.ID, j)
+				diffs[key+": ref "+got+" | cranelift "+want]++
+			}
+		}
+	}
+	var keys []string
+	for k := range diffs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Log(k)
+	}
+	t.Logf("%d cases, %d runs, %d unsupported by Cranelift's interpreter, %d differ in NaN bits only, %d otherwise; lib/interp %.0f cases/s, Cranelift's interpreter via the driver %.0f cases/s",
+		len(cases), runs, unsupported, nanBits, len(keys), float64(len(cases))/ours.Seconds(), float64(len(cases))/theirs.Seconds())
+}
+
+// nanOnly reports whether ours and theirs differ only where both lanes
+// are NaNs (whose bits Cranelift leaves nondeterministic).
+func nanOnly(ours []ir.DataValue, theirs []driver.Value) bool {
+	if len(ours) != len(theirs) {
+		return false
+	}
+	for i, v := range ours {
+		b, err := hex.DecodeString(theirs[i].Hex)
+		if err != nil || v.Type.String() != theirs[i].Type || len(b) != len(v.Bytes) {
+			return false
+		}
+		if !v.Type.IsFloat() {
+			if string(b) != string(v.Bytes) {
+				return false
+			}
+			continue
+		}
+		w := uint(v.Type.LaneBits())
+		x, y := FromBytes(v.Bytes), FromBytes(b)
+		for k := 0; k < v.Type.Lanes(); k++ {
+			lx, ly := lane(x, k, w), lane(y, k, w)
+			if lx != ly && !(isNaN(lx, w) && isNaN(ly, w)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isNaN(x u128, w uint) bool {
+	if w == 128 {
+		return x.hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.lo != 0 || x.hi&0xffff_ffff_ffff != 0)
+	}
+	return math.IsNaN(decodeFloat(x, w))
+}
