@@ -17,13 +17,17 @@ import (
 	"cliff/lib/driver"
 	"cliff/lib/gen"
 	"cliff/lib/ir"
+	"cliff/lib/profile"
+	"cliff/lib/record"
 )
 
 // TestCrosscheck runs generated compat cases on lib/interp and on
 // Cranelift's interpreter through the driver (bin/cliff-driver), counts
 // where they differ and times both. Opt-in, as it needs the driver:
 //
-//	go test -tags crosscheck ./lib/interp -run Crosscheck -v [-cases N]
+//	CROSSCHECK_CASES=N CROSSCHECK_PROFILE=x86_64 go test -tags crosscheck ./lib/interp -run Crosscheck -v
+//
+// (defaults: 300 cases of the compat profile, seed 1, as gen.Sample).
 func TestCrosscheck(t *testing.T) {
 	n := 300
 	if s := os.Getenv("CROSSCHECK_CASES"); s != "" {
@@ -35,9 +39,24 @@ func TestCrosscheck(t *testing.T) {
 	}
 	c := driver.New(p)
 	defer c.Close()
-	cases, mods, err := gen.Sample(n)
+	prof := "compat"
+	if s := os.Getenv("CROSSCHECK_PROFILE"); s != "" {
+		prof = s
+	}
+	p2, err := profile.Load(prof)
 	if err != nil {
 		t.Fatal(err)
+	}
+	g, err := gen.New(gen.DefaultOptions(p2, 1, gen.DefaultDepth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := make([]*record.Case, n)
+	mods := make([]*ir.Module, n)
+	for i := range cases {
+		if cases[i], mods[i], err = g.Case(uint64(i)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var ours, theirs time.Duration
 	diffs := map[string]int{}

@@ -1537,6 +1537,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I8, 16)}},
 		Example: "v2 = x86_pshufb v0, v1",
 		Doc:     "Byte shuffle with the semantics of x86 pshufb.",
+		Sem:     "pshufb", SemKernel: "",
 	},
 	OpVanyTrue: {
 		Name: "vany_true", Format: FormatUnary,
@@ -1636,6 +1637,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = x86_pmulhrsw v0, v1",
 		Doc:     "sqmul_round_sat with the semantics of x86 pmulhrsw.",
+		Sem:     "int_binary", SemKernel: "pmulhrsw",
 	},
 	OpIaddPairwise: {
 		Name: "iadd_pairwise", Format: FormatBinary,
@@ -1654,6 +1656,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I16, 8)}},
 		Example: "v2 = x86_pmaddubsw v0, v1",
 		Doc:     "Multiply unsigned x bytes by signed y bytes and add adjacent pairs with saturation, as x86 pmaddubsw.",
+		Sem:     "pmaddubsw", SemKernel: "",
 	},
 	OpSnarrow: {
 		Name: "snarrow", Format: FormatBinary,
@@ -1733,6 +1736,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = blendv v0, v1, v2",
 		Doc:     "Per lane, x where the top bit of c is set, else y, as x86 blendv.",
+		Sem:     "blendv", SemKernel: "",
 	},
 	OpX86Cvtt2dq: {
 		Name: "x86_cvtt2dq", Format: FormatUnary,
@@ -1742,6 +1746,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = x86_cvtt2dq.i32x4 v0",
 		Doc:     "Float-to-int vector conversion as x86 cvttps2dq: INT_MIN for NaN or out-of-range lanes.",
+		Sem:     "cvtt2dq", SemKernel: "",
 	},
 	OpExtractVector: {
 		Name: "extract_vector", Format: FormatBinaryImm8,
