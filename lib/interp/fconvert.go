@@ -14,16 +14,19 @@ func init() {
 	shapes["fconvert"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, xt := fr.arg(d, 0)
 		rt := fr.resType(d, 0)
-		if err := floatLanes(xt, d.Op.String()); err != nil {
-			return 0, err
-		}
-		if err := floatLanes(rt, d.Op.String()); err != nil {
-			return 0, err
-		}
 		wx, wr := uint(xt.LaneBits()), uint(rt.LaneBits())
 		var r Value
 		for i := 0; i < rt.Lanes(); i++ {
-			r = setLane(r, i, wr, encodeFloat(decodeFloat(lane(x, i, wx), wx), wr))
+			l := lane(x, i, wx)
+			switch {
+			case wx == 128:
+				l = fromF128(decode128(l), wr)
+			case wr == 128:
+				l = toF128(l, wx)
+			default:
+				l = encodeFloat(decodeFloat(l, wx), wr)
+			}
+			r = setLane(r, i, wr, l)
 		}
 		fr.set(d, 0, r)
 		return flowNext, nil
@@ -62,9 +65,6 @@ func init() {
 		return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 			x, xt := fr.arg(d, 0)
 			rt := fr.resType(d, 0)
-			if err := floatLanes(rt, d.Op.String()); err != nil {
-				return 0, err
-			}
 			wx, wr := uint(xt.LaneBits()), uint(rt.LaneBits())
 			var r Value
 			for i := 0; i < rt.Lanes(); i++ {
@@ -82,6 +82,9 @@ func init() {
 
 // intToFloat rounds v to a w-bit float.
 func intToFloat(v *big.Int, w uint) u128 {
+	if w == 128 {
+		return round128(func(z *big.Float) { z.SetInt(v) })
+	}
 	f := new(big.Float).SetInt(v) // exact: 128 bits fit the default precision
 	switch w {
 	case 64:
@@ -100,9 +103,6 @@ func intToFloat(v *big.Int, w uint) u128 {
 func toInt(signed, saturate bool) semFn {
 	return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, xt := fr.arg(d, 0)
-		if err := floatLanes(xt, d.Op.String()); err != nil {
-			return 0, err
-		}
 		rt := fr.resType(d, 0)
 		wx, wr := uint(xt.LaneBits()), uint(rt.LaneBits())
 		lo, hi := big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), wr), big.NewInt(1))
@@ -112,20 +112,12 @@ func toInt(signed, saturate bool) semFn {
 		}
 		var r Value
 		for i := 0; i < rt.Lanes(); i++ {
-			f := decodeFloat(lane(x, i, wx), wx)
-			var v *big.Int
-			switch {
-			case math.IsNaN(f):
+			nan, v := truncLane(lane(x, i, wx), wx, lo, hi)
+			if nan {
 				if !saturate {
 					return 0, trap(ir.TrapBadConversionToInteger)
 				}
 				v = big.NewInt(0)
-			case math.IsInf(f, 1):
-				v = new(big.Int).Add(hi, big.NewInt(1))
-			case math.IsInf(f, -1):
-				v = new(big.Int).Sub(lo, big.NewInt(1))
-			default:
-				v, _ = big.NewFloat(math.Trunc(f)).Int(nil)
 			}
 			switch {
 			case v.Cmp(lo) < 0:
@@ -144,4 +136,33 @@ func toInt(signed, saturate bool) semFn {
 		fr.set(d, 0, r)
 		return flowNext, nil
 	}
+}
+
+// truncLane truncates a float lane toward zero; an infinity gives a value
+// just outside [lo, hi] on its side.
+func truncLane(x u128, w uint, lo, hi *big.Int) (nan bool, v *big.Int) {
+	if w == 128 {
+		a := decode128(x)
+		switch {
+		case a.nan:
+			return true, nil
+		case a.inf && a.neg:
+			return false, new(big.Int).Sub(lo, big.NewInt(1))
+		case a.inf:
+			return false, new(big.Int).Add(hi, big.NewInt(1))
+		}
+		v, _ = a.v.Int(nil)
+		return false, v
+	}
+	f := decodeFloat(x, w)
+	switch {
+	case math.IsNaN(f):
+		return true, nil
+	case math.IsInf(f, 1):
+		return false, new(big.Int).Add(hi, big.NewInt(1))
+	case math.IsInf(f, -1):
+		return false, new(big.Int).Sub(lo, big.NewInt(1))
+	}
+	v, _ = big.NewFloat(math.Trunc(f)).Int(nil)
+	return false, v
 }

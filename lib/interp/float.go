@@ -12,7 +12,7 @@ import (
 // computed there and rounded once to their width: for +, -, *, / and sqrt
 // that gives the correctly rounded result, since float64 has more than
 // twice the precision plus two bits of f32 and f16. fma rounds once from
-// the exact value. f128 has only its bitwise operations here.
+// the exact value. f128 is computed in math/big (f128.go).
 //
 // NaN results: Cranelift documents their sign and payload as
 // nondeterministic (../shared/CLIF.md); the reference gives the canonical
@@ -156,13 +156,15 @@ func (x u128) xorBit(i uint) u128 {
 func init() {
 	shapes["float_binary"] = func(kernel string) semFn {
 		if k, ok := floatBinary[kernel]; ok {
+			k128 := f128Binary[kernel]
 			return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 				rt := fr.resType(d, 0)
-				if err := floatLanes(rt, d.Op.String()); err != nil {
-					return 0, err
-				}
 				x, _ := fr.arg(d, 0)
 				y, _ := fr.arg(d, 1)
+				if rt.LaneBits() == 128 {
+					fr.set(d, 0, k128(decode128(x), decode128(y)))
+					return flowNext, nil
+				}
 				fr.set(d, 0, map2(rt, x, y, func(a, b u128, w uint) u128 {
 					return encodeFloat(k(decodeFloat(a, w), decodeFloat(b, w)), w)
 				}))
@@ -176,12 +178,14 @@ func init() {
 	}
 	shapes["float_unary"] = func(kernel string) semFn {
 		if k, ok := floatUnary[kernel]; ok {
+			k128 := f128Unary[kernel]
 			return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 				rt := fr.resType(d, 0)
-				if err := floatLanes(rt, d.Op.String()); err != nil {
-					return 0, err
-				}
 				x, _ := fr.arg(d, 0)
+				if rt.LaneBits() == 128 {
+					fr.set(d, 0, k128(decode128(x)))
+					return flowNext, nil
+				}
 				fr.set(d, 0, map1(rt, x, func(a u128, w uint) u128 {
 					return encodeFloat(k(decodeFloat(a, w)), w)
 				}))
@@ -195,12 +199,13 @@ func init() {
 	}
 	shapes["fma"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		rt := fr.resType(d, 0)
-		if err := floatLanes(rt, "fma"); err != nil {
-			return 0, err
-		}
 		x, _ := fr.arg(d, 0)
 		y, _ := fr.arg(d, 1)
 		z, _ := fr.arg(d, 2)
+		if rt.LaneBits() == 128 {
+			fr.set(d, 0, fma128(decode128(x), decode128(y), decode128(z)))
+			return flowNext, nil
+		}
 		w := uint(rt.LaneBits())
 		var r Value
 		for i := 0; i < rt.Lanes(); i++ {
@@ -212,10 +217,11 @@ func init() {
 	})
 	shapes["fcmp"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, xt := fr.arg(d, 0)
-		if err := floatLanes(xt, "fcmp"); err != nil {
-			return 0, err
-		}
 		y, _ := fr.arg(d, 1)
+		if xt.LaneBits() == 128 {
+			fr.set(d, 0, boolFlag(floatCompare128(d.FloatCC, decode128(x), decode128(y))))
+			return flowNext, nil
+		}
 		w := uint(xt.LaneBits())
 		vec, cc := xt.IsVector(), d.FloatCC
 		fr.set(d, 0, map2(xt, x, y, func(a, b u128, _ uint) u128 {
