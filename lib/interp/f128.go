@@ -302,7 +302,7 @@ func fma128(a, b, c f128Val) u128 {
 	if a.nan || b.nan || c.nan || a.inf || b.inf || c.inf {
 		return encodeSpecial128(a.proxy()*b.proxy() + c.proxy())
 	}
-	p := new(big.Float).SetPrec(2 * uint(f128Format.prec)).Mul(a.v, b.v) // exact
+	p := new(big.Float).SetPrec(2*uint(f128Format.prec)).Mul(a.v, b.v) // exact
 	if p.Sign() == 0 && c.v.Sign() == 0 {
 		return encodeSpecial128(a.proxy()*b.proxy() + c.proxy())
 	}
