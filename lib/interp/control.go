@@ -102,12 +102,14 @@ func only(fn semFn) func(string) semFn {
 	}
 }
 
-// args reads the values vs into a new slice.
+// args reads the values vs into the frame's argument buffer: the slice
+// is valid until the frame's next call or return.
 func (fr *frame) args(vs []ir.Value) []Value {
-	out := make([]Value, len(vs))
-	for i, v := range vs {
-		out[i] = fr.val(v)
+	out := fr.argBuf[:0]
+	for _, v := range vs {
+		out = append(out, fr.val(v))
 	}
+	fr.argBuf = out
 	return out
 }
 
@@ -128,6 +130,20 @@ func (fr *frame) callAndSet(t *thread, d *ir.InstData, callee *function, args []
 
 // funcRef finds the module function a preamble function reference names.
 func (t *thread) funcRef(fr *frame, ref ir.FuncRef) (*function, error) {
+	if int(ref) < len(fr.fn.callees) && fr.fn.callees[ref] != nil {
+		return fr.fn.callees[ref], nil
+	}
+	callee, err := t.lookupFuncRef(fr, ref)
+	if err == nil && ref < 1<<16 {
+		for len(fr.fn.callees) <= int(ref) {
+			fr.fn.callees = append(fr.fn.callees, nil)
+		}
+		fr.fn.callees[ref] = callee
+	}
+	return callee, err
+}
+
+func (t *thread) lookupFuncRef(fr *frame, ref ir.FuncRef) (*function, error) {
 	for i := range fr.fn.f.FuncRefs {
 		decl := &fr.fn.f.FuncRefs[i]
 		if decl.Num != ref {

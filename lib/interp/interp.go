@@ -56,6 +56,7 @@ type Interp struct {
 	limits Limits
 	funcs  map[string]*function
 	byIdx  []*function // by position in mod.Funcs, for function addresses
+	thread thread      // reused by each Call: its frames and memory stay allocated
 }
 
 // New prepares m for running under the given limits.
@@ -94,7 +95,9 @@ func (in *Interp) Call(name string, args []ir.DataValue) (Outcome, error) {
 		}
 		vals[i] = v
 	}
-	t := &thread{in: in, fuel: in.limits.Fuel}
+	t := &in.thread
+	t.in, t.fuel = in, in.limits.Fuel
+	t.mem.pop(memMark{})
 	rets, err := t.call(fn, vals, 1)
 	var tr *trapError
 	if errors.As(err, &tr) {

@@ -15,6 +15,7 @@ type function struct {
 	alias   []ir.Value
 	slots   []slotLayout // by stack slot number
 	frameSz int          // bytes of all slots, 16-aligned
+	callees []*function  // by FuncRef, filled as calls resolve them
 	ready   bool
 	err     error
 }
@@ -52,6 +53,25 @@ type thread struct {
 	in   *Interp
 	fuel uint64
 	mem  memory
+	// frames are reused by depth: a frame's slices outlive its activation
+	// and serve the next one at that depth.
+	frames []*frame
+}
+
+// frameAt returns the frame for depth, ready for fn: its values are not
+// cleared, as SSA form never reads a value before defining it.
+func (t *thread) frameAt(depth int, fn *function) *frame {
+	for len(t.frames) < depth {
+		t.frames = append(t.frames, &frame{})
+	}
+	fr := t.frames[depth-1]
+	n := len(fn.f.Values)
+	if cap(fr.vals) < n {
+		fr.vals = make([]Value, n)
+	}
+	fr.fn, fr.vals, fr.depth = fn, fr.vals[:n], depth
+	fr.dest, fr.rets, fr.tailFn, fr.tailArgs = nil, nil, nil, nil
+	return fr
 }
 
 // frame is one activation of a function.
@@ -65,6 +85,9 @@ type frame struct {
 	rets     []Value
 	tailFn   *function
 	tailArgs []Value
+	// argBuf holds the arguments of the frame's calls and its return
+	// values: each is read before the frame runs again.
+	argBuf []Value
 }
 
 // flow says where execution continues after an instruction.
@@ -112,7 +135,7 @@ func (t *thread) call(fn *function, args []Value, depth int) ([]Value, error) {
 		if err := fn.prepare(); err != nil {
 			return nil, err
 		}
-		fr := &frame{fn: fn, vals: make([]Value, len(fn.f.Values)), depth: depth}
+		fr := t.frameAt(depth, fn)
 		mark := t.mem.mark()
 		base, err := t.mem.push(fn, t.in.limits.MaxStackBytes)
 		if err != nil {

@@ -75,7 +75,12 @@ func (m *memory) push(fn *function, limit int) (uint64, error) {
 	if start+fn.frameSz > limit {
 		return 0, fmt.Errorf("%w: %d bytes", ErrMemory, limit)
 	}
-	m.bytes = append(m.bytes, make([]byte, fn.frameSz)...)
+	if need := start + fn.frameSz; need <= cap(m.bytes) {
+		m.bytes = m.bytes[:need]
+		clear(m.bytes[start:])
+	} else {
+		m.bytes = append(m.bytes, make([]byte, fn.frameSz)...)
+	}
 	base := uint64(memBase + start)
 	for _, s := range fn.slots {
 		if s.declared && s.size > 0 {
