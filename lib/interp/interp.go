@@ -96,7 +96,7 @@ func (in *Interp) Call(name string, args []ir.DataValue) (Outcome, error) {
 		vals[i] = v
 	}
 	t := &in.thread
-	t.in, t.fuel = in, in.limits.Fuel
+	t.in, t.fuel, t.pinned = in, in.limits.Fuel, Value{}
 	t.mem.pop(memMark{})
 	rets, err := t.call(fn, vals, 1)
 	var tr *trapError

@@ -56,6 +56,7 @@ type thread struct {
 	// frames are reused by depth: a frame's slices outlive its activation
 	// and serve the next one at that depth.
 	frames []*frame
+	pinned Value // the pinned register (get_pinned_reg)
 }
 
 // frameAt returns the frame for depth, ready for fn: its values are not

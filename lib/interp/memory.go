@@ -18,6 +18,10 @@ const (
 	// slotAlign is the least alignment of a stack slot: what native
 	// frames give, so that address arithmetic on it looks the same.
 	slotAlign = 16
+	// frameRecord is the bytes at the start of every frame that belong to
+	// no slot (a native frame's saved registers): each frame, even one
+	// without slots, has an address of its own (get_stack_pointer).
+	frameRecord = 16
 )
 
 // slotLayout is where a stack slot lies in its frame.
@@ -28,7 +32,7 @@ type slotLayout struct {
 
 // layoutSlots places the function's stack slots one after another.
 func (fn *function) layoutSlots() error {
-	off := 0
+	off := frameRecord
 	for _, ss := range fn.f.StackSlots {
 		n := int(ss.Num)
 		if n >= 1<<16 {
@@ -170,6 +174,22 @@ func address(base Value, t ir.Type, off int64) uint64 {
 }
 
 func init() {
+	// get_stack_pointer is the address of the frame: the same for the
+	// frames a tail call replaces, distinct for nested frames; those are
+	// the only relations a program can rely on.
+	shapes["get_stack_pointer"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
+		fr.set(d, 0, mask(u64(fr.base), uint(fr.resType(d, 0).Bits())))
+		return flowNext, nil
+	})
+	// The pinned register is one per run; it holds 0 until set.
+	shapes["get_pinned_reg"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
+		fr.set(d, 0, t.pinned)
+		return flowNext, nil
+	})
+	shapes["set_pinned_reg"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
+		t.pinned, _ = fr.arg(d, 0)
+		return flowNext, nil
+	})
 	shapes["stack_addr"] = func(string) semFn {
 		return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 			s, err := fr.slot(d.Slot)

@@ -1848,6 +1848,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "v0 = get_pinned_reg.i64",
 		Doc:     "Read the pinned register (when enabled).",
+		Sem:     "get_pinned_reg", SemKernel: "",
 	},
 	OpSetPinnedReg: {
 		Name: "set_pinned_reg", Format: FormatUnary,
@@ -1858,6 +1859,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "set_pinned_reg v0",
 		Doc:     "Write the pinned register (when enabled).",
+		Sem:     "set_pinned_reg", SemKernel: "",
 	},
 	OpGetFramePointer: {
 		Name: "get_frame_pointer", Format: FormatNullAry,
@@ -1876,6 +1878,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "addr", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = get_stack_pointer.i64",
 		Doc:     "The value of the stack pointer register.",
+		Sem:     "get_stack_pointer", SemKernel: "",
 	},
 	OpGetReturnAddress: {
 		Name: "get_return_address", Format: FormatNullAry,
