@@ -151,6 +151,9 @@ func (t *thread) lookupFuncRef(fr *frame, ref ir.FuncRef) (*function, error) {
 		}
 		callee := t.in.funcs[decl.Name]
 		if callee == nil {
+			callee = t.in.libcallFunction(decl.Name, t.sigOf(fr, decl.Sig))
+		}
+		if callee == nil {
 			return nil, fmt.Errorf("%w: call to %s, which is not in the module", ErrUnsupported, decl.Name)
 		}
 		return callee, nil
@@ -190,4 +193,14 @@ func sameTypes(a, b ir.Signature) bool {
 		}
 	}
 	return true
+}
+
+// sigOf returns the signature a preamble signature reference names.
+func (t *thread) sigOf(fr *frame, ref ir.SigRef) ir.Signature {
+	for _, s := range fr.fn.f.Sigs {
+		if s.Num == ref {
+			return s.Sig
+		}
+	}
+	return ir.Signature{}
 }

@@ -16,8 +16,11 @@ type function struct {
 	slots   []slotLayout // by stack slot number
 	frameSz int          // bytes of all slots, 16-aligned
 	callees []*function  // by FuncRef, filled as calls resolve them
-	ready   bool
-	err     error
+	// native computes a libcall's result (libcall.go); nil for functions
+	// of the module.
+	native func(args []Value) Value
+	ready  bool
+	err    error
 }
 
 // prepare resolves aliases and lays the stack slots out, once.
@@ -133,6 +136,11 @@ func (t *thread) call(fn *function, args []Value, depth int) ([]Value, error) {
 		return nil, fmt.Errorf("%w: %d frames", ErrDepth, t.in.limits.MaxDepth)
 	}
 	for {
+		if fn.native != nil {
+			fr := t.frameAt(depth, fn)
+			fr.argBuf = append(fr.argBuf[:0], fn.native(args))
+			return fr.argBuf, nil
+		}
 		if err := fn.prepare(); err != nil {
 			return nil, err
 		}
