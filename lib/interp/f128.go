@@ -23,11 +23,10 @@ type ieee struct {
 
 var f128Format = ieee{prec: 113, emin: -16382, ebits: 15}
 
-func (f ieee) width() uint { return uint(f.prec) + f.ebits }
 func (f ieee) emax() int   { return -f.emin + 1 }
 func (f ieee) bias() int   { return f.emax() }
 
-// f128Class tells the kind of an f128 and gives its value when finite.
+// f128Val is a decoded f128: its class and sign, and its value when finite.
 type f128Val struct {
 	nan, inf, neg bool
 	v             *big.Float // finite values, exact
@@ -56,7 +55,7 @@ func decode128(x u128) f128Val {
 	return f128Val{neg: neg, v: v}
 }
 
-// float64 gives a stand-in of the same class for deciding operations on
+// proxy gives a float64 stand-in of the same class for deciding operations on
 // infinities: ±Inf, ±0, or ±1 for other finite values.
 func (a f128Val) proxy() float64 {
 	s := 1.0

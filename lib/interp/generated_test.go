@@ -104,16 +104,22 @@ func TestGeneratedCases(t *testing.T) {
 var smallLimits = Limits{Fuel: 2000, MaxDepth: 20, MaxStackBytes: 1 << 16}
 
 // FuzzGenerated: no generated module that the verifier accepts makes the
-// interpreter panic, on the case's inputs, under small limits.
+// interpreter panic, on the case's inputs, under small limits; prof picks
+// the profile (compat or an architecture's, whose opcodes differ).
 func FuzzGenerated(f *testing.F) {
-	p, err := profile.Load("compat")
-	if err != nil {
-		f.Fatal(err)
+	var profs []*profile.Profile
+	for _, name := range []string{"compat", "x86_64", "aarch64", "riscv64", "s390x"} {
+		p, err := profile.Load(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		profs = append(profs, p)
 	}
-	for _, s := range []uint64{0, 1, 2, 3, 42, 1 << 40} {
-		f.Add(s, uint8(3))
+	for i, s := range []uint64{0, 1, 2, 3, 42, 1 << 40} {
+		f.Add(s, uint8(3), uint8(i))
 	}
-	f.Fuzz(func(t *testing.T, seed uint64, depth uint8) {
+	f.Fuzz(func(t *testing.T, seed uint64, depth, prof uint8) {
+		p := profs[int(prof)%len(profs)]
 		g, err := gen.New(gen.DefaultOptions(p, seed, int(depth%6)+1))
 		if err != nil {
 			t.Skip(err)
