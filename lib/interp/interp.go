@@ -59,9 +59,11 @@ type Interp struct {
 	thread thread      // reused by each Call: its frames and memory stay allocated
 }
 
-// New prepares m for running under the given limits.
+// New prepares m for running under the given limits. MaxStackBytes is
+// capped at what fits below the function addresses (about 1 GiB).
 func New(m *ir.Module, limits Limits) *Interp {
 	buildDispatch()
+	limits.MaxStackBytes = min(limits.MaxStackBytes, funcBase-memBase)
 	in := &Interp{mod: m, limits: limits, funcs: make(map[string]*function, len(m.Funcs))}
 	for i, f := range m.Funcs {
 		fn := &function{f: f, index: i}

@@ -202,3 +202,14 @@ block0(v0: i32):
 		t.Errorf("failure shows %q", got[1].Got)
 	}
 }
+
+// TestStackCapBelowFunctions: however large the limit asked for, stack
+// memory stays below the function addresses, so that no slot address is
+// ever taken for a function by call_indirect.
+func TestStackCapBelowFunctions(t *testing.T) {
+	f := mustParse(t, "function %f(i64) -> i64 {\nblock0(v0: i64):\n    return v0\n}\n")
+	in := New(&f.Module, Limits{Fuel: 10, MaxDepth: 10, MaxStackBytes: 1 << 40})
+	if got := uint64(memBase + in.limits.MaxStackBytes); got > funcBase {
+		t.Errorf("stack memory may reach %#x, past the function addresses at %#x", got, funcBase)
+	}
+}
