@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"cliff/lib/driver"
 	"cliff/lib/gen"
+	"cliff/lib/parser"
 	"cliff/lib/ir"
 	"cliff/lib/profile"
 	"cliff/lib/record"
@@ -168,4 +170,96 @@ func isNaN(x u128, w uint) bool {
 		return x.hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.lo != 0 || x.hi&0xffff_ffff_ffff != 0)
 	}
 	return math.IsNaN(decodeFloat(x, w))
+}
+
+// TestCrosscheckRuntests runs every `; run:` line of the runtests on
+// lib/interp and on Cranelift's interpreter and lists the lines where the
+// two give different outcomes (NaN-bit-only differences counted apart).
+func TestCrosscheckRuntests(t *testing.T) {
+	p, _ := filepath.Abs("../../bin/cliff-driver")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("no driver: %v", err)
+	}
+	c := driver.New(p)
+	defer c.Close()
+	files, _ := filepath.Glob(runtestsDir + "/*.clif")
+	sort.Strings(files)
+	counts := map[string]int{}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(path, src)
+		if err != nil {
+			continue
+		}
+		lines := strings.SplitAfter(string(src), "\n")
+		for _, h := range append(append([]ir.HeaderLine(nil), f.Tests...), f.Header...) {
+			lines[h.Line-1] = "; " + lines[h.Line-1]
+		}
+		text := strings.Join(lines, "")
+		in := New(&f.Module, DefaultLimits)
+		for _, cmd := range f.Commands {
+			if cmd.Kind != ir.RunCheck {
+				continue
+			}
+			o, err := in.Call(cmd.Func, cmd.Args)
+			got := outcomeKind(o, err)
+			if err == nil && !o.Trapped() {
+				got = o.String()
+			}
+			req := &driver.InterpretRequest{CLIF: text, Func: cmd.Func}
+			for _, a := range cmd.Args {
+				req.Args = append(req.Args, driver.ValueOf(a))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			a, derr := c.Interpret(ctx, req)
+			cancel()
+			want := ""
+			switch {
+			case derr != nil:
+				want = "driver error: " + derr.Error()
+			case a.Trap != "":
+				want = "trap " + a.Trap
+			case a.Unsupported != "":
+				want = "unsupported"
+			case a.Timeout || a.StackOverflow:
+				want = "limit"
+			default:
+				want = wireText(a.Results)
+			}
+			switch {
+			case got == want:
+				counts["same"]++
+			case strings.HasPrefix(got, "unsupported") && want == "unsupported":
+				counts["both unsupported"]++
+			case want == "unsupported" || strings.HasPrefix(want, "driver error"):
+				counts["Cranelift's interpreter cannot"]++
+			case strings.HasPrefix(got, "unsupported"):
+				counts["lib/interp cannot"]++
+			case err == nil && !o.Trapped() && a.Trap == "" && nanOnly(o.Results, a.Results):
+				counts["NaN bits only"]++
+			default:
+				counts["differ"]++
+				t.Logf("%s:%d: %s\n    ref %s\n    cranelift %s", filepath.Base(path), cmd.Line, cmd.Text, got, want)
+			}
+		}
+	}
+	t.Logf("%v", counts)
+}
+
+func wireText(vals []driver.Value) string {
+	s := ""
+	for k, v := range vals {
+		if k > 0 {
+			s += ", "
+		}
+		b, _ := hex.DecodeString(v.Hex)
+		s += v.Type + " 0x"
+		for x := len(b) - 1; x >= 0; x-- {
+			s += fmt.Sprintf("%02x", b[x])
+		}
+	}
+	return s
 }
