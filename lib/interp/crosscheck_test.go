@@ -17,8 +17,8 @@ import (
 
 	"cliff/lib/driver"
 	"cliff/lib/gen"
-	"cliff/lib/parser"
 	"cliff/lib/ir"
+	"cliff/lib/parser"
 	"cliff/lib/profile"
 	"cliff/lib/record"
 )

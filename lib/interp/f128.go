@@ -23,8 +23,8 @@ type ieee struct {
 
 var f128Format = ieee{prec: 113, emin: -16382, ebits: 15}
 
-func (f ieee) emax() int   { return -f.emin + 1 }
-func (f ieee) bias() int   { return f.emax() }
+func (f ieee) emax() int { return -f.emin + 1 }
+func (f ieee) bias() int { return f.emax() }
 
 // f128Val is a decoded f128: its class and sign, and its value when finite.
 type f128Val struct {

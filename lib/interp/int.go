@@ -16,7 +16,6 @@ func minSigned(w uint) u128 { return mask(shl128(u64(1), w-1), w) }
 // sx is x sign-extended from w bits to 128.
 func sx(x u128, w uint) u128 { return sext(x, w) }
 
-
 var intBinary = map[string]kernel2{
 	"add": func(x, y u128, w uint) u128 { return add128(x, y) },
 	"sub": func(x, y u128, w uint) u128 { return sub128(x, y) },
