@@ -93,3 +93,69 @@ func isNaNBits(x u128, w uint) bool {
 	exp := mask(shr128(x, prec-1), w-prec)
 	return exp == mask(not128(u128{}), w-prec) && !mask(x, prec-1).isZero()
 }
+
+// TestConversionVectors checks fdemote, fcvt_from_sint/uint,
+// fcvt_to_sint/uint_sat and ceil/floor/trunc/nearest between every float
+// width and i32/i64/i128 against testdata/convvectors.txt, written by
+// testdata/floatvectors.py the same way.
+func TestConversionVectors(t *testing.T) {
+	data, err := os.ReadFile("testdata/convvectors.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		line         int
+		op, src, dst string
+		arg, want    string
+	}
+	var rows []row
+	funcs := map[string]bool{}
+	var src strings.Builder
+	for i, l := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(l)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		if len(fields) != 5 {
+			t.Fatalf("line %d: %d fields", i+1, len(fields))
+		}
+		r := row{i + 1, fields[0], fields[1], fields[2], fields[3], fields[4]}
+		rows = append(rows, r)
+		name := r.op + "_" + r.src + "_" + r.dst
+		if !funcs[name] {
+			funcs[name] = true
+			inst := fmt.Sprintf("%s.%s v0", r.op, r.dst)
+			if r.src == r.dst {
+				inst = r.op + " v0"
+			}
+			fmt.Fprintf(&src, "function %%%s(%s) -> %s {\nblock0(v0: %s):\n    v1 = %s\n    return v1\n}\n", name, r.src, r.dst, r.src, inst)
+		}
+	}
+	m, err := parser.ParseModule("conv.clif", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := New(m, DefaultLimits)
+	bad := 0
+	for _, r := range rows {
+		st, _ := ir.ParseType(r.src)
+		dt, _ := ir.ParseType(r.dst)
+		o, err := in.Call("%"+r.op+"_"+r.src+"_"+r.dst, []ir.DataValue{ToDataValue(st, hexBits(t, r.line, r.arg))})
+		if err != nil || o.Trapped() {
+			t.Fatalf("line %d: %v %v", r.line, o, err)
+		}
+		got := FromBytes(o.Results[0].Bytes)
+		if r.want == "nan" && isNaNBits(got, uint(dt.Bits())) || r.want != "nan" && got == hexBits(t, r.line, r.want) {
+			continue
+		}
+		if bad++; bad <= 20 {
+			t.Errorf("line %d: %s %s -> %s of %s = %#x%016x, want %s", r.line, r.op, r.src, r.dst, r.arg, got.hi, got.lo, r.want)
+		}
+	}
+	if len(rows) < 3000 {
+		t.Errorf("only %d vectors", len(rows))
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d vectors differ", bad, len(rows))
+	}
+}

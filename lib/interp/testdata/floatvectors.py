@@ -4,7 +4,8 @@ fmul, fdiv, sqrt and fma on random and edge operands, computed with exact
 rational arithmetic (fractions, integer square roots) and rounded to nearest,
 ties to even, with subnormals: an implementation that shares nothing with
 lib/interp's. NaN results are written as "nan" (their bits are Cranelift's
-choice, not IEEE's). Run: python3 floatvectors.py > floatvectors.txt"""
+choice, not IEEE's). Also writes convvectors.txt: fdemote, fcvt_from_[us]int, fcvt_to_[us]int_sat
+and the roundings, in the same way. Run: python3 floatvectors.py > floatvectors.txt"""
 import math
 import random
 from fractions import Fraction as F
@@ -213,3 +214,89 @@ def main():
 
 
 main()
+
+
+def int_operand(rng, bits):
+    r = rng.random()
+    if r < 0.3:
+        return rng.getrandbits(bits)
+    if r < 0.5:  # around a power of two: ties when converting
+        k = rng.randrange(1, bits)
+        return ((1 << k) + rng.choice([-1, 0, 1]) * rng.getrandbits(max(1, k - 30))) % (1 << bits)
+    if r < 0.7:
+        return rng.choice([0, 1, (1 << bits) - 1, 1 << (bits - 1), (1 << (bits - 1)) - 1])
+    return rng.getrandbits(rng.randrange(1, bits + 1))
+
+
+def conversions():
+    """Lines `op srctype dsttype operand result` for conversions."""
+    rng = random.Random(17)
+    out = []
+    floats = (16, 32, 64, 128)
+    for src in floats:
+        for dst in floats:
+            if dst >= src:
+                continue
+            for _ in range(80):
+                a = operand(rng, src)
+                k = decode(src, a)
+                if k[0] == "nan":
+                    r = "nan"
+                elif k[0] == "inf":
+                    r = format(encode_special(dst, "inf", k[1]), "x")
+                else:
+                    r = format(round_exact(dst, k[1], k[2]), "x")
+                out.append(("fdemote", "f%d" % src, "f%d" % dst, format(a, "x"), r))
+    for ib in (32, 64, 128):
+        for dst in floats:
+            for signed in (False, True):
+                for _ in range(40):
+                    a = int_operand(rng, ib)
+                    v = a - (1 << ib) if signed and a >> (ib - 1) else a
+                    r = format(round_exact(dst, F(v)), "x")
+                    out.append(("fcvt_from_" + ("sint" if signed else "uint"), "i%d" % ib, "f%d" % dst, format(a, "x"), r))
+    for src in floats:
+        for ib in (32, 64, 128):
+            for signed in (False, True):
+                for _ in range(40):
+                    a = operand(rng, src)
+                    k = decode(src, a)
+                    lo, hi = (-(1 << (ib - 1)), (1 << (ib - 1)) - 1) if signed else (0, (1 << ib) - 1)
+                    if k[0] == "nan":
+                        v = 0
+                    elif k[0] == "inf":
+                        v = hi if k[1] > 0 else lo
+                    else:
+                        x = k[1]
+                        v = math.floor(x) if x >= 0 else -math.floor(-x)
+                        v = min(max(v, lo), hi)
+                    out.append(("fcvt_to_" + ("sint" if signed else "uint") + "_sat", "f%d" % src, "i%d" % ib,
+                                format(a, "x"), format(v % (1 << ib), "x")))
+    for src in floats:
+        for name in ("ceil", "floor", "trunc", "nearest"):
+            for _ in range(40):
+                a = operand(rng, src)
+                k = decode(src, a)
+                if k[0] == "nan":
+                    r = "nan"
+                elif k[0] == "inf":
+                    r = format(a, "x")
+                else:
+                    x = k[1]
+                    if name == "ceil":
+                        v = math.ceil(x)
+                    elif name == "floor":
+                        v = math.floor(x)
+                    elif name == "trunc":
+                        v = math.floor(x) if x >= 0 else -math.floor(-x)
+                    else:
+                        v = round(x)  # Fraction rounds half to even
+                    r = format(round_exact(src, F(v), k[2]), "x")
+                out.append((name, "f%d" % src, "f%d" % src, format(a, "x"), r))
+    return out
+
+
+with open("convvectors.txt", "w") as f:
+    f.write("# op srctype dsttype operand result (hex bits; nan: any NaN). Written by floatvectors.py.\n")
+    for line in conversions():
+        f.write(" ".join(line) + "\n")
