@@ -59,6 +59,13 @@ type OpcodeInfo struct {
 	// Example is one line of CLIF using the opcode; Doc a one-line summary.
 	Example string
 	Doc     string
+	// Sem names what the opcode computes as a shape many opcodes share
+	// (int_binary, load, icmp, ...) and SemKernel the kernel filling it
+	// (add, u8, ...; often empty). Interpreters (lib/interp) dispatch on
+	// them. An empty Sem means no semantics is given: atomics,
+	// ISA-specific and exception-handling opcodes.
+	Sem       string
+	SemKernel string
 }
 
 // TypeVar is a named type variable with the set of types it may take.

@@ -261,6 +261,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagBranch,
 		Example: "jump block1(v0, v1)",
 		Doc:     "Jump unconditionally to a block, passing the block args.",
+		Sem:     "jump", SemKernel: "",
 	},
 	OpBrif: {
 		Name: "brif", Format: FormatBrif,
@@ -271,6 +272,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagBranch,
 		Example: "brif v0, block1(v1), block2",
 		Doc:     "Branch to the then block when c is non-zero, else to the else block.",
+		Sem:     "brif", SemKernel: "",
 	},
 	OpBrTable: {
 		Name: "br_table", Format: FormatBranchTable,
@@ -280,6 +282,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagBranch,
 		Example: "br_table v0, block3, [block1, block2]",
 		Doc:     "Branch to the jump table entry at index x, or to the default block when x is out of range.",
+		Sem:     "br_table", SemKernel: "",
 	},
 	OpTrap: {
 		Name: "trap", Format: FormatTrap,
@@ -289,6 +292,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagCanTrap,
 		Example: "trap user1",
 		Doc:     "Terminate execution unconditionally with the trap code.",
+		Sem:     "trap", SemKernel: "",
 	},
 	OpTrapz: {
 		Name: "trapz", Format: FormatCondTrap,
@@ -299,6 +303,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "trapz v0, user1",
 		Doc:     "Trap when c is zero; otherwise continue with the next instruction.",
+		Sem:     "trapz", SemKernel: "",
 	},
 	OpTrapnz: {
 		Name: "trapnz", Format: FormatCondTrap,
@@ -309,6 +314,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "trapnz v0, user1",
 		Doc:     "Trap when c is non-zero; otherwise continue with the next instruction.",
+		Sem:     "trapnz", SemKernel: "",
 	},
 	OpReturn: {
 		Name: "return", Format: FormatMultiAry,
@@ -318,6 +324,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagReturn,
 		Example: "return v0, v1",
 		Doc:     "Return from the function with values matching the signature's returns.",
+		Sem:     "return", SemKernel: "",
 	},
 	OpCall: {
 		Name: "call", Format: FormatCall,
@@ -327,6 +334,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCall,
 		Example: "v2, v3 = call fn0(v0, v1)",
 		Doc:     "Call a function declared in the preamble.",
+		Sem:     "call", SemKernel: "",
 	},
 	OpCallIndirect: {
 		Name: "call_indirect", Format: FormatCallIndirect,
@@ -337,6 +345,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCall,
 		Example: "v2 = call_indirect sig0, v1(v0)",
 		Doc:     "Call the function at address callee, which must have signature SIG.",
+		Sem:     "call_indirect", SemKernel: "",
 	},
 	OpReturnCall: {
 		Name: "return_call", Format: FormatCall,
@@ -346,6 +355,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagCall | FlagReturn,
 		Example: "return_call fn0(v0, v1)",
 		Doc:     "Tail call a function declared in the preamble; ends the block.",
+		Sem:     "return_call", SemKernel: "",
 	},
 	OpReturnCallIndirect: {
 		Name: "return_call_indirect", Format: FormatCallIndirect,
@@ -356,6 +366,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagTerminator | FlagCall | FlagReturn,
 		Example: "return_call_indirect sig0, v0(v1)",
 		Doc:     "Tail call the function at address callee with signature SIG; ends the block.",
+		Sem:     "return_call_indirect", SemKernel: "",
 	},
 	OpTryCall: {
 		Name: "try_call", Format: FormatTryCall,
@@ -384,6 +395,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "addr", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = func_addr.i64 fn0",
 		Doc:     "The absolute address of a function declared in the preamble.",
+		Sem:     "func_addr", SemKernel: "",
 	},
 	OpStackSwitch: {
 		Name: "stack_switch", Format: FormatTernary,
@@ -404,6 +416,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = load.i32 notrap aligned v0+8",
 		Doc:     "Load a value of the controlling type from memory at p + Offset.",
+		Sem:     "load", SemKernel: "",
 	},
 	OpStore: {
 		Name: "store", Format: FormatStore,
@@ -414,6 +427,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore,
 		Example: "store notrap aligned v1, v0+8",
 		Doc:     "Store x to memory at p + Offset.",
+		Sem:     "store", SemKernel: "",
 	},
 	OpUload8: {
 		Name: "uload8", Format: FormatLoad,
@@ -424,6 +438,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload8.i32 v0+4",
 		Doc:     "Load 8 bits from memory at p + Offset and zero-extend.",
+		Sem:     "load", SemKernel: "u8",
 	},
 	OpSload8: {
 		Name: "sload8", Format: FormatLoad,
@@ -434,6 +449,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload8.i32 v0+4",
 		Doc:     "Load 8 bits from memory at p + Offset and sign-extend.",
+		Sem:     "load", SemKernel: "s8",
 	},
 	OpIstore8: {
 		Name: "istore8", Format: FormatStore,
@@ -444,6 +460,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore,
 		Example: "istore8 v1, v0+4",
 		Doc:     "Store the low 8 bits of x to memory at p + Offset.",
+		Sem:     "store", SemKernel: "8",
 	},
 	OpUload16: {
 		Name: "uload16", Format: FormatLoad,
@@ -454,6 +471,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload16.i32 v0+4",
 		Doc:     "Load 16 bits from memory at p + Offset and zero-extend.",
+		Sem:     "load", SemKernel: "u16",
 	},
 	OpSload16: {
 		Name: "sload16", Format: FormatLoad,
@@ -464,6 +482,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload16.i32 v0+4",
 		Doc:     "Load 16 bits from memory at p + Offset and sign-extend.",
+		Sem:     "load", SemKernel: "s16",
 	},
 	OpIstore16: {
 		Name: "istore16", Format: FormatStore,
@@ -474,6 +493,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore,
 		Example: "istore16 v1, v0+4",
 		Doc:     "Store the low 16 bits of x to memory at p + Offset.",
+		Sem:     "store", SemKernel: "16",
 	},
 	OpUload32: {
 		Name: "uload32", Format: FormatLoad,
@@ -484,6 +504,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload32 v0+4",
 		Doc:     "Load 32 bits from memory at p + Offset and zero-extend to i64.",
+		Sem:     "load", SemKernel: "u32",
 	},
 	OpSload32: {
 		Name: "sload32", Format: FormatLoad,
@@ -494,6 +515,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload32 v0+4",
 		Doc:     "Load 32 bits from memory at p + Offset and sign-extend to i64.",
+		Sem:     "load", SemKernel: "s32",
 	},
 	OpIstore32: {
 		Name: "istore32", Format: FormatStore,
@@ -504,6 +526,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore,
 		Example: "istore32 v1, v0+4",
 		Doc:     "Store the low 32 bits of x to memory at p + Offset.",
+		Sem:     "store", SemKernel: "32",
 	},
 	OpUload8x8: {
 		Name: "uload8x8", Format: FormatLoad,
@@ -514,6 +537,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload8x8 v0+8",
 		Doc:     "Load 8 bytes from memory at p + Offset and zero-extend each into a lane of an i16x8.",
+		Sem:     "load_widen", SemKernel: "u",
 	},
 	OpSload8x8: {
 		Name: "sload8x8", Format: FormatLoad,
@@ -524,6 +548,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload8x8 v0+8",
 		Doc:     "Load 8 bytes from memory at p + Offset and sign-extend each into a lane of an i16x8.",
+		Sem:     "load_widen", SemKernel: "s",
 	},
 	OpUload16x4: {
 		Name: "uload16x4", Format: FormatLoad,
@@ -534,6 +559,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload16x4 v0+8",
 		Doc:     "Load four 16-bit values from memory at p + Offset and zero-extend them into an i32x4.",
+		Sem:     "load_widen", SemKernel: "u",
 	},
 	OpSload16x4: {
 		Name: "sload16x4", Format: FormatLoad,
@@ -544,6 +570,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload16x4 v0+8",
 		Doc:     "Load four 16-bit values from memory at p + Offset and sign-extend them into an i32x4.",
+		Sem:     "load_widen", SemKernel: "s",
 	},
 	OpUload32x2: {
 		Name: "uload32x2", Format: FormatLoad,
@@ -554,6 +581,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = uload32x2 v0+8",
 		Doc:     "Load two 32-bit values from memory at p + Offset and zero-extend them into an i64x2.",
+		Sem:     "load_widen", SemKernel: "u",
 	},
 	OpSload32x2: {
 		Name: "sload32x2", Format: FormatLoad,
@@ -564,6 +592,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad,
 		Example: "v1 = sload32x2 v0+8",
 		Doc:     "Load two 32-bit values from memory at p + Offset and sign-extend them into an i64x2.",
+		Sem:     "load_widen", SemKernel: "s",
 	},
 	OpStackAddr: {
 		Name: "stack_addr", Format: FormatStackAddr,
@@ -573,6 +602,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "addr", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = stack_addr.i64 ss0+16",
 		Doc:     "The address of a byte in a stack slot.",
+		Sem:     "stack_addr", SemKernel: "",
 	},
 	OpDynamicStackAddr: {
 		Name: "dynamic_stack_addr", Format: FormatDynamicStackAddr,
@@ -609,6 +639,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = iconst.i32 42",
 		Doc:     "Integer constant (i8..i64; build i128 from two halves).",
+		Sem:     "iconst", SemKernel: "",
 	},
 	OpF16const: {
 		Name: "f16const", Format: FormatUnaryIeee16,
@@ -617,6 +648,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: F16}},
 		Example: "v0 = f16const 0x1.5p6",
 		Doc:     "Half-precision float constant.",
+		Sem:     "fconst", SemKernel: "",
 	},
 	OpF32const: {
 		Name: "f32const", Format: FormatUnaryIeee32,
@@ -625,6 +657,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: F32}},
 		Example: "v0 = f32const 0x1.8p1",
 		Doc:     "Single-precision float constant.",
+		Sem:     "fconst", SemKernel: "",
 	},
 	OpF64const: {
 		Name: "f64const", Format: FormatUnaryIeee64,
@@ -633,6 +666,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: F64}},
 		Example: "v0 = f64const 0x1.8p1",
 		Doc:     "Double-precision float constant.",
+		Sem:     "fconst", SemKernel: "",
 	},
 	OpF128const: {
 		Name: "f128const", Format: FormatUnaryConst,
@@ -641,6 +675,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: F128}},
 		Example: "v0 = f128const const0",
 		Doc:     "Quad-precision float constant, held in the constant pool.",
+		Sem:     "const_data", SemKernel: "",
 	},
 	OpVconst: {
 		Name: "vconst", Format: FormatUnaryConst,
@@ -650,6 +685,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = vconst.i32x4 const0",
 		Doc:     "Vector constant, held in the constant pool.",
+		Sem:     "const_data", SemKernel: "",
 	},
 	OpIadd: {
 		Name: "iadd", Format: FormatBinary,
@@ -659,6 +695,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = iadd v0, v1",
 		Doc:     "Wrapping integer addition.",
+		Sem:     "int_binary", SemKernel: "add",
 	},
 	OpIsub: {
 		Name: "isub", Format: FormatBinary,
@@ -668,6 +705,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = isub v0, v1",
 		Doc:     "Wrapping integer subtraction.",
+		Sem:     "int_binary", SemKernel: "sub",
 	},
 	OpIneg: {
 		Name: "ineg", Format: FormatUnary,
@@ -677,6 +715,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = ineg v0",
 		Doc:     "Wrapping integer negation.",
+		Sem:     "int_unary", SemKernel: "neg",
 	},
 	OpIabs: {
 		Name: "iabs", Format: FormatUnary,
@@ -686,6 +725,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = iabs v0",
 		Doc:     "Integer absolute value, wrapping for the minimum value.",
+		Sem:     "int_unary", SemKernel: "abs",
 	},
 	OpImul: {
 		Name: "imul", Format: FormatBinary,
@@ -695,6 +735,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = imul v0, v1",
 		Doc:     "Wrapping integer multiplication.",
+		Sem:     "int_binary", SemKernel: "mul",
 	},
 	OpUmulhi: {
 		Name: "umulhi", Format: FormatBinary,
@@ -704,6 +745,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = umulhi v0, v1",
 		Doc:     "The high half of the double-width unsigned product.",
+		Sem:     "int_binary", SemKernel: "umulhi",
 	},
 	OpSmulhi: {
 		Name: "smulhi", Format: FormatBinary,
@@ -713,6 +755,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = smulhi v0, v1",
 		Doc:     "The high half of the double-width signed product.",
+		Sem:     "int_binary", SemKernel: "smulhi",
 	},
 	OpUdiv: {
 		Name: "udiv", Format: FormatBinary,
@@ -723,6 +766,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v2 = udiv v0, v1",
 		Doc:     "Unsigned integer division; traps when y is zero.",
+		Sem:     "int_div", SemKernel: "udiv",
 	},
 	OpSdiv: {
 		Name: "sdiv", Format: FormatBinary,
@@ -733,6 +777,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v2 = sdiv v0, v1",
 		Doc:     "Signed integer division rounding toward zero; traps when y is zero or on overflow.",
+		Sem:     "int_div", SemKernel: "sdiv",
 	},
 	OpUrem: {
 		Name: "urem", Format: FormatBinary,
@@ -743,6 +788,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v2 = urem v0, v1",
 		Doc:     "Unsigned integer remainder; traps when y is zero.",
+		Sem:     "int_div", SemKernel: "urem",
 	},
 	OpSrem: {
 		Name: "srem", Format: FormatBinary,
@@ -753,6 +799,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v2 = srem v0, v1",
 		Doc:     "Signed integer remainder with the sign of x; traps when y is zero.",
+		Sem:     "int_div", SemKernel: "srem",
 	},
 	OpSmin: {
 		Name: "smin", Format: FormatBinary,
@@ -762,6 +809,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = smin v0, v1",
 		Doc:     "Signed integer minimum.",
+		Sem:     "int_binary", SemKernel: "smin",
 	},
 	OpUmin: {
 		Name: "umin", Format: FormatBinary,
@@ -771,6 +819,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = umin v0, v1",
 		Doc:     "Unsigned integer minimum.",
+		Sem:     "int_binary", SemKernel: "umin",
 	},
 	OpSmax: {
 		Name: "smax", Format: FormatBinary,
@@ -780,6 +829,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = smax v0, v1",
 		Doc:     "Signed integer maximum.",
+		Sem:     "int_binary", SemKernel: "smax",
 	},
 	OpUmax: {
 		Name: "umax", Format: FormatBinary,
@@ -789,6 +839,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = umax v0, v1",
 		Doc:     "Unsigned integer maximum.",
+		Sem:     "int_binary", SemKernel: "umax",
 	},
 	OpIcmp: {
 		Name: "icmp", Format: FormatIntCompare,
@@ -798,6 +849,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveAsTruthy}},
 		Example: "v2 = icmp eq v0, v1",
 		Doc:     "Integer comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
+		Sem:     "icmp", SemKernel: "",
 	},
 	OpUaddOverflow: {
 		Name: "uadd_overflow", Format: FormatBinary,
@@ -807,6 +859,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = uadd_overflow v0, v1",
 		Doc:     "Wrapping unsigned addition with an overflow flag.",
+		Sem:     "int_overflow", SemKernel: "uadd",
 	},
 	OpSaddOverflow: {
 		Name: "sadd_overflow", Format: FormatBinary,
@@ -816,6 +869,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = sadd_overflow v0, v1",
 		Doc:     "Wrapping signed addition with an overflow flag.",
+		Sem:     "int_overflow", SemKernel: "sadd",
 	},
 	OpUsubOverflow: {
 		Name: "usub_overflow", Format: FormatBinary,
@@ -825,6 +879,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = usub_overflow v0, v1",
 		Doc:     "Wrapping unsigned subtraction with an underflow flag.",
+		Sem:     "int_overflow", SemKernel: "usub",
 	},
 	OpSsubOverflow: {
 		Name: "ssub_overflow", Format: FormatBinary,
@@ -834,6 +889,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = ssub_overflow v0, v1",
 		Doc:     "Wrapping signed subtraction with an overflow flag.",
+		Sem:     "int_overflow", SemKernel: "ssub",
 	},
 	OpUmulOverflow: {
 		Name: "umul_overflow", Format: FormatBinary,
@@ -843,6 +899,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = umul_overflow v0, v1",
 		Doc:     "Wrapping unsigned multiplication with an overflow flag.",
+		Sem:     "int_overflow", SemKernel: "umul",
 	},
 	OpSmulOverflow: {
 		Name: "smul_overflow", Format: FormatBinary,
@@ -852,6 +909,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "of", Kind: OperandFixed, Type: I8}},
 		Example: "v2, v3 = smul_overflow v0, v1",
 		Doc:     "Wrapping signed multiplication with an overflow flag.",
+		Sem:     "int_overflow", SemKernel: "smul",
 	},
 	OpUaddOverflowCin: {
 		Name: "uadd_overflow_cin", Format: FormatTernary,
@@ -861,6 +919,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "c_out", Kind: OperandFixed, Type: I8}},
 		Example: "v3, v4 = uadd_overflow_cin v0, v1, v2",
 		Doc:     "Unsigned addition with a carry in and a carry out.",
+		Sem:     "int_overflow_carry", SemKernel: "uadd",
 	},
 	OpSaddOverflowCin: {
 		Name: "sadd_overflow_cin", Format: FormatTernary,
@@ -870,6 +929,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "c_out", Kind: OperandFixed, Type: I8}},
 		Example: "v3, v4 = sadd_overflow_cin v0, v1, v2",
 		Doc:     "Signed addition with a carry in and an overflow out.",
+		Sem:     "int_overflow_carry", SemKernel: "sadd",
 	},
 	OpUsubOverflowBin: {
 		Name: "usub_overflow_bin", Format: FormatTernary,
@@ -879,6 +939,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "b_out", Kind: OperandFixed, Type: I8}},
 		Example: "v3, v4 = usub_overflow_bin v0, v1, v2",
 		Doc:     "Unsigned subtraction with a borrow in and a borrow out.",
+		Sem:     "int_overflow_carry", SemKernel: "usub",
 	},
 	OpSsubOverflowBin: {
 		Name: "ssub_overflow_bin", Format: FormatTernary,
@@ -888,6 +949,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}, {Name: "b_out", Kind: OperandFixed, Type: I8}},
 		Example: "v3, v4 = ssub_overflow_bin v0, v1, v2",
 		Doc:     "Signed subtraction with a borrow in and an overflow out.",
+		Sem:     "int_overflow_carry", SemKernel: "ssub",
 	},
 	OpUaddOverflowTrap: {
 		Name: "uadd_overflow_trap", Format: FormatIntAddTrap,
@@ -898,6 +960,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v2 = uadd_overflow_trap v0, v1, user1",
 		Doc:     "Unsigned addition that traps with the trap code on overflow.",
+		Sem:     "int_overflow_trap", SemKernel: "uadd",
 	},
 	OpBand: {
 		Name: "band", Format: FormatBinary,
@@ -907,6 +970,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = band v0, v1",
 		Doc:     "Bitwise and.",
+		Sem:     "bits_binary", SemKernel: "and",
 	},
 	OpBor: {
 		Name: "bor", Format: FormatBinary,
@@ -916,6 +980,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = bor v0, v1",
 		Doc:     "Bitwise or.",
+		Sem:     "bits_binary", SemKernel: "or",
 	},
 	OpBxor: {
 		Name: "bxor", Format: FormatBinary,
@@ -925,6 +990,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = bxor v0, v1",
 		Doc:     "Bitwise exclusive or.",
+		Sem:     "bits_binary", SemKernel: "xor",
 	},
 	OpBnot: {
 		Name: "bnot", Format: FormatUnary,
@@ -934,6 +1000,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = bnot v0",
 		Doc:     "Bitwise not.",
+		Sem:     "bits_unary", SemKernel: "not",
 	},
 	OpBitrev: {
 		Name: "bitrev", Format: FormatUnary,
@@ -943,6 +1010,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = bitrev v0",
 		Doc:     "Reverse the bits of an integer.",
+		Sem:     "int_unary", SemKernel: "bitrev",
 	},
 	OpClz: {
 		Name: "clz", Format: FormatUnary,
@@ -952,6 +1020,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = clz v0",
 		Doc:     "Count leading zero bits.",
+		Sem:     "int_unary", SemKernel: "clz",
 	},
 	OpCls: {
 		Name: "cls", Format: FormatUnary,
@@ -961,6 +1030,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = cls v0",
 		Doc:     "Count leading sign bits, not counting the sign bit itself.",
+		Sem:     "int_unary", SemKernel: "cls",
 	},
 	OpCtz: {
 		Name: "ctz", Format: FormatUnary,
@@ -970,6 +1040,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = ctz v0",
 		Doc:     "Count trailing zero bits.",
+		Sem:     "int_unary", SemKernel: "ctz",
 	},
 	OpBswap: {
 		Name: "bswap", Format: FormatUnary,
@@ -979,6 +1050,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = bswap v0",
 		Doc:     "Reverse the byte order of an integer.",
+		Sem:     "int_unary", SemKernel: "bswap",
 	},
 	OpPopcnt: {
 		Name: "popcnt", Format: FormatUnary,
@@ -988,6 +1060,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = popcnt v0",
 		Doc:     "Count the one bits (per lane for vectors).",
+		Sem:     "int_unary", SemKernel: "popcnt",
 	},
 	OpBmask: {
 		Name: "bmask", Format: FormatUnary,
@@ -997,6 +1070,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = bmask.i32 v0",
 		Doc:     "All ones when x is non-zero, else zero, in the controlling type.",
+		Sem:     "bmask", SemKernel: "",
 	},
 	OpIshl: {
 		Name: "ishl", Format: FormatBinary,
@@ -1006,6 +1080,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = ishl v0, v1",
 		Doc:     "Shift left, shifting in zeros.",
+		Sem:     "int_shift", SemKernel: "ishl",
 	},
 	OpUshr: {
 		Name: "ushr", Format: FormatBinary,
@@ -1015,6 +1090,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = ushr v0, v1",
 		Doc:     "Logical shift right, shifting in zeros.",
+		Sem:     "int_shift", SemKernel: "ushr",
 	},
 	OpSshr: {
 		Name: "sshr", Format: FormatBinary,
@@ -1024,6 +1100,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = sshr v0, v1",
 		Doc:     "Arithmetic shift right, shifting in copies of the sign bit.",
+		Sem:     "int_shift", SemKernel: "sshr",
 	},
 	OpRotl: {
 		Name: "rotl", Format: FormatBinary,
@@ -1033,6 +1110,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = rotl v0, v1",
 		Doc:     "Rotate left.",
+		Sem:     "int_shift", SemKernel: "rotl",
 	},
 	OpRotr: {
 		Name: "rotr", Format: FormatBinary,
@@ -1042,6 +1120,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = rotr v0, v1",
 		Doc:     "Rotate right.",
+		Sem:     "int_shift", SemKernel: "rotr",
 	},
 	OpFcmp: {
 		Name: "fcmp", Format: FormatFloatCompare,
@@ -1051,6 +1130,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveAsTruthy}},
 		Example: "v2 = fcmp lt v0, v1",
 		Doc:     "Float comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
+		Sem:     "fcmp", SemKernel: "",
 	},
 	OpFadd: {
 		Name: "fadd", Format: FormatBinary,
@@ -1060,6 +1140,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fadd v0, v1",
 		Doc:     "Float addition.",
+		Sem:     "float_binary", SemKernel: "add",
 	},
 	OpFsub: {
 		Name: "fsub", Format: FormatBinary,
@@ -1069,6 +1150,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fsub v0, v1",
 		Doc:     "Float subtraction.",
+		Sem:     "float_binary", SemKernel: "sub",
 	},
 	OpFmul: {
 		Name: "fmul", Format: FormatBinary,
@@ -1078,6 +1160,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fmul v0, v1",
 		Doc:     "Float multiplication.",
+		Sem:     "float_binary", SemKernel: "mul",
 	},
 	OpFdiv: {
 		Name: "fdiv", Format: FormatBinary,
@@ -1087,6 +1170,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fdiv v0, v1",
 		Doc:     "Float division.",
+		Sem:     "float_binary", SemKernel: "div",
 	},
 	OpSqrt: {
 		Name: "sqrt", Format: FormatUnary,
@@ -1096,6 +1180,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = sqrt v0",
 		Doc:     "Float square root.",
+		Sem:     "float_unary", SemKernel: "sqrt",
 	},
 	OpFma: {
 		Name: "fma", Format: FormatTernary,
@@ -1105,6 +1190,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = fma v0, v1, v2",
 		Doc:     "Fused multiply-add x*y + z with a single rounding.",
+		Sem:     "fma", SemKernel: "",
 	},
 	OpFneg: {
 		Name: "fneg", Format: FormatUnary,
@@ -1114,6 +1200,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fneg v0",
 		Doc:     "Flip the sign bit.",
+		Sem:     "float_unary", SemKernel: "neg",
 	},
 	OpFabs: {
 		Name: "fabs", Format: FormatUnary,
@@ -1123,6 +1210,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fabs v0",
 		Doc:     "Clear the sign bit.",
+		Sem:     "float_unary", SemKernel: "abs",
 	},
 	OpFcopysign: {
 		Name: "fcopysign", Format: FormatBinary,
@@ -1132,6 +1220,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fcopysign v0, v1",
 		Doc:     "x with the sign bit of y.",
+		Sem:     "float_binary", SemKernel: "copysign",
 	},
 	OpFmin: {
 		Name: "fmin", Format: FormatBinary,
@@ -1141,6 +1230,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fmin v0, v1",
 		Doc:     "Float minimum; NaN if either input is NaN, and -0.0 < +0.0.",
+		Sem:     "float_binary", SemKernel: "min",
 	},
 	OpFmax: {
 		Name: "fmax", Format: FormatBinary,
@@ -1150,6 +1240,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = fmax v0, v1",
 		Doc:     "Float maximum; NaN if either input is NaN, and -0.0 < +0.0.",
+		Sem:     "float_binary", SemKernel: "max",
 	},
 	OpCeil: {
 		Name: "ceil", Format: FormatUnary,
@@ -1159,6 +1250,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = ceil v0",
 		Doc:     "Round to an integral value toward positive infinity.",
+		Sem:     "float_unary", SemKernel: "ceil",
 	},
 	OpFloor: {
 		Name: "floor", Format: FormatUnary,
@@ -1168,6 +1260,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = floor v0",
 		Doc:     "Round to an integral value toward negative infinity.",
+		Sem:     "float_unary", SemKernel: "floor",
 	},
 	OpTrunc: {
 		Name: "trunc", Format: FormatUnary,
@@ -1177,6 +1270,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = trunc v0",
 		Doc:     "Round to an integral value toward zero.",
+		Sem:     "float_unary", SemKernel: "trunc",
 	},
 	OpNearest: {
 		Name: "nearest", Format: FormatUnary,
@@ -1186,6 +1280,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = nearest v0",
 		Doc:     "Round to the nearest integral value, ties to even.",
+		Sem:     "float_unary", SemKernel: "nearest",
 	},
 	OpBitcast: {
 		Name: "bitcast", Format: FormatLoadNoOffset,
@@ -1195,6 +1290,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = bitcast.i32 v0",
 		Doc:     "Reinterpret the bits of x as the controlling type of the same width.",
+		Sem:     "bitcast", SemKernel: "",
 	},
 	OpIreduce: {
 		Name: "ireduce", Format: FormatUnary,
@@ -1204,6 +1300,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = ireduce.i32 v0",
 		Doc:     "Truncate x to a narrower integer type, dropping the high bits.",
+		Sem:     "ireduce", SemKernel: "",
 	},
 	OpUextend: {
 		Name: "uextend", Format: FormatUnary,
@@ -1213,6 +1310,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = uextend.i64 v0",
 		Doc:     "Zero-extend x to a wider integer type.",
+		Sem:     "extend", SemKernel: "u",
 	},
 	OpSextend: {
 		Name: "sextend", Format: FormatUnary,
@@ -1222,6 +1320,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = sextend.i64 v0",
 		Doc:     "Sign-extend x to a wider integer type.",
+		Sem:     "extend", SemKernel: "s",
 	},
 	OpIsplit: {
 		Name: "isplit", Format: FormatUnary,
@@ -1231,6 +1330,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "lo", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveHalfWidth}, {Name: "hi", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveHalfWidth}},
 		Example: "v1, v2 = isplit v0",
 		Doc:     "Split an integer into its low and high halves.",
+		Sem:     "isplit", SemKernel: "",
 	},
 	OpIconcat: {
 		Name: "iconcat", Format: FormatBinary,
@@ -1240,6 +1340,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveDoubleWidth}},
 		Example: "v2 = iconcat v0, v1",
 		Doc:     "Concatenate low and high halves into an integer of twice the width.",
+		Sem:     "iconcat", SemKernel: "",
 	},
 	OpFpromote: {
 		Name: "fpromote", Format: FormatUnary,
@@ -1249,6 +1350,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fpromote.f64 v0",
 		Doc:     "Convert x to a wider float format (exact).",
+		Sem:     "fconvert", SemKernel: "",
 	},
 	OpFdemote: {
 		Name: "fdemote", Format: FormatUnary,
@@ -1258,6 +1360,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fdemote.f32 v0",
 		Doc:     "Convert x to a narrower float format, rounding.",
+		Sem:     "fconvert", SemKernel: "",
 	},
 	OpFvdemote: {
 		Name: "fvdemote", Format: FormatUnary,
@@ -1266,6 +1369,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(F32, 4)}},
 		Example: "v1 = fvdemote v0",
 		Doc:     "Convert the two f64 lanes to f32 in the low lanes of an f32x4, zeroing the high lanes.",
+		Sem:     "fvdemote", SemKernel: "",
 	},
 	OpFvpromoteLow: {
 		Name: "fvpromote_low", Format: FormatUnary,
@@ -1274,6 +1378,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "x", Kind: OperandFixed, Type: Vector(F64, 2)}},
 		Example: "v1 = fvpromote_low v0",
 		Doc:     "Convert the two low f32 lanes to an f64x2.",
+		Sem:     "fvpromote_low", SemKernel: "",
 	},
 	OpFcvtToUint: {
 		Name: "fcvt_to_uint", Format: FormatUnary,
@@ -1284,6 +1389,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v1 = fcvt_to_uint.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, rounding toward zero; traps on NaN or overflow.",
+		Sem:     "fcvt_to_int", SemKernel: "u",
 	},
 	OpFcvtToSint: {
 		Name: "fcvt_to_sint", Format: FormatUnary,
@@ -1294,6 +1400,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanTrap | FlagIdempotent,
 		Example: "v1 = fcvt_to_sint.i32 v0",
 		Doc:     "Convert a float to a signed integer, rounding toward zero; traps on NaN or overflow.",
+		Sem:     "fcvt_to_int", SemKernel: "s",
 	},
 	OpFcvtToUintSat: {
 		Name: "fcvt_to_uint_sat", Format: FormatUnary,
@@ -1303,6 +1410,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fcvt_to_uint_sat.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, saturating; NaN gives 0.",
+		Sem:     "fcvt_to_int_sat", SemKernel: "u",
 	},
 	OpFcvtToSintSat: {
 		Name: "fcvt_to_sint_sat", Format: FormatUnary,
@@ -1312,6 +1420,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fcvt_to_sint_sat.i32 v0",
 		Doc:     "Convert a float to a signed integer, saturating; NaN gives 0.",
+		Sem:     "fcvt_to_int_sat", SemKernel: "s",
 	},
 	OpFcvtFromUint: {
 		Name: "fcvt_from_uint", Format: FormatUnary,
@@ -1321,6 +1430,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fcvt_from_uint.f64 v0",
 		Doc:     "Convert an unsigned integer to a float, rounding to nearest.",
+		Sem:     "fcvt_from_int", SemKernel: "u",
 	},
 	OpFcvtFromSint: {
 		Name: "fcvt_from_sint", Format: FormatUnary,
@@ -1330,6 +1440,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = fcvt_from_sint.f64 v0",
 		Doc:     "Convert a signed integer to a float, rounding to nearest.",
+		Sem:     "fcvt_from_int", SemKernel: "s",
 	},
 	OpSelect: {
 		Name: "select", Format: FormatTernary,
@@ -1339,6 +1450,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = select v0, v1, v2",
 		Doc:     "x when c is non-zero, else y.",
+		Sem:     "select", SemKernel: "",
 	},
 	OpSelectSpectreGuard: {
 		Name: "select_spectre_guard", Format: FormatTernary,
@@ -1348,6 +1460,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = select_spectre_guard v0, v1, v2",
 		Doc:     "select that is never turned into a branch or speculated around (for Spectre guards).",
+		Sem:     "select", SemKernel: "",
 	},
 	OpBitselect: {
 		Name: "bitselect", Format: FormatTernary,
@@ -1357,6 +1470,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = bitselect v0, v1, v2",
 		Doc:     "Take each bit from x where c has a one bit, else from y.",
+		Sem:     "bitselect", SemKernel: "",
 	},
 	OpSplat: {
 		Name: "splat", Format: FormatUnary,
@@ -1366,6 +1480,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = splat.i32x4 v0",
 		Doc:     "A vector with every lane set to x.",
+		Sem:     "splat", SemKernel: "",
 	},
 	OpInsertlane: {
 		Name: "insertlane", Format: FormatTernaryImm8,
@@ -1375,6 +1490,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = insertlane v0, v1, 2",
 		Doc:     "x with lane Idx replaced by y.",
+		Sem:     "insertlane", SemKernel: "",
 	},
 	OpExtractlane: {
 		Name: "extractlane", Format: FormatBinaryImm8,
@@ -1384,6 +1500,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveLaneOf}},
 		Example: "v1 = extractlane v0, 2",
 		Doc:     "Lane Idx of x.",
+		Sem:     "extractlane", SemKernel: "",
 	},
 	OpScalarToVector: {
 		Name: "scalar_to_vector", Format: FormatUnary,
@@ -1393,6 +1510,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = scalar_to_vector.i32x4 v0",
 		Doc:     "A vector with s in lane 0 and zeros in the other lanes.",
+		Sem:     "scalar_to_vector", SemKernel: "",
 	},
 	OpSwizzle: {
 		Name: "swizzle", Format: FormatBinary,
@@ -1401,6 +1519,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I8, 16)}},
 		Example: "v2 = swizzle v0, v1",
 		Doc:     "Select bytes of x by the indices in y; out-of-range indices give 0.",
+		Sem:     "swizzle", SemKernel: "",
 	},
 	OpShuffle: {
 		Name: "shuffle", Format: FormatShuffle,
@@ -1409,6 +1528,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I8, 16)}},
 		Example: "v2 = shuffle v0, v1, 0x1f1e1d1c1b1a19181716151413121110",
 		Doc:     "Select bytes of the concatenation of a and b by the 16 immediate indices.",
+		Sem:     "shuffle", SemKernel: "",
 	},
 	OpX86Pshufb: {
 		Name: "x86_pshufb", Format: FormatBinary,
@@ -1417,6 +1537,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I8, 16)}},
 		Example: "v2 = x86_pshufb v0, v1",
 		Doc:     "Byte shuffle with the semantics of x86 pshufb.",
+		Sem:     "pshufb", SemKernel: "",
 	},
 	OpVanyTrue: {
 		Name: "vany_true", Format: FormatUnary,
@@ -1426,6 +1547,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "s", Kind: OperandFixed, Type: I8}},
 		Example: "v1 = vany_true v0",
 		Doc:     "1 if any lane of a is non-zero, else 0.",
+		Sem:     "vany_true", SemKernel: "",
 	},
 	OpVallTrue: {
 		Name: "vall_true", Format: FormatUnary,
@@ -1435,6 +1557,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "s", Kind: OperandFixed, Type: I8}},
 		Example: "v1 = vall_true v0",
 		Doc:     "1 if every lane of a is non-zero, else 0.",
+		Sem:     "vall_true", SemKernel: "",
 	},
 	OpVhighBits: {
 		Name: "vhigh_bits", Format: FormatUnary,
@@ -1444,6 +1567,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "x", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = vhigh_bits.i8 v0",
 		Doc:     "Gather the most significant bit of each lane of a into a scalar integer.",
+		Sem:     "vhigh_bits", SemKernel: "",
 	},
 	OpUaddSat: {
 		Name: "uadd_sat", Format: FormatBinary,
@@ -1453,6 +1577,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = uadd_sat v0, v1",
 		Doc:     "Lane-wise addition with unsigned saturation.",
+		Sem:     "int_binary", SemKernel: "uadd_sat",
 	},
 	OpSaddSat: {
 		Name: "sadd_sat", Format: FormatBinary,
@@ -1462,6 +1587,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = sadd_sat v0, v1",
 		Doc:     "Lane-wise addition with signed saturation.",
+		Sem:     "int_binary", SemKernel: "sadd_sat",
 	},
 	OpUsubSat: {
 		Name: "usub_sat", Format: FormatBinary,
@@ -1471,6 +1597,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = usub_sat v0, v1",
 		Doc:     "Lane-wise subtraction with unsigned saturation.",
+		Sem:     "int_binary", SemKernel: "usub_sat",
 	},
 	OpSsubSat: {
 		Name: "ssub_sat", Format: FormatBinary,
@@ -1480,6 +1607,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = ssub_sat v0, v1",
 		Doc:     "Lane-wise subtraction with signed saturation.",
+		Sem:     "int_binary", SemKernel: "ssub_sat",
 	},
 	OpAvgRound: {
 		Name: "avg_round", Format: FormatBinary,
@@ -1489,6 +1617,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = avg_round v0, v1",
 		Doc:     "Lane-wise unsigned average, rounding up: (x + y + 1) / 2.",
+		Sem:     "int_binary", SemKernel: "avg_round",
 	},
 	OpSqmulRoundSat: {
 		Name: "sqmul_round_sat", Format: FormatBinary,
@@ -1498,6 +1627,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = sqmul_round_sat v0, v1",
 		Doc:     "Lane-wise fixed-point (Q15/Q31) multiplication with rounding and signed saturation.",
+		Sem:     "int_binary", SemKernel: "sqmul_round_sat",
 	},
 	OpX86Pmulhrsw: {
 		Name: "x86_pmulhrsw", Format: FormatBinary,
@@ -1507,6 +1637,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = x86_pmulhrsw v0, v1",
 		Doc:     "sqmul_round_sat with the semantics of x86 pmulhrsw.",
+		Sem:     "int_binary", SemKernel: "pmulhrsw",
 	},
 	OpIaddPairwise: {
 		Name: "iadd_pairwise", Format: FormatBinary,
@@ -1516,6 +1647,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v2 = iadd_pairwise v0, v1",
 		Doc:     "Add adjacent lane pairs of x (low half of the result) and of y (high half).",
+		Sem:     "pairwise", SemKernel: "add",
 	},
 	OpX86Pmaddubsw: {
 		Name: "x86_pmaddubsw", Format: FormatBinary,
@@ -1524,6 +1656,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I16, 8)}},
 		Example: "v2 = x86_pmaddubsw v0, v1",
 		Doc:     "Multiply unsigned x bytes by signed y bytes and add adjacent pairs with saturation, as x86 pmaddubsw.",
+		Sem:     "pmaddubsw", SemKernel: "",
 	},
 	OpSnarrow: {
 		Name: "snarrow", Format: FormatBinary,
@@ -1533,6 +1666,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveSplitLanes}},
 		Example: "v2 = snarrow v0, v1",
 		Doc:     "Narrow the lanes of x and y into one vector, saturating to the signed range.",
+		Sem:     "narrow", SemKernel: "s",
 	},
 	OpUnarrow: {
 		Name: "unarrow", Format: FormatBinary,
@@ -1542,6 +1676,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveSplitLanes}},
 		Example: "v2 = unarrow v0, v1",
 		Doc:     "Narrow the signed lanes of x and y into one vector, saturating to the unsigned range.",
+		Sem:     "narrow", SemKernel: "u",
 	},
 	OpUunarrow: {
 		Name: "uunarrow", Format: FormatBinary,
@@ -1551,6 +1686,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveSplitLanes}},
 		Example: "v2 = uunarrow v0, v1",
 		Doc:     "Narrow the unsigned lanes of x and y into one vector, saturating to the unsigned range.",
+		Sem:     "narrow", SemKernel: "uu",
 	},
 	OpSwidenLow: {
 		Name: "swiden_low", Format: FormatUnary,
@@ -1560,6 +1696,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveMergeLanes}},
 		Example: "v1 = swiden_low v0",
 		Doc:     "Sign-extend the low half of the lanes of x to twice the width.",
+		Sem:     "widen", SemKernel: "s_low",
 	},
 	OpSwidenHigh: {
 		Name: "swiden_high", Format: FormatUnary,
@@ -1569,6 +1706,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveMergeLanes}},
 		Example: "v1 = swiden_high v0",
 		Doc:     "Sign-extend the high half of the lanes of x to twice the width.",
+		Sem:     "widen", SemKernel: "s_high",
 	},
 	OpUwidenLow: {
 		Name: "uwiden_low", Format: FormatUnary,
@@ -1578,6 +1716,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveMergeLanes}},
 		Example: "v1 = uwiden_low v0",
 		Doc:     "Zero-extend the low half of the lanes of x to twice the width.",
+		Sem:     "widen", SemKernel: "u_low",
 	},
 	OpUwidenHigh: {
 		Name: "uwiden_high", Format: FormatUnary,
@@ -1587,6 +1726,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveMergeLanes}},
 		Example: "v1 = uwiden_high v0",
 		Doc:     "Zero-extend the high half of the lanes of x to twice the width.",
+		Sem:     "widen", SemKernel: "u_high",
 	},
 	OpBlendv: {
 		Name: "blendv", Format: FormatTernary,
@@ -1596,6 +1736,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v3 = blendv v0, v1, v2",
 		Doc:     "Per lane, x where the top bit of c is set, else y, as x86 blendv.",
+		Sem:     "blendv", SemKernel: "",
 	},
 	OpX86Cvtt2dq: {
 		Name: "x86_cvtt2dq", Format: FormatUnary,
@@ -1605,6 +1746,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "a", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v1 = x86_cvtt2dq.i32x4 v0",
 		Doc:     "Float-to-int vector conversion as x86 cvttps2dq: INT_MIN for NaN or out-of-range lanes.",
+		Sem:     "cvtt2dq", SemKernel: "",
 	},
 	OpExtractVector: {
 		Name: "extract_vector", Format: FormatBinaryImm8,
@@ -1624,6 +1766,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagCanStore | FlagSideEffects,
 		Example: "v2 = atomic_rmw.i32 add v0, v1",
 		Doc:     "Atomically read-modify-write memory at p with x; returns the old value.",
+		Sem:     "atomic_rmw", SemKernel: "",
 	},
 	OpAtomicCas: {
 		Name: "atomic_cas", Format: FormatAtomicCas,
@@ -1634,6 +1777,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagCanStore | FlagSideEffects,
 		Example: "v3 = atomic_cas v0, v1, v2",
 		Doc:     "Atomically store x at p if it holds e; returns the old value.",
+		Sem:     "atomic_cas", SemKernel: "",
 	},
 	OpAtomicLoad: {
 		Name: "atomic_load", Format: FormatLoadNoOffset,
@@ -1644,6 +1788,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanLoad | FlagSideEffects,
 		Example: "v1 = atomic_load.i32 v0",
 		Doc:     "Atomically load from memory at p.",
+		Sem:     "load", SemKernel: "",
 	},
 	OpAtomicStore: {
 		Name: "atomic_store", Format: FormatStoreNoOffset,
@@ -1654,6 +1799,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagCanStore | FlagSideEffects,
 		Example: "atomic_store v1, v0",
 		Doc:     "Atomically store x to memory at p.",
+		Sem:     "store", SemKernel: "",
 	},
 	OpFence: {
 		Name: "fence", Format: FormatNullAry,
@@ -1663,6 +1809,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "fence",
 		Doc:     "A memory fence: no load or store moves across it.",
+		Sem:     "nop", SemKernel: "",
 	},
 	OpNop: {
 		Name: "nop", Format: FormatNullAry,
@@ -1671,6 +1818,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    nil,
 		Example: "nop",
 		Doc:     "Do nothing.",
+		Sem:     "nop", SemKernel: "",
 	},
 	OpDebugtrap: {
 		Name: "debugtrap", Format: FormatNullAry,
@@ -1689,6 +1837,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "sequence_point",
 		Doc:     "A compiler barrier: an immovable marker from IR input to machine code.",
+		Sem:     "nop", SemKernel: "",
 	},
 	OpGetPinnedReg: {
 		Name: "get_pinned_reg", Format: FormatNullAry,
@@ -1699,6 +1848,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "v0 = get_pinned_reg.i64",
 		Doc:     "Read the pinned register (when enabled).",
+		Sem:     "get_pinned_reg", SemKernel: "",
 	},
 	OpSetPinnedReg: {
 		Name: "set_pinned_reg", Format: FormatUnary,
@@ -1709,6 +1859,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Flags:   FlagSideEffects,
 		Example: "set_pinned_reg v0",
 		Doc:     "Write the pinned register (when enabled).",
+		Sem:     "set_pinned_reg", SemKernel: "",
 	},
 	OpGetFramePointer: {
 		Name: "get_frame_pointer", Format: FormatNullAry,
@@ -1727,6 +1878,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Outs:    []Operand{{Name: "addr", Kind: OperandTypeVar, TypeVar: 0, Derive: DeriveNone}},
 		Example: "v0 = get_stack_pointer.i64",
 		Doc:     "The value of the stack pointer register.",
+		Sem:     "get_stack_pointer", SemKernel: "",
 	},
 	OpGetReturnAddress: {
 		Name: "get_return_address", Format: FormatNullAry,

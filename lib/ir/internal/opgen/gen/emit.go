@@ -77,6 +77,9 @@ func Generate(file string, src []byte) ([]byte, error) {
 		}
 		p("\t\tExample: %q,\n", op.example)
 		p("\t\tDoc: %q,\n", op.doc)
+		if op.sem != "" {
+			p("\t\tSem: %q, SemKernel: %q,\n", op.sem, op.kernel)
+		}
 		p("\t},\n")
 	}
 	p("}\n\n")

@@ -48,6 +48,12 @@ func TestParseErrors(t *testing.T) {
 		{"empty in", formats + "op ineg Unary\n  in\n", "t.txt:5: in lists no operands"},
 		{"operand name twice", formats + "op iadd Binary\n  in x:i32 x:i32\n", "t.txt:5: operand name x used twice"},
 		{"second example", formats + "op ineg Unary\n  example ineg v0\n  example ineg v1\n", "t.txt:6: second example"},
+		{"sem outside op", formats + "sem int_unary neg\n", "t.txt:4: sem outside an op"},
+		{"sem without shape", formats + "op ineg Unary\n  sem\n", "t.txt:5: sem needs a shape and at most one kernel"},
+		{"sem with two kernels", formats + "op ineg Unary\n  sem int_unary neg abs\n", "t.txt:5: sem needs a shape and at most one kernel"},
+		{"bad sem shape", formats + "op ineg Unary\n  sem IntUnary\n", "t.txt:5: bad sem shape \"IntUnary\""},
+		{"bad sem kernel", formats + "op ineg Unary\n  sem int_unary Neg\n", "t.txt:5: bad sem kernel \"Neg\""},
+		{"second sem", formats + "op ineg Unary\n  sem int_unary neg\n  sem int_unary abs\n", "t.txt:6: second sem"},
 
 		// Errors found when the whole op is checked carry the op's line.
 		{"too few operands", formats + "op iadd Binary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iadd v0\n  doc d\n",
@@ -182,7 +188,8 @@ func TestGoType(t *testing.T) {
 }
 
 func TestGenerateOutput(t *testing.T) {
-	src := formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0 # comment kept\n  doc Negate # too\n"
+	src := formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0 # comment kept\n  doc Negate # too\n  sem int_unary neg\n" +
+		"op iabs Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iabs v0\n  doc Abs\n"
 	code, err := Generate("t.txt", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -195,9 +202,14 @@ func TestGenerateOutput(t *testing.T) {
 		"Polymorphic: true, CtrlOperand: 0,",
 		`"ineg": OpIneg,`,
 		"FormatTernary:",
+		`Sem:     "int_unary", SemKernel: "neg",`,
 	} {
 		if !strings.Contains(string(code), want) {
 			t.Errorf("generated code lacks %q:\n%s", want, code)
 		}
+	}
+	// An op without a sem line has none in its row.
+	if n := strings.Count(string(code), "Sem:"); n != 1 {
+		t.Errorf("generated code has %d Sem fields, want 1 (iabs has no sem line):\n%s", n, code)
 	}
 }

@@ -19,6 +19,13 @@ import (
 //	  out NAME:CONSTRAINT ...   results in order
 //	  example CLIF TEXT         one instruction as Cranelift prints it
 //	  doc ONE LINE
+//	  sem SHAPE [KERNEL]        what the opcode computes, for interpreters (optional)
+//
+// A sem line names the opcode's semantics as a shape shared by many
+// opcodes (int_binary: lane-wise binary integer arithmetic) and, where the
+// shape needs one, the kernel that fills it (add). Interpreters implement
+// shapes and kernels, never opcodes; an opcode without a sem line has no
+// semantics an interpreter can rely on (atomics, ISA-specific opcodes).
 //
 // A CONSTRAINT is a type variable (Int), a type variable with a derivation
 // (Int.as_truthy, Int.narrower, ...), a type (i32, i8x16), or `...` for
@@ -98,6 +105,8 @@ type opcode struct {
 	outs    []operand
 	example string
 	doc     string
+	sem     string // "" when the op has no sem line
+	kernel  string
 	line    int
 	ctrl    int // index of the controlling type variable, -1 when monomorphic
 	ctrlOp  int // value operand giving the controlling type, -1 if none
@@ -133,6 +142,7 @@ var (
 		"f16": "F16", "f32": "F32", "f64": "F64", "f128": "F128",
 	}
 	nameRE   = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	kernelRE = regexp.MustCompile(`^[a-z0-9_]+$`)
 	tvNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	setRE    = regexp.MustCompile(`^(ints|floats|lanes|dynlanes)\((\d+)\.\.(\d+)\)$`)
 	vectorRE = regexp.MustCompile(`^([if]\d+)x(\d+)$`)
@@ -217,7 +227,7 @@ func parseTable(file string, src []byte) (*table, error) {
 				cur.flags = append(cur.flags, fl)
 			}
 			t.ops = append(t.ops, cur)
-		case "tv", "in", "out", "example", "doc":
+		case "tv", "in", "out", "example", "doc", "sem":
 			if cur == nil {
 				return nil, fail("%s outside an op", fields[0])
 			}
@@ -328,6 +338,23 @@ func (op *opcode) addLine(directive string, args []string, rest string) error {
 			return fmt.Errorf("second doc")
 		}
 		op.doc = rest
+	case "sem":
+		if op.sem != "" {
+			return fmt.Errorf("second sem")
+		}
+		if len(args) < 1 || len(args) > 2 {
+			return fmt.Errorf("sem needs a shape and at most one kernel")
+		}
+		if !nameRE.MatchString(args[0]) {
+			return fmt.Errorf("bad sem shape %q", args[0])
+		}
+		if len(args) == 2 && !kernelRE.MatchString(args[1]) {
+			return fmt.Errorf("bad sem kernel %q", args[1])
+		}
+		op.sem = args[0]
+		if len(args) == 2 {
+			op.kernel = args[1]
+		}
 	}
 	return nil
 }
