@@ -38,43 +38,52 @@ var features = []feature{
 	{"constants", "constants in the code", 0.5},
 }
 
-// A family is a group of opcodes switched on and weighted together.
+// A family is a group of opcodes switched on and weighted together. Which
+// opcodes belong to it is the opcode table's word (lib/ir/opcodes.txt's
+// family column); this list gives the families' order, which the swarm's
+// streams and weights follow, and what each is for.
 type family struct {
 	name string
-	ops  string // space-separated opcode names
+	doc  string
 }
 
-// families group the opcodes cliff-gen draws. An opcode of no family
-// (x86_* and other target-specific ones) joins "target".
+// families are the opcode families cliff-gen draws. An opcode of no family
+// in the table (x86_* and other target-specific ones) joins "target".
 var families = []family{
-	{"arith", "iadd isub ineg iabs imul umulhi smulhi smin umin smax umax"},
-	{"saturating", "uadd_sat sadd_sat usub_sat ssub_sat avg_round sqmul_round_sat iadd_pairwise"},
-	{"overflow", "uadd_overflow sadd_overflow usub_overflow ssub_overflow umul_overflow smul_overflow uadd_overflow_cin sadd_overflow_cin usub_overflow_bin ssub_overflow_bin"},
-	{"division", "udiv sdiv urem srem"},
-	{"bitwise", "band bor bxor bnot bitrev clz cls ctz bswap popcnt bmask"},
-	{"shifts", "ishl ushr sshr rotl rotr"},
-	{"compare", "icmp fcmp select select_spectre_guard bitselect"},
-	{"float", "fadd fsub fmul fdiv sqrt fma fneg fabs fcopysign fmin fmax ceil floor trunc nearest"},
-	{"convert", "bitcast ireduce uextend sextend isplit iconcat fpromote fdemote fvdemote fvpromote_low fcvt_to_uint fcvt_to_sint fcvt_to_uint_sat fcvt_to_sint_sat fcvt_from_uint fcvt_from_sint"},
-	{"narrow", "snarrow unarrow uunarrow swiden_low swiden_high uwiden_low uwiden_high"},
-	{"lanes", "splat insertlane extractlane scalar_to_vector swizzle shuffle vany_true vall_true vhigh_bits blendv"},
-	{"consts", "iconst f16const f32const f64const f128const vconst"},
-	{"misc", "nop fence sequence_point"},
-	{"target", ""},
-	{"traps", "trap trapz trapnz uadd_overflow_trap"},
+	{"arith", "integer add, subtract, negate, multiply, min and max"},
+	{"saturating", "saturating and rounding arithmetic"},
+	{"overflow", "arithmetic with an overflow flag or a carry"},
+	{"division", "division and remainder (guarded)"},
+	{"bitwise", "bitwise logic and bit counts"},
+	{"shifts", "shifts and rotates"},
+	{"compare", "compares and selects"},
+	{"float", "float arithmetic and rounding"},
+	{"convert", "conversions between types"},
+	{"narrow", "vector narrowing and widening"},
+	{"lanes", "lane access, shuffles and reductions"},
+	{"consts", "constants"},
+	{"misc", "nop, fence, sequence_point"},
+	{"target", "target-specific opcodes"},
+	{"traps", "traps (crash-only mode)"},
 }
 
-// familyOf maps each opcode to its family index.
+// familyOf maps each opcode to its family index, from the opcode table.
 var familyOf = func() map[ir.Opcode]int {
-	m := map[ir.Opcode]int{}
+	index := map[string]int{}
 	for i, fam := range families {
-		for _, name := range strings.Fields(fam.ops) {
-			op, ok := ir.LookupOpcode(name)
-			if !ok {
-				panic("gen: family " + fam.name + " names unknown opcode " + name)
-			}
-			m[op] = i
+		index[fam.name] = i
+	}
+	m := map[ir.Opcode]int{}
+	for _, op := range ir.Opcodes() {
+		name := op.Info().Family
+		if name == "" {
+			continue
 		}
+		i, ok := index[name]
+		if !ok || name == "target" {
+			panic("gen: the opcode table puts " + op.String() + " in family " + name + ", which cliff-gen does not have")
+		}
+		m[op] = i
 	}
 	return m
 }()

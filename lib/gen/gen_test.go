@@ -148,7 +148,7 @@ func checkInvariants(t *testing.T, mod *ir.Module, text string, prof *profile.Pr
 			for _, inst := range f.Blocks[blk].Insts {
 				d := &f.Insts[inst]
 				info := d.Op.Info()
-				if info.Flags.Has(ir.FlagCanTrap) && !guarded[d.Op] && !d.Op.IsCall() && d.Op != ir.OpCallIndirect {
+				if info.Flags.Has(ir.FlagCanTrap) && !guarded(d.Op) && !d.Op.IsCall() && d.Op != ir.OpCallIndirect {
 					t.Fatalf("%s: trapping %s outside crash-only mode\n%s", f.Name, d.Op, text)
 				}
 				if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) != 0 && len(d.Args) > 0 && !d.Flags.NoTrap {

@@ -17,13 +17,18 @@ func (fg *funcGen) guard(r *rng, d *ir.InstData) bool {
 	if fg.c.g.opts.CrashOnly {
 		return true
 	}
-	switch d.Op {
-	case ir.OpUdiv, ir.OpUrem:
+	// The opcode table's partial column names the guard.
+	switch guard := d.Op.Info().Partial; guard {
+	case "":
+		return true
+	case "nonzero":
 		d.Args[1] = ub.Scaffold(fg.b, func() ir.Value { return fg.nonZero(d.Args[1]) })
-	case ir.OpSdiv, ir.OpSrem:
+	case "nonzero_nooverflow":
 		d.Args[1] = ub.Scaffold(fg.b, func() ir.Value { return fg.noOverflow(d.Args[0], fg.nonZero(d.Args[1])) })
-	case ir.OpFcvtToSint, ir.OpFcvtToUint:
+	case "in_range":
 		return fg.inRange(r, d)
+	default:
+		panic("gen: the opcode table gives " + d.Op.String() + " guard " + guard + ", which cliff-gen does not have")
 	}
 	return true
 }

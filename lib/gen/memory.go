@@ -25,15 +25,6 @@ type memAccess struct {
 	atomic bool
 }
 
-// fixedAccessBytes are the access sizes of the opcodes whose size is not
-// their value type's.
-var fixedAccessBytes = map[ir.Opcode]int{
-	ir.OpUload8: 1, ir.OpSload8: 1, ir.OpIstore8: 1,
-	ir.OpUload16: 2, ir.OpSload16: 2, ir.OpIstore16: 2,
-	ir.OpUload32: 4, ir.OpSload32: 4, ir.OpIstore32: 4,
-	ir.OpUload8x8: 8, ir.OpSload8x8: 8, ir.OpUload16x4: 8, ir.OpSload16x4: 8, ir.OpUload32x2: 8, ir.OpSload32x2: 8,
-}
-
 // memAccesses lists the profile's memory opcodes that take an address
 // operand "p" and nothing but values besides.
 func memAccesses(types func(ir.Opcode) []ir.Type, ops []ir.Opcode) []memAccess {
@@ -56,7 +47,7 @@ func memAccesses(types func(ir.Opcode) []ir.Type, ops []ir.Opcode) []memAccess {
 				value = info.Outs[0].Type
 			}
 			size := value.Bytes()
-			if n, ok := fixedAccessBytes[op]; ok {
+			if n := info.AccessBytes; n > 0 { // uload8: the table's access column
 				size = n
 			}
 			atomic := info.Flags.Has(ir.FlagSideEffects)
@@ -202,6 +193,7 @@ func takesType(ot opType, t ir.Type) bool {
 	}
 	return false
 }
+
 // memAccesses are the profile's memory accesses of the case's types (and
 // atomics when on), computed once per case.
 func (c *caseGen) memAccesses() []memAccess {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"cliff/lib/extract"
@@ -213,5 +214,38 @@ func TestCampaignStaysInProfile(t *testing.T) {
 				checkProfile(t, p, mod, c.ID+" refined", c.CLIF)
 			}
 		}
+	}
+}
+
+// TestFamiliesFromTable checks the opcode table's family column against
+// cliff-gen's families: every family but target has opcodes, and the
+// partial column names exactly the opcodes guard.go guards.
+func TestFamiliesFromTable(t *testing.T) {
+	count := make([]int, len(families))
+	for _, i := range familyOf {
+		count[i]++
+	}
+	for i, f := range families {
+		if f.name != "target" && count[i] == 0 {
+			t.Errorf("family %s has no opcode in the table", f.name)
+		}
+	}
+	if got := familyIndex(ir.OpIadd); families[got].name != "arith" {
+		t.Errorf("iadd is in family %s, want arith", families[got].name)
+	}
+	if got := familyIndex(ir.OpX86Pmaddubsw); families[got].name != "target" {
+		t.Errorf("x86_pmaddubsw is in family %s, want target", families[got].name)
+	}
+	var partial []string
+	for _, op := range ir.Opcodes() {
+		if guarded(op) {
+			partial = append(partial, op.String()+":"+op.Info().Partial)
+		}
+	}
+	want := []string{"udiv:nonzero", "sdiv:nonzero_nooverflow", "urem:nonzero", "srem:nonzero_nooverflow", "fcvt_to_uint:in_range", "fcvt_to_sint:in_range"}
+	slices.Sort(partial)
+	slices.Sort(want)
+	if !slices.Equal(partial, want) {
+		t.Errorf("partial operations %v, want %v", partial, want)
 	}
 }

@@ -48,12 +48,10 @@ type tables struct {
 // baseline compiler's convention, with rules of its own for results.
 var noReturns = map[ir.CallConv]bool{ir.CallConvPreserveAll: true, ir.CallConvWinch: true}
 
-// guarded are the partial operations cliff-gen makes total with a guard
-// (guard.go); other trapping opcodes come only in crash-only mode.
-var guarded = map[ir.Opcode]bool{
-	ir.OpUdiv: true, ir.OpSdiv: true, ir.OpUrem: true, ir.OpSrem: true,
-	ir.OpFcvtToSint: true, ir.OpFcvtToUint: true,
-}
+// guarded reports whether op is a partial operation cliff-gen makes total
+// with a guard (guard.go; the opcode table's partial column); other
+// trapping opcodes come only in crash-only mode.
+func guarded(op ir.Opcode) bool { return op.Info().Partial != "" }
 
 // structural are opcodes that the control-flow, call and memory code emits
 // itself, never drawn as a computation.
@@ -72,7 +70,7 @@ func computation(op ir.Opcode, crashOnly bool) bool {
 			return false
 		}
 	}
-	if info.Flags.Has(ir.FlagCanTrap) && !guarded[op] && !crashOnly {
+	if info.Flags.Has(ir.FlagCanTrap) && !guarded(op) && !crashOnly {
 		return false
 	}
 	if families[familyIndex(op)].name == "traps" && !crashOnly {

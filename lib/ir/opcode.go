@@ -66,6 +66,21 @@ type OpcodeInfo struct {
 	// ISA-specific and exception-handling opcodes.
 	Sem       string
 	SemKernel string
+	// Family is the opcode family generators switch and weight together
+	// (lib/gen's swarm: "arith", "shifts", ...; "" for none).
+	Family string
+	// AccessBytes is how many bytes a memory access touches when its
+	// value type does not say (uload8: 1); 0 otherwise.
+	AccessBytes int
+	// Partial names the guard that makes a partial operation total
+	// (lib/gen): "nonzero" (a zero divisor), "nonzero_nooverflow" (also
+	// MIN / -1), "in_range" (a float converted to an integer it fits);
+	// "" for a total operation.
+	Partial string
+	// NaNBits are the value operands whose NaN payload or sign shows in
+	// the result or in memory (lib/ub): a float reaching one must be
+	// canonical where targets differ.
+	NaNBits []int
 }
 
 // TypeVar is a named type variable with the set of types it may take.

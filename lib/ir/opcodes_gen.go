@@ -293,6 +293,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "trap user1",
 		Doc:     "Terminate execution unconditionally with the trap code.",
 		Sem:     "trap", SemKernel: "",
+		Family: "traps",
 	},
 	OpTrapz: {
 		Name: "trapz", Format: FormatCondTrap,
@@ -304,6 +305,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "trapz v0, user1",
 		Doc:     "Trap when c is zero; otherwise continue with the next instruction.",
 		Sem:     "trapz", SemKernel: "",
+		Family: "traps",
 	},
 	OpTrapnz: {
 		Name: "trapnz", Format: FormatCondTrap,
@@ -315,6 +317,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "trapnz v0, user1",
 		Doc:     "Trap when c is non-zero; otherwise continue with the next instruction.",
 		Sem:     "trapnz", SemKernel: "",
+		Family: "traps",
 	},
 	OpReturn: {
 		Name: "return", Format: FormatMultiAry,
@@ -428,6 +431,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "store notrap aligned v1, v0+8",
 		Doc:     "Store x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "",
+		NaNBits: []int{0},
 	},
 	OpUload8: {
 		Name: "uload8", Format: FormatLoad,
@@ -439,6 +443,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload8.i32 v0+4",
 		Doc:     "Load 8 bits from memory at p + Offset and zero-extend.",
 		Sem:     "load", SemKernel: "u8",
+		AccessBytes: 1,
 	},
 	OpSload8: {
 		Name: "sload8", Format: FormatLoad,
@@ -450,6 +455,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload8.i32 v0+4",
 		Doc:     "Load 8 bits from memory at p + Offset and sign-extend.",
 		Sem:     "load", SemKernel: "s8",
+		AccessBytes: 1,
 	},
 	OpIstore8: {
 		Name: "istore8", Format: FormatStore,
@@ -461,6 +467,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "istore8 v1, v0+4",
 		Doc:     "Store the low 8 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "8",
+		AccessBytes: 1,
 	},
 	OpUload16: {
 		Name: "uload16", Format: FormatLoad,
@@ -472,6 +479,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload16.i32 v0+4",
 		Doc:     "Load 16 bits from memory at p + Offset and zero-extend.",
 		Sem:     "load", SemKernel: "u16",
+		AccessBytes: 2,
 	},
 	OpSload16: {
 		Name: "sload16", Format: FormatLoad,
@@ -483,6 +491,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload16.i32 v0+4",
 		Doc:     "Load 16 bits from memory at p + Offset and sign-extend.",
 		Sem:     "load", SemKernel: "s16",
+		AccessBytes: 2,
 	},
 	OpIstore16: {
 		Name: "istore16", Format: FormatStore,
@@ -494,6 +503,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "istore16 v1, v0+4",
 		Doc:     "Store the low 16 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "16",
+		AccessBytes: 2,
 	},
 	OpUload32: {
 		Name: "uload32", Format: FormatLoad,
@@ -505,6 +515,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload32 v0+4",
 		Doc:     "Load 32 bits from memory at p + Offset and zero-extend to i64.",
 		Sem:     "load", SemKernel: "u32",
+		AccessBytes: 4,
 	},
 	OpSload32: {
 		Name: "sload32", Format: FormatLoad,
@@ -516,6 +527,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload32 v0+4",
 		Doc:     "Load 32 bits from memory at p + Offset and sign-extend to i64.",
 		Sem:     "load", SemKernel: "s32",
+		AccessBytes: 4,
 	},
 	OpIstore32: {
 		Name: "istore32", Format: FormatStore,
@@ -527,6 +539,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "istore32 v1, v0+4",
 		Doc:     "Store the low 32 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "32",
+		AccessBytes: 4,
 	},
 	OpUload8x8: {
 		Name: "uload8x8", Format: FormatLoad,
@@ -538,6 +551,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload8x8 v0+8",
 		Doc:     "Load 8 bytes from memory at p + Offset and zero-extend each into a lane of an i16x8.",
 		Sem:     "load_widen", SemKernel: "u",
+		AccessBytes: 8,
 	},
 	OpSload8x8: {
 		Name: "sload8x8", Format: FormatLoad,
@@ -549,6 +563,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload8x8 v0+8",
 		Doc:     "Load 8 bytes from memory at p + Offset and sign-extend each into a lane of an i16x8.",
 		Sem:     "load_widen", SemKernel: "s",
+		AccessBytes: 8,
 	},
 	OpUload16x4: {
 		Name: "uload16x4", Format: FormatLoad,
@@ -560,6 +575,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload16x4 v0+8",
 		Doc:     "Load four 16-bit values from memory at p + Offset and zero-extend them into an i32x4.",
 		Sem:     "load_widen", SemKernel: "u",
+		AccessBytes: 8,
 	},
 	OpSload16x4: {
 		Name: "sload16x4", Format: FormatLoad,
@@ -571,6 +587,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload16x4 v0+8",
 		Doc:     "Load four 16-bit values from memory at p + Offset and sign-extend them into an i32x4.",
 		Sem:     "load_widen", SemKernel: "s",
+		AccessBytes: 8,
 	},
 	OpUload32x2: {
 		Name: "uload32x2", Format: FormatLoad,
@@ -582,6 +599,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uload32x2 v0+8",
 		Doc:     "Load two 32-bit values from memory at p + Offset and zero-extend them into an i64x2.",
 		Sem:     "load_widen", SemKernel: "u",
+		AccessBytes: 8,
 	},
 	OpSload32x2: {
 		Name: "sload32x2", Format: FormatLoad,
@@ -593,6 +611,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sload32x2 v0+8",
 		Doc:     "Load two 32-bit values from memory at p + Offset and sign-extend them into an i64x2.",
 		Sem:     "load_widen", SemKernel: "s",
+		AccessBytes: 8,
 	},
 	OpStackAddr: {
 		Name: "stack_addr", Format: FormatStackAddr,
@@ -640,6 +659,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = iconst.i32 42",
 		Doc:     "Integer constant (i8..i64; build i128 from two halves).",
 		Sem:     "iconst", SemKernel: "",
+		Family: "consts",
 	},
 	OpF16const: {
 		Name: "f16const", Format: FormatUnaryIeee16,
@@ -649,6 +669,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = f16const 0x1.5p6",
 		Doc:     "Half-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
+		Family: "consts",
 	},
 	OpF32const: {
 		Name: "f32const", Format: FormatUnaryIeee32,
@@ -658,6 +679,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = f32const 0x1.8p1",
 		Doc:     "Single-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
+		Family: "consts",
 	},
 	OpF64const: {
 		Name: "f64const", Format: FormatUnaryIeee64,
@@ -667,6 +689,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = f64const 0x1.8p1",
 		Doc:     "Double-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
+		Family: "consts",
 	},
 	OpF128const: {
 		Name: "f128const", Format: FormatUnaryConst,
@@ -676,6 +699,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = f128const const0",
 		Doc:     "Quad-precision float constant, held in the constant pool.",
 		Sem:     "const_data", SemKernel: "",
+		Family: "consts",
 	},
 	OpVconst: {
 		Name: "vconst", Format: FormatUnaryConst,
@@ -686,6 +710,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = vconst.i32x4 const0",
 		Doc:     "Vector constant, held in the constant pool.",
 		Sem:     "const_data", SemKernel: "",
+		Family: "consts",
 	},
 	OpIadd: {
 		Name: "iadd", Format: FormatBinary,
@@ -696,6 +721,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = iadd v0, v1",
 		Doc:     "Wrapping integer addition.",
 		Sem:     "int_binary", SemKernel: "add",
+		Family: "arith",
 	},
 	OpIsub: {
 		Name: "isub", Format: FormatBinary,
@@ -706,6 +732,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = isub v0, v1",
 		Doc:     "Wrapping integer subtraction.",
 		Sem:     "int_binary", SemKernel: "sub",
+		Family: "arith",
 	},
 	OpIneg: {
 		Name: "ineg", Format: FormatUnary,
@@ -716,6 +743,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = ineg v0",
 		Doc:     "Wrapping integer negation.",
 		Sem:     "int_unary", SemKernel: "neg",
+		Family: "arith",
 	},
 	OpIabs: {
 		Name: "iabs", Format: FormatUnary,
@@ -726,6 +754,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = iabs v0",
 		Doc:     "Integer absolute value, wrapping for the minimum value.",
 		Sem:     "int_unary", SemKernel: "abs",
+		Family: "arith",
 	},
 	OpImul: {
 		Name: "imul", Format: FormatBinary,
@@ -736,6 +765,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = imul v0, v1",
 		Doc:     "Wrapping integer multiplication.",
 		Sem:     "int_binary", SemKernel: "mul",
+		Family: "arith",
 	},
 	OpUmulhi: {
 		Name: "umulhi", Format: FormatBinary,
@@ -746,6 +776,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = umulhi v0, v1",
 		Doc:     "The high half of the double-width unsigned product.",
 		Sem:     "int_binary", SemKernel: "umulhi",
+		Family: "arith",
 	},
 	OpSmulhi: {
 		Name: "smulhi", Format: FormatBinary,
@@ -756,6 +787,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = smulhi v0, v1",
 		Doc:     "The high half of the double-width signed product.",
 		Sem:     "int_binary", SemKernel: "smulhi",
+		Family: "arith",
 	},
 	OpUdiv: {
 		Name: "udiv", Format: FormatBinary,
@@ -767,6 +799,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = udiv v0, v1",
 		Doc:     "Unsigned integer division; traps when y is zero.",
 		Sem:     "int_div", SemKernel: "udiv",
+		Family:  "division",
+		Partial: "nonzero",
 	},
 	OpSdiv: {
 		Name: "sdiv", Format: FormatBinary,
@@ -778,6 +812,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = sdiv v0, v1",
 		Doc:     "Signed integer division rounding toward zero; traps when y is zero or on overflow.",
 		Sem:     "int_div", SemKernel: "sdiv",
+		Family:  "division",
+		Partial: "nonzero_nooverflow",
 	},
 	OpUrem: {
 		Name: "urem", Format: FormatBinary,
@@ -789,6 +825,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = urem v0, v1",
 		Doc:     "Unsigned integer remainder; traps when y is zero.",
 		Sem:     "int_div", SemKernel: "urem",
+		Family:  "division",
+		Partial: "nonzero",
 	},
 	OpSrem: {
 		Name: "srem", Format: FormatBinary,
@@ -800,6 +838,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = srem v0, v1",
 		Doc:     "Signed integer remainder with the sign of x; traps when y is zero.",
 		Sem:     "int_div", SemKernel: "srem",
+		Family:  "division",
+		Partial: "nonzero_nooverflow",
 	},
 	OpSmin: {
 		Name: "smin", Format: FormatBinary,
@@ -810,6 +850,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = smin v0, v1",
 		Doc:     "Signed integer minimum.",
 		Sem:     "int_binary", SemKernel: "smin",
+		Family: "arith",
 	},
 	OpUmin: {
 		Name: "umin", Format: FormatBinary,
@@ -820,6 +861,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = umin v0, v1",
 		Doc:     "Unsigned integer minimum.",
 		Sem:     "int_binary", SemKernel: "umin",
+		Family: "arith",
 	},
 	OpSmax: {
 		Name: "smax", Format: FormatBinary,
@@ -830,6 +872,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = smax v0, v1",
 		Doc:     "Signed integer maximum.",
 		Sem:     "int_binary", SemKernel: "smax",
+		Family: "arith",
 	},
 	OpUmax: {
 		Name: "umax", Format: FormatBinary,
@@ -840,6 +883,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = umax v0, v1",
 		Doc:     "Unsigned integer maximum.",
 		Sem:     "int_binary", SemKernel: "umax",
+		Family: "arith",
 	},
 	OpIcmp: {
 		Name: "icmp", Format: FormatIntCompare,
@@ -850,6 +894,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = icmp eq v0, v1",
 		Doc:     "Integer comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
 		Sem:     "icmp", SemKernel: "",
+		Family: "compare",
 	},
 	OpUaddOverflow: {
 		Name: "uadd_overflow", Format: FormatBinary,
@@ -860,6 +905,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = uadd_overflow v0, v1",
 		Doc:     "Wrapping unsigned addition with an overflow flag.",
 		Sem:     "int_overflow", SemKernel: "uadd",
+		Family: "overflow",
 	},
 	OpSaddOverflow: {
 		Name: "sadd_overflow", Format: FormatBinary,
@@ -870,6 +916,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = sadd_overflow v0, v1",
 		Doc:     "Wrapping signed addition with an overflow flag.",
 		Sem:     "int_overflow", SemKernel: "sadd",
+		Family: "overflow",
 	},
 	OpUsubOverflow: {
 		Name: "usub_overflow", Format: FormatBinary,
@@ -880,6 +927,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = usub_overflow v0, v1",
 		Doc:     "Wrapping unsigned subtraction with an underflow flag.",
 		Sem:     "int_overflow", SemKernel: "usub",
+		Family: "overflow",
 	},
 	OpSsubOverflow: {
 		Name: "ssub_overflow", Format: FormatBinary,
@@ -890,6 +938,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = ssub_overflow v0, v1",
 		Doc:     "Wrapping signed subtraction with an overflow flag.",
 		Sem:     "int_overflow", SemKernel: "ssub",
+		Family: "overflow",
 	},
 	OpUmulOverflow: {
 		Name: "umul_overflow", Format: FormatBinary,
@@ -900,6 +949,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = umul_overflow v0, v1",
 		Doc:     "Wrapping unsigned multiplication with an overflow flag.",
 		Sem:     "int_overflow", SemKernel: "umul",
+		Family: "overflow",
 	},
 	OpSmulOverflow: {
 		Name: "smul_overflow", Format: FormatBinary,
@@ -910,6 +960,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = smul_overflow v0, v1",
 		Doc:     "Wrapping signed multiplication with an overflow flag.",
 		Sem:     "int_overflow", SemKernel: "smul",
+		Family: "overflow",
 	},
 	OpUaddOverflowCin: {
 		Name: "uadd_overflow_cin", Format: FormatTernary,
@@ -920,6 +971,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3, v4 = uadd_overflow_cin v0, v1, v2",
 		Doc:     "Unsigned addition with a carry in and a carry out.",
 		Sem:     "int_overflow_carry", SemKernel: "uadd",
+		Family: "overflow",
 	},
 	OpSaddOverflowCin: {
 		Name: "sadd_overflow_cin", Format: FormatTernary,
@@ -930,6 +982,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3, v4 = sadd_overflow_cin v0, v1, v2",
 		Doc:     "Signed addition with a carry in and an overflow out.",
 		Sem:     "int_overflow_carry", SemKernel: "sadd",
+		Family: "overflow",
 	},
 	OpUsubOverflowBin: {
 		Name: "usub_overflow_bin", Format: FormatTernary,
@@ -940,6 +993,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3, v4 = usub_overflow_bin v0, v1, v2",
 		Doc:     "Unsigned subtraction with a borrow in and a borrow out.",
 		Sem:     "int_overflow_carry", SemKernel: "usub",
+		Family: "overflow",
 	},
 	OpSsubOverflowBin: {
 		Name: "ssub_overflow_bin", Format: FormatTernary,
@@ -950,6 +1004,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3, v4 = ssub_overflow_bin v0, v1, v2",
 		Doc:     "Signed subtraction with a borrow in and an overflow out.",
 		Sem:     "int_overflow_carry", SemKernel: "ssub",
+		Family: "overflow",
 	},
 	OpUaddOverflowTrap: {
 		Name: "uadd_overflow_trap", Format: FormatIntAddTrap,
@@ -961,6 +1016,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = uadd_overflow_trap v0, v1, user1",
 		Doc:     "Unsigned addition that traps with the trap code on overflow.",
 		Sem:     "int_overflow_trap", SemKernel: "uadd",
+		Family: "traps",
 	},
 	OpBand: {
 		Name: "band", Format: FormatBinary,
@@ -971,6 +1027,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = band v0, v1",
 		Doc:     "Bitwise and.",
 		Sem:     "bits_binary", SemKernel: "and",
+		Family:  "bitwise",
+		NaNBits: []int{0, 1},
 	},
 	OpBor: {
 		Name: "bor", Format: FormatBinary,
@@ -981,6 +1039,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = bor v0, v1",
 		Doc:     "Bitwise or.",
 		Sem:     "bits_binary", SemKernel: "or",
+		Family:  "bitwise",
+		NaNBits: []int{0, 1},
 	},
 	OpBxor: {
 		Name: "bxor", Format: FormatBinary,
@@ -991,6 +1051,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = bxor v0, v1",
 		Doc:     "Bitwise exclusive or.",
 		Sem:     "bits_binary", SemKernel: "xor",
+		Family:  "bitwise",
+		NaNBits: []int{0, 1},
 	},
 	OpBnot: {
 		Name: "bnot", Format: FormatUnary,
@@ -1001,6 +1063,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bnot v0",
 		Doc:     "Bitwise not.",
 		Sem:     "bits_unary", SemKernel: "not",
+		Family:  "bitwise",
+		NaNBits: []int{0},
 	},
 	OpBitrev: {
 		Name: "bitrev", Format: FormatUnary,
@@ -1011,6 +1075,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bitrev v0",
 		Doc:     "Reverse the bits of an integer.",
 		Sem:     "int_unary", SemKernel: "bitrev",
+		Family: "bitwise",
 	},
 	OpClz: {
 		Name: "clz", Format: FormatUnary,
@@ -1021,6 +1086,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = clz v0",
 		Doc:     "Count leading zero bits.",
 		Sem:     "int_unary", SemKernel: "clz",
+		Family: "bitwise",
 	},
 	OpCls: {
 		Name: "cls", Format: FormatUnary,
@@ -1031,6 +1097,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = cls v0",
 		Doc:     "Count leading sign bits, not counting the sign bit itself.",
 		Sem:     "int_unary", SemKernel: "cls",
+		Family: "bitwise",
 	},
 	OpCtz: {
 		Name: "ctz", Format: FormatUnary,
@@ -1041,6 +1108,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = ctz v0",
 		Doc:     "Count trailing zero bits.",
 		Sem:     "int_unary", SemKernel: "ctz",
+		Family: "bitwise",
 	},
 	OpBswap: {
 		Name: "bswap", Format: FormatUnary,
@@ -1051,6 +1119,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bswap v0",
 		Doc:     "Reverse the byte order of an integer.",
 		Sem:     "int_unary", SemKernel: "bswap",
+		Family: "bitwise",
 	},
 	OpPopcnt: {
 		Name: "popcnt", Format: FormatUnary,
@@ -1061,6 +1130,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = popcnt v0",
 		Doc:     "Count the one bits (per lane for vectors).",
 		Sem:     "int_unary", SemKernel: "popcnt",
+		Family: "bitwise",
 	},
 	OpBmask: {
 		Name: "bmask", Format: FormatUnary,
@@ -1071,6 +1141,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bmask.i32 v0",
 		Doc:     "All ones when x is non-zero, else zero, in the controlling type.",
 		Sem:     "bmask", SemKernel: "",
+		Family: "bitwise",
 	},
 	OpIshl: {
 		Name: "ishl", Format: FormatBinary,
@@ -1081,6 +1152,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = ishl v0, v1",
 		Doc:     "Shift left, shifting in zeros.",
 		Sem:     "int_shift", SemKernel: "ishl",
+		Family: "shifts",
 	},
 	OpUshr: {
 		Name: "ushr", Format: FormatBinary,
@@ -1091,6 +1163,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = ushr v0, v1",
 		Doc:     "Logical shift right, shifting in zeros.",
 		Sem:     "int_shift", SemKernel: "ushr",
+		Family: "shifts",
 	},
 	OpSshr: {
 		Name: "sshr", Format: FormatBinary,
@@ -1101,6 +1174,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = sshr v0, v1",
 		Doc:     "Arithmetic shift right, shifting in copies of the sign bit.",
 		Sem:     "int_shift", SemKernel: "sshr",
+		Family: "shifts",
 	},
 	OpRotl: {
 		Name: "rotl", Format: FormatBinary,
@@ -1111,6 +1185,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = rotl v0, v1",
 		Doc:     "Rotate left.",
 		Sem:     "int_shift", SemKernel: "rotl",
+		Family: "shifts",
 	},
 	OpRotr: {
 		Name: "rotr", Format: FormatBinary,
@@ -1121,6 +1196,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = rotr v0, v1",
 		Doc:     "Rotate right.",
 		Sem:     "int_shift", SemKernel: "rotr",
+		Family: "shifts",
 	},
 	OpFcmp: {
 		Name: "fcmp", Format: FormatFloatCompare,
@@ -1131,6 +1207,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fcmp lt v0, v1",
 		Doc:     "Float comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
 		Sem:     "fcmp", SemKernel: "",
+		Family: "compare",
 	},
 	OpFadd: {
 		Name: "fadd", Format: FormatBinary,
@@ -1141,6 +1218,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fadd v0, v1",
 		Doc:     "Float addition.",
 		Sem:     "float_binary", SemKernel: "add",
+		Family: "float",
 	},
 	OpFsub: {
 		Name: "fsub", Format: FormatBinary,
@@ -1151,6 +1229,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fsub v0, v1",
 		Doc:     "Float subtraction.",
 		Sem:     "float_binary", SemKernel: "sub",
+		Family: "float",
 	},
 	OpFmul: {
 		Name: "fmul", Format: FormatBinary,
@@ -1161,6 +1240,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fmul v0, v1",
 		Doc:     "Float multiplication.",
 		Sem:     "float_binary", SemKernel: "mul",
+		Family: "float",
 	},
 	OpFdiv: {
 		Name: "fdiv", Format: FormatBinary,
@@ -1171,6 +1251,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fdiv v0, v1",
 		Doc:     "Float division.",
 		Sem:     "float_binary", SemKernel: "div",
+		Family: "float",
 	},
 	OpSqrt: {
 		Name: "sqrt", Format: FormatUnary,
@@ -1181,6 +1262,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sqrt v0",
 		Doc:     "Float square root.",
 		Sem:     "float_unary", SemKernel: "sqrt",
+		Family: "float",
 	},
 	OpFma: {
 		Name: "fma", Format: FormatTernary,
@@ -1191,6 +1273,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3 = fma v0, v1, v2",
 		Doc:     "Fused multiply-add x*y + z with a single rounding.",
 		Sem:     "fma", SemKernel: "",
+		Family: "float",
 	},
 	OpFneg: {
 		Name: "fneg", Format: FormatUnary,
@@ -1201,6 +1284,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fneg v0",
 		Doc:     "Flip the sign bit.",
 		Sem:     "float_unary", SemKernel: "neg",
+		Family: "float",
 	},
 	OpFabs: {
 		Name: "fabs", Format: FormatUnary,
@@ -1211,6 +1295,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fabs v0",
 		Doc:     "Clear the sign bit.",
 		Sem:     "float_unary", SemKernel: "abs",
+		Family: "float",
 	},
 	OpFcopysign: {
 		Name: "fcopysign", Format: FormatBinary,
@@ -1221,6 +1306,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fcopysign v0, v1",
 		Doc:     "x with the sign bit of y.",
 		Sem:     "float_binary", SemKernel: "copysign",
+		Family:  "float",
+		NaNBits: []int{1},
 	},
 	OpFmin: {
 		Name: "fmin", Format: FormatBinary,
@@ -1231,6 +1318,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fmin v0, v1",
 		Doc:     "Float minimum; NaN if either input is NaN, and -0.0 < +0.0.",
 		Sem:     "float_binary", SemKernel: "min",
+		Family: "float",
 	},
 	OpFmax: {
 		Name: "fmax", Format: FormatBinary,
@@ -1241,6 +1329,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = fmax v0, v1",
 		Doc:     "Float maximum; NaN if either input is NaN, and -0.0 < +0.0.",
 		Sem:     "float_binary", SemKernel: "max",
+		Family: "float",
 	},
 	OpCeil: {
 		Name: "ceil", Format: FormatUnary,
@@ -1251,6 +1340,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = ceil v0",
 		Doc:     "Round to an integral value toward positive infinity.",
 		Sem:     "float_unary", SemKernel: "ceil",
+		Family: "float",
 	},
 	OpFloor: {
 		Name: "floor", Format: FormatUnary,
@@ -1261,6 +1351,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = floor v0",
 		Doc:     "Round to an integral value toward negative infinity.",
 		Sem:     "float_unary", SemKernel: "floor",
+		Family: "float",
 	},
 	OpTrunc: {
 		Name: "trunc", Format: FormatUnary,
@@ -1271,6 +1362,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = trunc v0",
 		Doc:     "Round to an integral value toward zero.",
 		Sem:     "float_unary", SemKernel: "trunc",
+		Family: "float",
 	},
 	OpNearest: {
 		Name: "nearest", Format: FormatUnary,
@@ -1281,6 +1373,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = nearest v0",
 		Doc:     "Round to the nearest integral value, ties to even.",
 		Sem:     "float_unary", SemKernel: "nearest",
+		Family: "float",
 	},
 	OpBitcast: {
 		Name: "bitcast", Format: FormatLoadNoOffset,
@@ -1291,6 +1384,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bitcast.i32 v0",
 		Doc:     "Reinterpret the bits of x as the controlling type of the same width.",
 		Sem:     "bitcast", SemKernel: "",
+		Family:  "convert",
+		NaNBits: []int{0},
 	},
 	OpIreduce: {
 		Name: "ireduce", Format: FormatUnary,
@@ -1301,6 +1396,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = ireduce.i32 v0",
 		Doc:     "Truncate x to a narrower integer type, dropping the high bits.",
 		Sem:     "ireduce", SemKernel: "",
+		Family: "convert",
 	},
 	OpUextend: {
 		Name: "uextend", Format: FormatUnary,
@@ -1311,6 +1407,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uextend.i64 v0",
 		Doc:     "Zero-extend x to a wider integer type.",
 		Sem:     "extend", SemKernel: "u",
+		Family: "convert",
 	},
 	OpSextend: {
 		Name: "sextend", Format: FormatUnary,
@@ -1321,6 +1418,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = sextend.i64 v0",
 		Doc:     "Sign-extend x to a wider integer type.",
 		Sem:     "extend", SemKernel: "s",
+		Family: "convert",
 	},
 	OpIsplit: {
 		Name: "isplit", Format: FormatUnary,
@@ -1331,6 +1429,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1, v2 = isplit v0",
 		Doc:     "Split an integer into its low and high halves.",
 		Sem:     "isplit", SemKernel: "",
+		Family: "convert",
 	},
 	OpIconcat: {
 		Name: "iconcat", Format: FormatBinary,
@@ -1341,6 +1440,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = iconcat v0, v1",
 		Doc:     "Concatenate low and high halves into an integer of twice the width.",
 		Sem:     "iconcat", SemKernel: "",
+		Family: "convert",
 	},
 	OpFpromote: {
 		Name: "fpromote", Format: FormatUnary,
@@ -1351,6 +1451,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fpromote.f64 v0",
 		Doc:     "Convert x to a wider float format (exact).",
 		Sem:     "fconvert", SemKernel: "",
+		Family: "convert",
 	},
 	OpFdemote: {
 		Name: "fdemote", Format: FormatUnary,
@@ -1361,6 +1462,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fdemote.f32 v0",
 		Doc:     "Convert x to a narrower float format, rounding.",
 		Sem:     "fconvert", SemKernel: "",
+		Family: "convert",
 	},
 	OpFvdemote: {
 		Name: "fvdemote", Format: FormatUnary,
@@ -1370,6 +1472,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fvdemote v0",
 		Doc:     "Convert the two f64 lanes to f32 in the low lanes of an f32x4, zeroing the high lanes.",
 		Sem:     "fvdemote", SemKernel: "",
+		Family: "convert",
 	},
 	OpFvpromoteLow: {
 		Name: "fvpromote_low", Format: FormatUnary,
@@ -1379,6 +1482,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fvpromote_low v0",
 		Doc:     "Convert the two low f32 lanes to an f64x2.",
 		Sem:     "fvpromote_low", SemKernel: "",
+		Family: "convert",
 	},
 	OpFcvtToUint: {
 		Name: "fcvt_to_uint", Format: FormatUnary,
@@ -1390,6 +1494,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_uint.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, rounding toward zero; traps on NaN or overflow.",
 		Sem:     "fcvt_to_int", SemKernel: "u",
+		Family:  "convert",
+		Partial: "in_range",
 	},
 	OpFcvtToSint: {
 		Name: "fcvt_to_sint", Format: FormatUnary,
@@ -1401,6 +1507,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_sint.i32 v0",
 		Doc:     "Convert a float to a signed integer, rounding toward zero; traps on NaN or overflow.",
 		Sem:     "fcvt_to_int", SemKernel: "s",
+		Family:  "convert",
+		Partial: "in_range",
 	},
 	OpFcvtToUintSat: {
 		Name: "fcvt_to_uint_sat", Format: FormatUnary,
@@ -1411,6 +1519,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_uint_sat.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, saturating; NaN gives 0.",
 		Sem:     "fcvt_to_int_sat", SemKernel: "u",
+		Family: "convert",
 	},
 	OpFcvtToSintSat: {
 		Name: "fcvt_to_sint_sat", Format: FormatUnary,
@@ -1421,6 +1530,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_sint_sat.i32 v0",
 		Doc:     "Convert a float to a signed integer, saturating; NaN gives 0.",
 		Sem:     "fcvt_to_int_sat", SemKernel: "s",
+		Family: "convert",
 	},
 	OpFcvtFromUint: {
 		Name: "fcvt_from_uint", Format: FormatUnary,
@@ -1431,6 +1541,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_from_uint.f64 v0",
 		Doc:     "Convert an unsigned integer to a float, rounding to nearest.",
 		Sem:     "fcvt_from_int", SemKernel: "u",
+		Family: "convert",
 	},
 	OpFcvtFromSint: {
 		Name: "fcvt_from_sint", Format: FormatUnary,
@@ -1441,6 +1552,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_from_sint.f64 v0",
 		Doc:     "Convert a signed integer to a float, rounding to nearest.",
 		Sem:     "fcvt_from_int", SemKernel: "s",
+		Family: "convert",
 	},
 	OpSelect: {
 		Name: "select", Format: FormatTernary,
@@ -1451,6 +1563,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3 = select v0, v1, v2",
 		Doc:     "x when c is non-zero, else y.",
 		Sem:     "select", SemKernel: "",
+		Family: "compare",
 	},
 	OpSelectSpectreGuard: {
 		Name: "select_spectre_guard", Format: FormatTernary,
@@ -1461,6 +1574,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3 = select_spectre_guard v0, v1, v2",
 		Doc:     "select that is never turned into a branch or speculated around (for Spectre guards).",
 		Sem:     "select", SemKernel: "",
+		Family: "compare",
 	},
 	OpBitselect: {
 		Name: "bitselect", Format: FormatTernary,
@@ -1471,6 +1585,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3 = bitselect v0, v1, v2",
 		Doc:     "Take each bit from x where c has a one bit, else from y.",
 		Sem:     "bitselect", SemKernel: "",
+		Family:  "compare",
+		NaNBits: []int{0, 1, 2},
 	},
 	OpSplat: {
 		Name: "splat", Format: FormatUnary,
@@ -1481,6 +1597,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = splat.i32x4 v0",
 		Doc:     "A vector with every lane set to x.",
 		Sem:     "splat", SemKernel: "",
+		Family: "lanes",
 	},
 	OpInsertlane: {
 		Name: "insertlane", Format: FormatTernaryImm8,
@@ -1491,6 +1608,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = insertlane v0, v1, 2",
 		Doc:     "x with lane Idx replaced by y.",
 		Sem:     "insertlane", SemKernel: "",
+		Family: "lanes",
 	},
 	OpExtractlane: {
 		Name: "extractlane", Format: FormatBinaryImm8,
@@ -1501,6 +1619,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = extractlane v0, 2",
 		Doc:     "Lane Idx of x.",
 		Sem:     "extractlane", SemKernel: "",
+		Family: "lanes",
 	},
 	OpScalarToVector: {
 		Name: "scalar_to_vector", Format: FormatUnary,
@@ -1511,6 +1630,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = scalar_to_vector.i32x4 v0",
 		Doc:     "A vector with s in lane 0 and zeros in the other lanes.",
 		Sem:     "scalar_to_vector", SemKernel: "",
+		Family: "lanes",
 	},
 	OpSwizzle: {
 		Name: "swizzle", Format: FormatBinary,
@@ -1520,6 +1640,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = swizzle v0, v1",
 		Doc:     "Select bytes of x by the indices in y; out-of-range indices give 0.",
 		Sem:     "swizzle", SemKernel: "",
+		Family: "lanes",
 	},
 	OpShuffle: {
 		Name: "shuffle", Format: FormatShuffle,
@@ -1529,6 +1650,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = shuffle v0, v1, 0x1f1e1d1c1b1a19181716151413121110",
 		Doc:     "Select bytes of the concatenation of a and b by the 16 immediate indices.",
 		Sem:     "shuffle", SemKernel: "",
+		Family: "lanes",
 	},
 	OpX86Pshufb: {
 		Name: "x86_pshufb", Format: FormatBinary,
@@ -1548,6 +1670,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = vany_true v0",
 		Doc:     "1 if any lane of a is non-zero, else 0.",
 		Sem:     "vany_true", SemKernel: "",
+		Family: "lanes",
 	},
 	OpVallTrue: {
 		Name: "vall_true", Format: FormatUnary,
@@ -1558,6 +1681,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = vall_true v0",
 		Doc:     "1 if every lane of a is non-zero, else 0.",
 		Sem:     "vall_true", SemKernel: "",
+		Family: "lanes",
 	},
 	OpVhighBits: {
 		Name: "vhigh_bits", Format: FormatUnary,
@@ -1568,6 +1692,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = vhigh_bits.i8 v0",
 		Doc:     "Gather the most significant bit of each lane of a into a scalar integer.",
 		Sem:     "vhigh_bits", SemKernel: "",
+		Family:  "lanes",
+		NaNBits: []int{0},
 	},
 	OpUaddSat: {
 		Name: "uadd_sat", Format: FormatBinary,
@@ -1578,6 +1704,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = uadd_sat v0, v1",
 		Doc:     "Lane-wise addition with unsigned saturation.",
 		Sem:     "int_binary", SemKernel: "uadd_sat",
+		Family: "saturating",
 	},
 	OpSaddSat: {
 		Name: "sadd_sat", Format: FormatBinary,
@@ -1588,6 +1715,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = sadd_sat v0, v1",
 		Doc:     "Lane-wise addition with signed saturation.",
 		Sem:     "int_binary", SemKernel: "sadd_sat",
+		Family: "saturating",
 	},
 	OpUsubSat: {
 		Name: "usub_sat", Format: FormatBinary,
@@ -1598,6 +1726,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = usub_sat v0, v1",
 		Doc:     "Lane-wise subtraction with unsigned saturation.",
 		Sem:     "int_binary", SemKernel: "usub_sat",
+		Family: "saturating",
 	},
 	OpSsubSat: {
 		Name: "ssub_sat", Format: FormatBinary,
@@ -1608,6 +1737,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = ssub_sat v0, v1",
 		Doc:     "Lane-wise subtraction with signed saturation.",
 		Sem:     "int_binary", SemKernel: "ssub_sat",
+		Family: "saturating",
 	},
 	OpAvgRound: {
 		Name: "avg_round", Format: FormatBinary,
@@ -1618,6 +1748,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = avg_round v0, v1",
 		Doc:     "Lane-wise unsigned average, rounding up: (x + y + 1) / 2.",
 		Sem:     "int_binary", SemKernel: "avg_round",
+		Family: "saturating",
 	},
 	OpSqmulRoundSat: {
 		Name: "sqmul_round_sat", Format: FormatBinary,
@@ -1628,6 +1759,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = sqmul_round_sat v0, v1",
 		Doc:     "Lane-wise fixed-point (Q15/Q31) multiplication with rounding and signed saturation.",
 		Sem:     "int_binary", SemKernel: "sqmul_round_sat",
+		Family: "saturating",
 	},
 	OpX86Pmulhrsw: {
 		Name: "x86_pmulhrsw", Format: FormatBinary,
@@ -1648,6 +1780,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = iadd_pairwise v0, v1",
 		Doc:     "Add adjacent lane pairs of x (low half of the result) and of y (high half).",
 		Sem:     "pairwise", SemKernel: "add",
+		Family: "saturating",
 	},
 	OpX86Pmaddubsw: {
 		Name: "x86_pmaddubsw", Format: FormatBinary,
@@ -1667,6 +1800,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = snarrow v0, v1",
 		Doc:     "Narrow the lanes of x and y into one vector, saturating to the signed range.",
 		Sem:     "narrow", SemKernel: "s",
+		Family: "narrow",
 	},
 	OpUnarrow: {
 		Name: "unarrow", Format: FormatBinary,
@@ -1677,6 +1811,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = unarrow v0, v1",
 		Doc:     "Narrow the signed lanes of x and y into one vector, saturating to the unsigned range.",
 		Sem:     "narrow", SemKernel: "u",
+		Family: "narrow",
 	},
 	OpUunarrow: {
 		Name: "uunarrow", Format: FormatBinary,
@@ -1687,6 +1822,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = uunarrow v0, v1",
 		Doc:     "Narrow the unsigned lanes of x and y into one vector, saturating to the unsigned range.",
 		Sem:     "narrow", SemKernel: "uu",
+		Family: "narrow",
 	},
 	OpSwidenLow: {
 		Name: "swiden_low", Format: FormatUnary,
@@ -1697,6 +1833,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = swiden_low v0",
 		Doc:     "Sign-extend the low half of the lanes of x to twice the width.",
 		Sem:     "widen", SemKernel: "s_low",
+		Family: "narrow",
 	},
 	OpSwidenHigh: {
 		Name: "swiden_high", Format: FormatUnary,
@@ -1707,6 +1844,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = swiden_high v0",
 		Doc:     "Sign-extend the high half of the lanes of x to twice the width.",
 		Sem:     "widen", SemKernel: "s_high",
+		Family: "narrow",
 	},
 	OpUwidenLow: {
 		Name: "uwiden_low", Format: FormatUnary,
@@ -1717,6 +1855,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uwiden_low v0",
 		Doc:     "Zero-extend the low half of the lanes of x to twice the width.",
 		Sem:     "widen", SemKernel: "u_low",
+		Family: "narrow",
 	},
 	OpUwidenHigh: {
 		Name: "uwiden_high", Format: FormatUnary,
@@ -1727,6 +1866,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = uwiden_high v0",
 		Doc:     "Zero-extend the high half of the lanes of x to twice the width.",
 		Sem:     "widen", SemKernel: "u_high",
+		Family: "narrow",
 	},
 	OpBlendv: {
 		Name: "blendv", Format: FormatTernary,
@@ -1737,6 +1877,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v3 = blendv v0, v1, v2",
 		Doc:     "Per lane, x where the top bit of c is set, else y, as x86 blendv.",
 		Sem:     "blendv", SemKernel: "",
+		Family:  "lanes",
+		NaNBits: []int{0},
 	},
 	OpX86Cvtt2dq: {
 		Name: "x86_cvtt2dq", Format: FormatUnary,
@@ -1800,6 +1942,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "atomic_store v1, v0",
 		Doc:     "Atomically store x to memory at p.",
 		Sem:     "store", SemKernel: "",
+		NaNBits: []int{0},
 	},
 	OpFence: {
 		Name: "fence", Format: FormatNullAry,
@@ -1810,6 +1953,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "fence",
 		Doc:     "A memory fence: no load or store moves across it.",
 		Sem:     "nop", SemKernel: "",
+		Family: "misc",
 	},
 	OpNop: {
 		Name: "nop", Format: FormatNullAry,
@@ -1819,6 +1963,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "nop",
 		Doc:     "Do nothing.",
 		Sem:     "nop", SemKernel: "",
+		Family: "misc",
 	},
 	OpDebugtrap: {
 		Name: "debugtrap", Format: FormatNullAry,
@@ -1838,6 +1983,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "sequence_point",
 		Doc:     "A compiler barrier: an immovable marker from IR input to machine code.",
 		Sem:     "nop", SemKernel: "",
+		Family: "misc",
 	},
 	OpGetPinnedReg: {
 		Name: "get_pinned_reg", Format: FormatNullAry,

@@ -68,6 +68,11 @@ func TestFindings(t *testing.T) {
 	total, calls := 0, 0
 	for _, path := range paths {
 		cand := findingCandidate(t, path)
+		if len(cand.Configs) == 0 {
+			// No target line (finding 29: no backend lowers it, only the
+			// interpreter runs it): nothing to model a target's crash on.
+			continue
+		}
 		seen := map[reducetest.Culprit]bool{}
 		// An opcode and type a function has more than once crashes the
 		// modelled oracle from each copy: substituting one never makes
@@ -99,6 +104,13 @@ func TestFindings(t *testing.T) {
 					// substituted (lib/ub), so no instruction can be
 					// isolated by substitution.
 					if !iredit.Replaceable(f, iredit.IndexUses(f), d.Results[0]) {
+						continue
+					}
+					// An unguarded partial operation (findings 28 and 29
+					// show the interpreter's answer at MIN / -1 and out of
+					// range) is undefined behaviour to cliff's reducer
+					// (lib/ub), which never keeps one in a candidate.
+					if d.Op.Info().Partial != "" {
 						continue
 					}
 					seen[c] = true

@@ -1,6 +1,8 @@
 package ub
 
-import "cliff/lib/ir"
+import (
+	"cliff/lib/ir"
+)
 
 // ScaffoldLoc is the source location of scaffold instructions. The number
 // spells "cliff" closely enough to be recognised in a dump and is far from
@@ -15,28 +17,24 @@ func IsScaffold(d *ir.InstData) bool { return d.SrcLoc == ScaffoldLoc }
 // memory access's address is a stack address inside its slot.
 const chosenForSafety = ir.FlagCanTrap | ir.FlagCanLoad | ir.FlagCanStore
 
-// nanSensitive lists, per opcode, the operands whose NaN payload or NaN
-// sign becomes visible in the result (or in memory). Targets produce
-// different NaN bits for the same arithmetic, so a float value reaching one
-// of these operands must be canonical first. The passes ask for every
-// operand they rebind, so the list is kept as a table indexed by opcode.
-var nanSensitive = operandTable(map[ir.Opcode][]int{
-	ir.OpBitcast:     {0},
-	ir.OpBand:        {0, 1},
-	ir.OpBor:         {0, 1},
-	ir.OpBxor:        {0, 1},
-	ir.OpBnot:        {0},
-	ir.OpBitselect:   {0, 1, 2},
-	ir.OpFcopysign:   {1}, // the sign of a NaN
-	ir.OpVhighBits:   {0}, // lane sign bits
-	ir.OpBlendv:      {0}, // lane sign bits
-	ir.OpStore:       {0},
-	ir.OpAtomicStore: {0},
-})
-
 // NaNSensitive reports whether operand k of an instruction with opcode op
-// shows the NaN bits of a float value (when it is one).
+// shows the NaN bits of a float value (when it is one): the opcode table's
+// nanbits column. Targets produce different NaN bits for the same
+// arithmetic, so a float value reaching such an operand must be canonical
+// first.
 func NaNSensitive(op ir.Opcode, k int) bool { return nanSensitive.has(op, k) }
+
+// nanSensitive is the nanbits column as a table the passes can ask for
+// every operand they rebind.
+var nanSensitive = func() operandSet {
+	byOp := map[ir.Opcode][]int{}
+	for _, op := range ir.Opcodes() {
+		if ks := op.Info().NaNBits; len(ks) > 0 {
+			byOp[op] = ks
+		}
+	}
+	return operandTable(byOp)
+}()
 
 // FreeOperand reports whether operand k of inst may be rebound to any
 // other value of the same type that dominates inst and is not an address:

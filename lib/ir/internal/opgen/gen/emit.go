@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"strconv"
 	"strings"
 )
 
@@ -79,6 +80,22 @@ func Generate(file string, src []byte) ([]byte, error) {
 		p("\t\tDoc: %q,\n", op.doc)
 		if op.sem != "" {
 			p("\t\tSem: %q, SemKernel: %q,\n", op.sem, op.kernel)
+		}
+		if op.family != "" {
+			p("\t\tFamily: %q,\n", op.family)
+		}
+		if op.access != 0 {
+			p("\t\tAccessBytes: %d,\n", op.access)
+		}
+		if op.partial != "" {
+			p("\t\tPartial: %q,\n", op.partial)
+		}
+		if len(op.nanbits) > 0 {
+			var ks []string
+			for _, k := range op.nanbits {
+				ks = append(ks, strconv.Itoa(k))
+			}
+			p("\t\tNaNBits: []int{%s},\n", strings.Join(ks, ", "))
 		}
 		p("\t},\n")
 	}

@@ -54,6 +54,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad sem shape", formats + "op ineg Unary\n  sem IntUnary\n", "t.txt:5: bad sem shape \"IntUnary\""},
 		{"bad sem kernel", formats + "op ineg Unary\n  sem int_unary Neg\n", "t.txt:5: bad sem kernel \"Neg\""},
 		{"second sem", formats + "op ineg Unary\n  sem int_unary neg\n  sem int_unary abs\n", "t.txt:6: second sem"},
+		{"family without a name", formats + "op ineg Unary\n  family\n", "t.txt:5: family needs one name"},
+		{"second family", formats + "op ineg Unary\n  family arith\n  family bitwise\n", "t.txt:6: second family"},
+		{"bad partial", formats + "op ineg Unary\n  partial Non-Zero\n", "t.txt:5: partial needs one name"},
+		{"access not a power of two", formats + "op ineg Unary\n  access 3\n", "t.txt:5: access needs a byte count"},
+		{"nanbits past the operands", formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  nanbits 1\n", "t.txt:7: nanbits: \"1\" is not the index of one of the 1 value operands"},
+		{"nanbits before in", formats + "op ineg Unary\n  nanbits 0\n", "t.txt:5: nanbits: \"0\" is not the index of one of the 0 value operands"},
 
 		// Errors found when the whole op is checked carry the op's line.
 		{"too few operands", formats + "op iadd Binary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iadd v0\n  doc d\n",
@@ -188,7 +194,8 @@ func TestGoType(t *testing.T) {
 }
 
 func TestGenerateOutput(t *testing.T) {
-	src := formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0 # comment kept\n  doc Negate # too\n  sem int_unary neg\n" +
+	src := formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0 # comment kept\n  doc Negate # too\n  sem int_unary neg\n  family arith\n  nanbits 0\n" +
+		"op udiv Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = udiv v0\n  doc Div\n  partial nonzero\n  access 4\n" +
 		"op iabs Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iabs v0\n  doc Abs\n"
 	code, err := Generate("t.txt", []byte(src))
 	if err != nil {
@@ -203,6 +210,10 @@ func TestGenerateOutput(t *testing.T) {
 		`"ineg": OpIneg,`,
 		"FormatTernary:",
 		`Sem:     "int_unary", SemKernel: "neg",`,
+		`Family:  "arith",`,
+		"NaNBits: []int{0},",
+		`Partial:     "nonzero",`,
+		"AccessBytes: 4,",
 	} {
 		if !strings.Contains(string(code), want) {
 			t.Errorf("generated code lacks %q:\n%s", want, code)

@@ -20,6 +20,18 @@ import (
 //	  example CLIF TEXT         one instruction as Cranelift prints it
 //	  doc ONE LINE
 //	  sem SHAPE [KERNEL]        what the opcode computes, for interpreters (optional)
+//	  family NAME               the opcode family generators switch and weight together (optional)
+//	  access BYTES              bytes a memory access touches when its value type does not say (optional)
+//	  partial GUARD             a partial operation and the guard that makes it total (optional)
+//	  nanbits K...              value operands whose NaN bits show in the result or memory (optional)
+//
+// family, access, partial and nanbits are what lib/gen and lib/ub know of
+// an opcode beyond its types: the swarm's opcode families; the size of an
+// extending load or truncating store (uload8 touches 1 byte); the domain
+// guard cliff-gen puts before a partial operation (nonzero: a zero
+// divisor; nonzero_nooverflow: also MIN / -1; in_range: a float converted
+// to an integer it fits); and the operands at which a float's NaN payload
+// or sign becomes visible, so must be canonical where targets differ.
 //
 // A sem line names the opcode's semantics as a shape shared by many
 // opcodes (int_binary: lane-wise binary integer arithmetic) and, where the
@@ -107,6 +119,10 @@ type opcode struct {
 	doc     string
 	sem     string // "" when the op has no sem line
 	kernel  string
+	family  string
+	access  int
+	partial string
+	nanbits []int
 	line    int
 	ctrl    int // index of the controlling type variable, -1 when monomorphic
 	ctrlOp  int // value operand giving the controlling type, -1 if none
@@ -227,7 +243,7 @@ func parseTable(file string, src []byte) (*table, error) {
 				cur.flags = append(cur.flags, fl)
 			}
 			t.ops = append(t.ops, cur)
-		case "tv", "in", "out", "example", "doc", "sem":
+		case "tv", "in", "out", "example", "doc", "sem", "family", "access", "partial", "nanbits":
 			if cur == nil {
 				return nil, fail("%s outside an op", fields[0])
 			}
@@ -354,6 +370,41 @@ func (op *opcode) addLine(directive string, args []string, rest string) error {
 		op.sem = args[0]
 		if len(args) == 2 {
 			op.kernel = args[1]
+		}
+	case "family", "partial":
+		target := &op.family
+		if directive == "partial" {
+			target = &op.partial
+		}
+		if *target != "" {
+			return fmt.Errorf("second %s", directive)
+		}
+		if len(args) != 1 || !nameRE.MatchString(args[0]) {
+			return fmt.Errorf("%s needs one name", directive)
+		}
+		*target = args[0]
+	case "access":
+		if op.access != 0 {
+			return fmt.Errorf("second access")
+		}
+		n, err := strconv.Atoi(strings.Join(args, " "))
+		if err != nil || n <= 0 || n&(n-1) != 0 || n > 16 {
+			return fmt.Errorf("access needs a byte count, a power of two up to 16")
+		}
+		op.access = n
+	case "nanbits":
+		if op.nanbits != nil {
+			return fmt.Errorf("second nanbits")
+		}
+		if len(args) == 0 {
+			return fmt.Errorf("nanbits needs operand indices")
+		}
+		for _, a := range args {
+			k, err := strconv.Atoi(a)
+			if err != nil || k < 0 || k >= len(op.ins) {
+				return fmt.Errorf("nanbits: %q is not the index of one of the %d value operands (give in before nanbits)", a, len(op.ins))
+			}
+			op.nanbits = append(op.nanbits, k)
 		}
 	}
 	return nil
