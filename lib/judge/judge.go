@@ -262,12 +262,12 @@ type judgement struct {
 	present map[record.Outcome]bool // every failure the case shows
 	// gaps are the verdicts of the reference's results that did not
 	// answer (referenceGap), by the status of their group.
-	gaps map[record.Status]record.Outcome
-	groups  []*group                // sides, in the order written
-	input   int                     // first differing input, -1 if none or unknown
-	results int                     // results judged (duplicates merged)
-	ran     int                     // results that answered (ok or trap)
-	configs []record.Config         // of every result, for ConfigName
+	gaps    map[record.Status]record.Outcome
+	groups  []*group        // sides, in the order written
+	input   int             // first differing input, -1 if none or unknown
+	results int             // results judged (duplicates merged)
+	ran     int             // results that answered (ok or trap)
+	configs []record.Config // of every result, for ConfigName
 }
 
 // Case compares a case's results across configurations and returns its
