@@ -113,8 +113,9 @@ func (w *worker) refused(t *task, u *unit) bool {
 	switch t.cfg.Executor {
 	case record.ExecRef:
 		// The reference calls no external code: it answers unsupported
-		// for an external callee it does not know, call by call.
-		return false
+		// for an external callee it does not know, call by call. It
+		// refuses only settings that change what the code computes.
+		why = referenceRefusal(t.cfg.Settings)
 	case record.ExecInterp:
 		why = u.interpRefusal()
 	default:

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"cliff/lib/interp"
@@ -26,7 +27,7 @@ func (w *worker) reference(t *task) {
 	lim := interp.DefaultLimits
 	lim.Fuel = w.lim.fuel
 	for _, u := range t.units {
-		if !w.failBroken(t, u) {
+		if w.refused(t, u) || !w.failBroken(t, u) {
 			continue
 		}
 		for _, e := range u.entries {
@@ -54,6 +55,20 @@ func (w *worker) reference(t *task) {
 			e.results[t.cfgIndex] = res.finish()
 		}
 	}
+}
+
+// referenceRefusal says why the reference cannot stand for a
+// configuration with these Cranelift settings, or "": lib/interp runs the
+// CLIF's documented semantics, and enable_nan_canonicalization makes
+// Cranelift's code compute other NaN bits than those; comparing the two
+// would blame Cranelift for cliff's choice of settings.
+func referenceRefusal(settings []string) string {
+	for _, s := range settings {
+		if name, value, _ := strings.Cut(s, "="); strings.TrimSpace(name) == "enable_nan_canonicalization" && strings.TrimSpace(value) == "true" {
+			return "the reference does not model enable_nan_canonicalization=true"
+		}
+	}
+	return ""
 }
 
 // referenceCall runs one call on the reference and classifies how it
