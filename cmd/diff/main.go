@@ -50,6 +50,10 @@ the case shows, the others being named in the summary:
   crash          the compiled code died on a signal
   divergent      answers differ; "input" is the first input vector on which
                  they differ, and each side's output on it is given
+  reference_divergent
+                 every configuration of Cranelift that answered agrees, but
+                 cliff's reference (cliff-run --arch ref) answers otherwise:
+                 a bug in what all of Cranelift shares, or in the reference
   timeout        some configuration ran out of time
   compile_error  Cranelift rejected the case in some configuration
   harness_error  cliff itself failed in some configuration (nothing else
@@ -65,6 +69,16 @@ judged on the others (its summary names them after "not compared:").
 A case with fewer than two answers is consistent when nothing failed; its
 summary says "only one configuration ran". Verdicts other than consistent
 carry the case.
+
+The reference. When cliff's reference (executor ref, cliff's own CLIF
+interpreter, which shares no code with Cranelift) answered, its side is the
+right one, written first and marked "(expected)" in the summary: a side
+that disagrees with it is the failing one, however many configurations it
+has. Without it, the answer Cranelift's interpreter shares with compiled
+code is right, else the one of most architectures. A reference that did
+not answer (unsupported, or out of fuel, call depth or stack memory) is
+not compared, never a failure of Cranelift: it counts as unsupported, or
+as stack_overflow for its limits.
 
 Joining. With several files, the records of a case from all of them are
 joined by case ID: the same case run on different machines, lone result

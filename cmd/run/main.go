@@ -124,7 +124,7 @@ by the signal, records finished before it written.`,
 		Flags: []cli.Flag{
 			cliapp.OutputFlag("records"),
 			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
-			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + ", all (comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
+			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + " (Cranelift's interpreter), " + arch.Ref + " (cliff's reference, lib/interp), all (the architectures and interp; comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
 			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAGS[+SETTINGS]`: FLAGS comma-separated flags or flag-set names (riscv64=base; none for ARCH=), SETTINGS name=value for this variant only; repeat an ARCH for several variants (see Configurations); default: the richest set the host or QEMU runs"},
 			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},

@@ -65,6 +65,11 @@ var table = []Arch{
 // nothing is compiled for it.
 const Interp = "interp"
 
+// Ref is the pseudo-architecture of cliff's own CLIF interpreter
+// (lib/interp) in cliff-run's configurations (--arch ref): the reference
+// that shares no code with Cranelift. It is not in the table either.
+const Ref = "ref"
+
 // All lists the architectures, in table order.
 func All() []Arch { return slices.Clone(table) }
 

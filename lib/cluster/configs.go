@@ -25,7 +25,8 @@ import (
 //
 // When every compiled architecture of the verdict (at least two) fails
 // alike, they are written "*". The interpreter is the architecture
-// "interp".
+// "interp", cliff's reference the architecture "ref"; neither is
+// compiled.
 func abstractConfigs(failing, all []record.Config) string {
 	isFailing := func(c record.Config) bool {
 		return slices.ContainsFunc(failing, func(f record.Config) bool { return sameConfig(f, c) })
@@ -61,12 +62,15 @@ func abstractConfigs(failing, all []record.Config) string {
 	}
 	compiled := 0
 	for a := range byArch {
-		if a != record.ExecInterp {
+		if a != record.ExecInterp && a != record.ExecRef {
 			compiled++
 		}
 	}
 	failingCompiled := len(failingArches)
 	if slices.Contains(failingArches, record.ExecInterp) {
+		failingCompiled--
+	}
+	if slices.Contains(failingArches, record.ExecRef) {
 		failingCompiled--
 	}
 	if compiled >= 2 && failingCompiled == compiled && plain && len(suffixes) == 1 {
@@ -83,8 +87,8 @@ func abstractConfigs(failing, all []record.Config) string {
 }
 
 func archOf(c record.Config) string {
-	if c.Executor == record.ExecInterp {
-		return record.ExecInterp
+	if c.Executor == record.ExecInterp || c.Executor == record.ExecRef {
+		return c.Executor
 	}
 	return c.Arch
 }

@@ -53,11 +53,24 @@ func SignatureOf(v *record.Verdict) Signature {
 	switch {
 	case v.Verdict == record.OutcomeDivergent:
 		return divergenceSignature(v)
+	case v.Verdict == record.OutcomeReferenceDivergent:
+		// All of Cranelift that answered agrees against the reference:
+		// which configurations ran is the campaign's choice, not the
+		// bug's, so R is all of Cranelift and K alone tells the bugs
+		// apart (the reference's output is the expected one).
+		s := divergenceSignature(v)
+		s.Failing = AllOfCranelift
+		return s
 	case Clustered(v.Verdict):
 		return failureSignature(v)
 	}
 	return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "-"}
 }
+
+// AllOfCranelift is R of a reference_divergent signature: every
+// configuration of Cranelift, compiled and interpreted, against cliff's
+// reference.
+const AllOfCranelift = "cranelift/*"
 
 // failureSignature is the signature of a crash, compile crash, compile
 // error or timeout: the runs that failed that way, grouped by their

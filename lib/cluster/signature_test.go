@@ -44,6 +44,9 @@ func cfg(arch, opt string) record.Config {
 	if arch == "interp" {
 		return record.Config{Arch: "interp", OptLevel: "none", Settings: settings, Executor: record.ExecInterp}
 	}
+	if arch == "ref" {
+		return record.Config{Arch: "ref", OptLevel: "none", Settings: settings, Executor: record.ExecRef}
+	}
 	a := arches[arch]
 	return record.Config{Arch: arch, OptLevel: opt, Flags: a.flags, Settings: settings, Executor: a.exec}
 }
@@ -102,6 +105,13 @@ func divergence(id string, sides ...string) *record.Verdict {
 	return v
 }
 
+// referenceDivergence is divergence with the verdict reference_divergent.
+func referenceDivergence(id string, sides ...string) *record.Verdict {
+	v := divergence(id, sides...)
+	v.Verdict = record.OutcomeReferenceDivergent
+	return v
+}
+
 func TestSignatureOf(t *testing.T) {
 	all := func(arch string) []string { return []string{arch + "/none", arch + "/speed", arch + "/speed_and_size"} }
 	for _, tc := range []struct {
@@ -123,6 +133,19 @@ func TestSignatureOf(t *testing.T) {
 			"compile_error x86_64/opt: error: Unsupported feature: should be implemented in ISLE: umax.i128"},
 		{"two architectures", failure("f", record.StatusCompileError, umaxError, "x86_64/speed", "x86_64/speed_and_size", "aarch64/speed", "aarch64/speed_and_size"),
 			"compile_error aarch64/opt,x86_64/opt: error: Unsupported feature: should be implemented in ISLE: umax.i128"},
+		{"the reference disagrees with all of Cranelift", referenceDivergence("r1", "i32 0x1 @ref/none",
+			"i32 0x2 @interp/none,x86_64/none,x86_64/speed,x86_64/speed_and_size"),
+			"reference_divergent cranelift/*: i32 value"},
+		// Which configurations ran is the campaign's: the same bug seen
+		// by x86_64 alone gets the same signature.
+		{"the reference against x86_64 alone, a trap", referenceDivergence("r2", "i32 0x1 @ref/none",
+			"trap int_divz @x86_64/none,x86_64/speed"),
+			"reference_divergent cranelift/*: unexpected trap int_divz"},
+		// The reference is right whatever the vote: x86_64's three opt
+		// levels and the interpreter are wrong beside it and aarch64.
+		{"a divergence with the reference", divergence("r3", "i32 0x1 @ref/none,aarch64/none,aarch64/speed",
+			"i32 0x2 @interp/none,x86_64/none,x86_64/speed,x86_64/speed_and_size"),
+			"divergent interp/*,x86_64/*: i32 value"},
 		{"every architecture", divergence("g", "i32 0x1 @interp/none,x86_64/none,aarch64/none,riscv64/none,s390x/none",
 			"i32 0x2 @x86_64/speed,x86_64/speed_and_size,aarch64/speed,aarch64/speed_and_size,riscv64/speed,riscv64/speed_and_size,s390x/speed,s390x/speed_and_size"),
 			"divergent */opt: i32 value"},

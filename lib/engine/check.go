@@ -22,7 +22,7 @@ func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []
 	}
 	var errs []error
 	for _, a := range arches {
-		if a == arch.Interp {
+		if interpreted(a) {
 			continue
 		}
 		target := harness.Arch(a)

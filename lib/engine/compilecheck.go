@@ -40,7 +40,7 @@ func compileTest(f *ir.File) (ir.HeaderLine, bool) {
 func compileUnit(path string, src []byte, f *ir.File, test ir.HeaderLine, configs []record.Config, skips []skip) *unit {
 	u := &unit{source: path, compileOnly: true, expectFail: slices.Contains(test.Words[1:], "expect-fail"), skips: skips}
 	for _, c := range configs {
-		if c.Executor != record.ExecInterp {
+		if c.Executor != record.ExecInterp && c.Executor != record.ExecRef {
 			u.configs = append(u.configs, c)
 		}
 	}

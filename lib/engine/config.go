@@ -34,6 +34,8 @@ func executorFor(a string) string {
 	switch {
 	case a == arch.Interp:
 		return record.ExecInterp
+	case a == arch.Ref:
+		return record.ExecRef
 	case a == hostArch():
 		return record.ExecNative
 	}
@@ -43,8 +45,8 @@ func executorFor(a string) string {
 // A ConfigSpec is a choice of configurations, as cliff-run's command line
 // makes it (--arch, --opt, --isa-flags, --set, --swarm).
 type ConfigSpec struct {
-	// Arches are architectures (lib/arch's, and arch.Interp for the
-	// interpreter); nil: for cases the host's, for a .clif file the
+	// Arches are architectures (lib/arch's, arch.Interp for Cranelift's
+	// interpreter and arch.Ref for cliff's reference); nil: for cases the host's, for a .clif file the
 	// architectures of its target lines.
 	Arches []string
 	// Opts are opt levels (OptLevels); nil: all of them.
@@ -89,8 +91,8 @@ func Configs(spec ConfigSpec) ([]record.Config, error) {
 // check rejects names that no configuration has.
 func (s *ConfigSpec) check() error {
 	for _, a := range s.Arches {
-		if a != arch.Interp && !arch.Known(a) {
-			return fmt.Errorf("architecture %q: want one of %s or %s", a, strings.Join(arch.Names(), ", "), arch.Interp)
+		if !interpreted(a) && !arch.Known(a) {
+			return fmt.Errorf("architecture %q: want one of %s, %s or %s", a, strings.Join(arch.Names(), ", "), arch.Interp, arch.Ref)
 		}
 	}
 	for _, o := range s.Opts {
@@ -137,8 +139,16 @@ func (s ConfigSpec) normal() *ConfigSpec {
 	return &s
 }
 
+// interpreted reports whether a is a pseudo-architecture whose
+// configuration interprets the CLIF instead of compiling it: Cranelift's
+// interpreter or cliff's reference.
+func interpreted(a string) bool { return a == arch.Interp || a == arch.Ref }
+
 // ParseArches reads cliff-run's --arch values: names, comma-separated or
-// repeated, and "all"; sorted, each once.
+// repeated, and "all"; sorted, each once. "all" is Cranelift's
+// configurations (the architectures and its interpreter), not the
+// reference: a campaign asks for that second opinion by name, as it
+// changes what cliff-diff calls right.
 func ParseArches(list []string) ([]string, error) {
 	var out []string
 	for _, item := range list {
@@ -149,10 +159,10 @@ func ParseArches(list []string) ([]string, error) {
 			case a == "all":
 				out = append(out, arch.Names()...)
 				out = append(out, arch.Interp)
-			case a == arch.Interp || arch.Known(a):
+			case interpreted(a) || arch.Known(a):
 				out = append(out, a)
 			default:
-				return nil, fmt.Errorf("--arch %q: want one of %s, %s or all", a, strings.Join(arch.Names(), ", "), arch.Interp)
+				return nil, fmt.Errorf("--arch %q: want one of %s, %s, %s or all", a, strings.Join(arch.Names(), ", "), arch.Interp, arch.Ref)
 			}
 		}
 	}
@@ -257,6 +267,10 @@ func (s *ConfigSpec) forCases(needs []string) []record.Config {
 			out = append(out, interpConfig(settings))
 			continue
 		}
+		if a == arch.Ref {
+			out = append(out, refConfig(settings))
+			continue
+		}
 		for _, v := range s.variantsOf(a) {
 			vs := withSettings(append(slices.Clone(s.Settings), v.Settings...), needs)
 			for _, o := range s.Opts {
@@ -291,6 +305,14 @@ func forConfigs(configs []record.Config, needs []string) []record.Config {
 
 func interpConfig(settings []string) record.Config {
 	return record.Config{Arch: arch.Interp, OptLevel: "none", Settings: settings, Executor: record.ExecInterp}
+}
+
+// refConfig is cliff's reference: one configuration, at opt level none
+// (it runs the CLIF as written). It keeps the settings so that its
+// configuration reads like the others'; lib/interp's semantics do not
+// depend on them.
+func refConfig(settings []string) record.Config {
+	return record.Config{Arch: arch.Ref, OptLevel: "none", Settings: settings, Executor: record.ExecRef}
 }
 
 // A skip is a configuration a .clif file names that cliff-run does not
@@ -373,6 +395,8 @@ func (s *ConfigSpec) forFile(f *ir.File) ([]record.Config, []skip) {
 		switch {
 		case a == arch.Interp:
 			out = append(out, interpConfig(append(slices.Clone(all), s.Settings...)))
+		case a == arch.Ref:
+			out = append(out, refConfig(append(slices.Clone(all), s.Settings...)))
 		case !covered[a]:
 			for _, v := range s.variantsOf(a) {
 				for _, o := range s.Opts {

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"cliff/lib/record"
 )
 
 // TestParseISAFlags: --isa-flags as the command line library splits it
@@ -43,6 +46,49 @@ func TestParseISAFlags(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: got %+v, %v\nwant %+v", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+// TestParseArches checks --arch: the reference by name, and "all" being
+// Cranelift's configurations without it.
+func TestParseArches(t *testing.T) {
+	tests := []struct {
+		in      []string
+		want    []string
+		wantErr bool
+	}{
+		{in: []string{"ref"}, want: []string{"ref"}},
+		{in: []string{"x86_64,ref", "ref"}, want: []string{"ref", "x86_64"}},
+		{in: []string{"all"}, want: []string{"aarch64", "interp", "riscv64", "s390x", "x86_64"}},
+		{in: []string{"all,ref"}, want: []string{"aarch64", "interp", "ref", "riscv64", "s390x", "x86_64"}},
+		{in: []string{"reference"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := ParseArches(tt.in)
+		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseArches(%q) = %q, %v; want %q (error: %v)", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// TestConfigsReference checks the reference's one configuration: opt level
+// none, executor ref, whatever --opt asks of the compiled ones.
+func TestConfigsReference(t *testing.T) {
+	configs, err := Configs(ConfigSpec{Arches: []string{"ref", "x86_64"}, Opts: []string{"speed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range configs {
+		got = append(got, c.Arch+"/"+c.OptLevel+"/"+c.Executor)
+	}
+	if want := []string{"ref/none/ref", "x86_64/speed/native"}; !slices.Equal(got, want) {
+		t.Errorf("configurations %q, want %q", got, want)
+	}
+	for _, c := range configs {
+		if err := (&record.RunResult{Config: c, Status: record.StatusUnsupported}).Validate(); err != nil {
+			t.Errorf("%s: %v", c, err)
 		}
 	}
 }

@@ -57,8 +57,12 @@ func (w *worker) run(ctx context.Context, t *task) {
 		w.checkCompiles(ctx, t)
 		return
 	}
-	if t.cfg.Executor == record.ExecInterp {
+	switch t.cfg.Executor {
+	case record.ExecInterp:
 		w.interpret(ctx, t)
+		return
+	case record.ExecRef:
+		w.reference(t)
 		return
 	}
 	w.compiled(ctx, t)

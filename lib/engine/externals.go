@@ -110,10 +110,18 @@ func firstRefusal(funcs []*ir.Function, refuse func(name string, tls bool) strin
 // run lines count as skipped, as ones the configuration cannot run.
 func (w *worker) refused(t *task, u *unit) bool {
 	why := u.unrunnable
-	if t.cfg.Executor == record.ExecInterp {
+	switch t.cfg.Executor {
+	case record.ExecRef:
+		// The reference calls no external code: it answers unsupported
+		// for an external callee it does not know, call by call. It
+		// refuses only settings that change what the code computes.
+		why = referenceRefusal(t.cfg.Settings)
+	case record.ExecInterp:
 		why = u.interpRefusal()
-	} else if why == "" {
-		why = flagRefusal(t.cfg, u.funcs)
+	default:
+		if why == "" {
+			why = flagRefusal(t.cfg, u.funcs)
+		}
 	}
 	if why == "" {
 		return false

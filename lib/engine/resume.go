@@ -103,7 +103,7 @@ func (s *resumeState) covers(c *record.Case) bool {
 // configKey names a configuration without the executor of compiled code:
 // the same configuration runs natively or under QEMU as the host allows.
 func configKey(c record.Config) string {
-	if c.Executor != record.ExecInterp {
+	if c.Executor != record.ExecInterp && c.Executor != record.ExecRef {
 		c.Executor = "compiled"
 	}
 	return c.String()

@@ -33,6 +33,9 @@ type unit struct {
 	tramps string
 	// funcs are the module's functions by name, for following calls.
 	funcs map[string]*ir.Function
+	// module is the parsed module, which the reference (lib/interp)
+	// runs as it is.
+	module *ir.Module
 	// verifyTarget is the target the interpreter verifies the module
 	// against: a .clif file's first target line for an architecture
 	// cliff compiles for (the interpreter runs with 64-bit pointers, so a
@@ -113,6 +116,7 @@ func caseUnit(source string, c *record.Case) (*unit, error) {
 		return nil, err
 	}
 	u.unrunnable = unrunnableReason(m.Funcs)
+	u.module = m
 	for _, f := range m.Funcs {
 		u.funcs[f.Name] = f
 	}
@@ -181,6 +185,7 @@ func caseArgs(fn *ir.Function, vec record.InputVector) ([]ir.DataValue, error) {
 // that run or print commands call, in file order.
 func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skips []skip) (*unit, error) {
 	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips, unrunnable: unrunnableReason(f.Funcs), funcs: map[string]*ir.Function{}}
+	u.module = &f.Module
 	for _, fn := range f.Funcs {
 		u.funcs[fn.Name] = fn
 	}

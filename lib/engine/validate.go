@@ -44,10 +44,10 @@ func (e *Engine) checkSpec(ctx context.Context, spec *ConfigSpec) error {
 }
 
 // checkTarget has Cranelift compile an empty function for cfg's target
-// and settings, once per engine for each; the interpreter compiles
-// nothing.
+// and settings, once per engine for each; the interpreters (Cranelift's
+// and the reference) compile nothing.
 func (e *Engine) checkTarget(ctx context.Context, cfg record.Config) error {
-	if cfg.Arch == arch.Interp {
+	if interpreted(cfg.Arch) {
 		return nil
 	}
 	key := fmt.Sprint(targetString(cfg), sharedFlags(cfg))

@@ -248,10 +248,16 @@ func RunWith(in record.InputVector, want string) (run *Run, note string, err err
 
 // Expected picks the expected output text of input vector input from a
 // case's results that answered (ok or trap: an unsupported run's outputs
-// hold its reason): the interpreter's when it ran it, else the output
-// most of the configurations outside failing agree on. ok is false when
-// neither exists or the others disagree evenly.
+// hold its reason): cliff's reference's (lib/interp) when it ran it, else
+// Cranelift's interpreter's, else the output most of the configurations
+// outside failing agree on. ok is false when none exists or the others
+// disagree evenly.
 func Expected(results []record.RunResult, failing []record.Config, input int) (text string, ok bool) {
+	for _, r := range results {
+		if r.Config.Executor == record.ExecRef && (r.Status == record.StatusOK || r.Status == record.StatusTrap) && input < len(r.Outputs) {
+			return r.Outputs[input], true
+		}
+	}
 	count := map[string]int{}
 	for _, r := range results {
 		answered := r.Status == record.StatusOK || r.Status == record.StatusTrap

@@ -143,7 +143,9 @@ func TestExpected(t *testing.T) {
 	res := func(c record.Config, out ...string) record.RunResult {
 		return record.RunResult{Config: c, Status: record.StatusOK, Outputs: out}
 	}
+	ref := record.Config{Arch: "ref", OptLevel: "none", Executor: record.ExecRef}
 	unsupported := record.RunResult{Config: interp, Status: record.StatusUnsupported, Outputs: []string{"unsupported: not implemented: SequencePoint"}}
+	refUnsupported := record.RunResult{Config: ref, Status: record.StatusUnsupported, Outputs: []string{"unsupported: reference: unsupported"}}
 	for _, tc := range []struct {
 		name    string
 		results []record.RunResult
@@ -156,6 +158,10 @@ func TestExpected(t *testing.T) {
 		// An interpreter that did not take the case is no reference: its
 		// outputs are the reason.
 		{"interpreter unsupported", []record.RunResult{unsupported, res(arm, "a", "b"), res(rv, "a", "b")}, "b", true},
+		// cliff's reference, when it answered, before Cranelift's
+		// interpreter and any majority.
+		{"reference first", []record.RunResult{res(interp, "a", "c"), res(arm, "a", "c"), res(ref, "a", "b")}, "b", true},
+		{"reference unsupported", []record.RunResult{refUnsupported, res(interp, "a", "c"), res(arm, "a", "b")}, "c", true},
 	} {
 		got, ok := filetest.Expected(tc.results, []record.Config{x86}, 1)
 		if ok != tc.ok || ok && got != tc.want {

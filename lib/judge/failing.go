@@ -12,8 +12,9 @@ import (
 //
 //   - The reference is ReferenceSide's: nil when no configuration
 //     answered.
-//   - For a divergent verdict, the failing sides are the other answering
-//     sides: the minority, each side one disagreeing answer.
+//   - For a divergent or reference_divergent verdict, the failing sides
+//     are the other answering sides: each one disagreeing answer (for
+//     reference_divergent, the one side of all of Cranelift).
 //   - For any other verdict, they are the sides whose status is the
 //     verdict (a crash on two signals is two sides); for consistent, none.
 //
@@ -27,7 +28,7 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 		s := &v.Sides[i]
 		switch {
 		case v.Verdict == record.OutcomeConsistent:
-		case v.Verdict == record.OutcomeDivergent:
+		case v.Verdict == record.OutcomeDivergent || v.Verdict == record.OutcomeReferenceDivergent:
 			if Answered(s.Status) && s != reference {
 				failing = append(failing, *s)
 			}
@@ -40,7 +41,10 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 
 // ReferenceSide returns the index of the side whose answer is taken as
 // right, among the sides that answered (ok or trap), or -1 when none did:
-// the interpreter's side when a compiled configuration shares its answer
+// the side of cliff's reference (record.ExecRef) when it answered, which
+// shares no code with Cranelift and so is right by definition (its own
+// bugs are found by reading the divergences it shows); without it, the
+// interpreter's side when a compiled configuration shares its answer
 // (the reference semantics, confirmed), else the side with the most
 // architectures (the interpreter one of them), the interpreter's on a
 // tie, then the side with the most configurations. Architectures vote,
@@ -51,6 +55,11 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 // Every tool that blames a side uses this one rule: cliff-diff's
 // failing sides, cliff-cluster's signatures, cliff-locate's references.
 func ReferenceSide(sides []record.Side) int {
+	for i, s := range sides {
+		if Answered(s.Status) && slices.ContainsFunc(s.Configs, func(c record.Config) bool { return c.Executor == record.ExecRef }) {
+			return i
+		}
+	}
 	best, bestArches, bestInterp := -1, 0, false
 	for i, s := range sides {
 		if !Answered(s.Status) {

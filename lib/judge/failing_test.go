@@ -50,6 +50,32 @@ func TestFailing(t *testing.T) {
 			reference: "riscv64/none/qemu x86_64/none/interp",
 		},
 		{
+			name: "divergent with the reference: it is right, whatever the vote",
+			results: []record.RunResult{
+				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashB, "i32 0x2"), ok(interp, hashB, "i32 0x2"),
+				ok(arm, hashA, "i32 0x1"), ok(ref, hashA, "i32 0x1"),
+			},
+			failing:   []string{"x86_64/speed/native riscv64/none/qemu x86_64/none/interp"},
+			reference: "aarch64/speed/qemu ref/none/ref",
+		},
+		{
+			name: "reference_divergent: all of Cranelift is the failing side",
+			results: []record.RunResult{
+				ok(x86Speed, hashB, "i32 0x2"), ok(interp, hashB, "i32 0x2"), ok(ref, hashA, "i32 0x1"),
+			},
+			failing:   []string{"x86_64/speed/native x86_64/none/interp"},
+			reference: "ref/none/ref",
+		},
+		{
+			name: "a reference that did not answer is no reference",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"),
+				failed(ref, record.StatusUnsupported, "reference: unsupported"),
+			},
+			failing:   []string{"riscv64/none/qemu"},
+			reference: "x86_64/speed/native x86_64/none/native",
+		},
+		{
 			name: "divergent three ways: each minority answer is a failing side",
 			results: []record.RunResult{
 				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"), ok(arm, "00000000000000cc", "i32 0x3"),

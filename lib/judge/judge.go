@@ -19,6 +19,11 @@ import (
 //     and a loud one.
 //   - divergent: configurations computed different values or traps; a
 //     silent miscompile, deterministic and tied to one input vector.
+//   - reference_divergent: every configuration of Cranelift that answered
+//     agrees, and cliff's reference (lib/interp, --arch ref) alone answers
+//     otherwise: a bug in what all of Cranelift shares, or in the
+//     reference; as certain as a divergence, but after it, since a
+//     divergence within Cranelift is the more direct lead.
 //   - timeout: may be a miscompiled loop, but also a loaded machine or a slow
 //     qemu; the least certain signal about Cranelift, so it yields to a
 //     concrete divergence.
@@ -45,6 +50,7 @@ var precedence = []record.Outcome{
 	record.OutcomeCompileCrash,
 	record.OutcomeCrash,
 	record.OutcomeDivergent,
+	record.OutcomeReferenceDivergent,
 	record.OutcomeTimeout,
 	record.OutcomeCompileError,
 	record.OutcomeHarnessError,
@@ -104,6 +110,33 @@ func (g *group) hasInterpreter() bool {
 	return slices.ContainsFunc(g.results, func(r *record.RunResult) bool { return r.Config.Executor == record.ExecInterp })
 }
 
+// hasReference reports whether cliff's reference is in the group.
+func (g *group) hasReference() bool {
+	return slices.ContainsFunc(g.results, func(r *record.RunResult) bool { return r.Config.Executor == record.ExecRef })
+}
+
+// onlyReference reports whether the group is the reference's alone.
+func (g *group) onlyReference() bool {
+	return !slices.ContainsFunc(g.results, func(r *record.RunResult) bool { return r.Config.Executor != record.ExecRef })
+}
+
+// referenceGap is the verdict a reference's result gives when the
+// reference did not answer, or "" when it did or failed as cliff's
+// harness_error. The reference's gaps (an opcode it lacks, behaviour CLIF
+// leaves undefined) and its limits (fuel, depth, memory) say nothing
+// about Cranelift: they are left out of the comparison, as unsupported
+// and, for every limit, stack_overflow (a resource limit of that
+// configuration, never a timeout of Cranelift's code).
+func referenceGap(r *record.RunResult) record.Outcome {
+	if r.Config.Executor != record.ExecRef || Answered(r.Status) || r.Status == record.StatusHarnessError {
+		return ""
+	}
+	if r.Status == record.StatusUnsupported {
+		return record.OutcomeUnsupported
+	}
+	return record.OutcomeStackOverflow
+}
+
 // trace returns what a run computed, input by input. A trapping run stops
 // at the trapping input, whose entry is canon.TrapText ("trap CODE"):
 // cliff-run writes it, and trace adds it to results that leave it out, so a
@@ -133,6 +166,11 @@ func groupKey(r *record.RunResult) string {
 		return "trap\x00" + strings.Join(trace(r), "\x00")
 	case record.StatusCrash:
 		return "crash\x00" + r.Signal
+	}
+	if referenceGap(r) != "" {
+		// Its own side: what the reference could not answer is not
+		// Cranelift's failure of the same name.
+		return "ref\x00" + string(r.Status)
 	}
 	return string(r.Status)
 }
@@ -222,11 +260,14 @@ func outputAt(trace []string, i int) string {
 type judgement struct {
 	outcome record.Outcome
 	present map[record.Outcome]bool // every failure the case shows
-	groups  []*group                // sides, in the order written
-	input   int                     // first differing input, -1 if none or unknown
-	results int                     // results judged (duplicates merged)
-	ran     int                     // results that answered (ok or trap)
-	configs []record.Config         // of every result, for ConfigName
+	// gaps are the verdicts of the reference's results that did not
+	// answer (referenceGap), by the status of their group.
+	gaps    map[record.Status]record.Outcome
+	groups  []*group        // sides, in the order written
+	input   int             // first differing input, -1 if none or unknown
+	results int             // results judged (duplicates merged)
+	ran     int             // results that answered (ok or trap)
+	configs []record.Config // of every result, for ConfigName
 }
 
 // Case compares a case's results across configurations and returns its
@@ -266,22 +307,31 @@ func verdict(c *record.Case) record.Verdict {
 
 // assess groups the results and applies the precedence.
 func assess(results []record.RunResult) judgement {
-	j := judgement{present: map[record.Outcome]bool{}, input: -1, results: len(results)}
+	j := judgement{present: map[record.Outcome]bool{}, gaps: map[record.Status]record.Outcome{}, input: -1, results: len(results)}
 	for _, r := range results {
 		j.configs = append(j.configs, r.Config)
 	}
 	j.groups = groupResults(results)
 	var answers []*group
 	for _, g := range j.groups {
-		if Answered(g.status) {
+		switch gap := referenceGap(g.results[0]); {
+		case Answered(g.status):
 			answers = append(answers, g)
 			j.ran += len(g.results)
-		} else {
+		case gap != "":
+			j.gaps[g.status] = gap
+			j.present[gap] = true
+		default:
 			// The failure statuses are spelled as the verdicts they give.
 			j.present[record.Outcome(g.status)] = true
 		}
 	}
-	if len(answers) > 1 {
+	switch {
+	case len(answers) == 2 && slices.ContainsFunc(answers, (*group).onlyReference):
+		// All of Cranelift that answered agrees; the reference does not.
+		j.present[record.OutcomeReferenceDivergent] = true
+		j.input = firstDifference(answers)
+	case len(answers) > 1:
 		j.present[record.OutcomeDivergent] = true
 		j.input = firstDifference(answers)
 	}
@@ -296,16 +346,19 @@ func assess(results []record.RunResult) judgement {
 		// Judged on the configurations that answered.
 		j.outcome = record.OutcomeConsistent
 	}
-	j.groups = orderSides(j.groups, j.outcome)
+	j.groups = orderSides(j.groups, j.outcome, j.gaps)
 	return j
 }
 
 // orderSides sorts the sides for reading: the sides that failed the way the
-// verdict says first; then the answers, the interpreter's (the reference
-// semantics) first and then the larger ones; then the other failures by
-// precedence; cliff's own failures last.
-func orderSides(groups []*group, verdict record.Outcome) []*group {
+// verdict says first; then the answers, cliff's reference's first, then
+// Cranelift's interpreter's, then the larger ones; then the other
+// failures by precedence; cliff's own failures last.
+func orderSides(groups []*group, verdict record.Outcome, gaps map[record.Status]record.Outcome) []*group {
 	rank := func(g *group) int {
+		if gap, ok := gaps[g.status]; ok && g.onlyReference() {
+			return 2 + slices.Index(precedence, gap)
+		}
 		switch {
 		case string(g.status) == string(verdict):
 			return 0
@@ -320,6 +373,12 @@ func orderSides(groups []*group, verdict record.Outcome) []*group {
 	slices.SortStableFunc(sorted, func(a, b *group) int {
 		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
 			return c
+		}
+		if a.hasReference() != b.hasReference() {
+			if a.hasReference() {
+				return -1
+			}
+			return 1
 		}
 		if a.hasInterpreter() != b.hasInterpreter() {
 			if a.hasInterpreter() {

@@ -14,6 +14,7 @@ var (
 	riscv    = record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu}
 	arm      = record.Config{Arch: "aarch64", OptLevel: "speed", Executor: record.ExecQemu}
 	interp   = record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}
+	ref      = record.Config{Arch: "ref", OptLevel: "none", Executor: record.ExecRef}
 )
 
 // Output hashes; their values do not matter, only which are equal.
@@ -286,6 +287,76 @@ func TestJudge(t *testing.T) {
 			sides:   []record.Status{record.StatusOK, record.StatusOK},
 			outputs: []string{"i32 0x1", "i32 0x2"},
 			summary: "divergent on input 0: x86_64/speed/native:default+enable_llvm_abi_extensions=true = i32 0x1 vs x86_64/speed/native:has_sse3 = i32 0x2",
+		},
+		{
+			name: "the reference disagrees with all of Cranelift: reference_divergent, the reference's side first and expected",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x0", "i32 0x1"), ok(riscv, hashA, "i32 0x0", "i32 0x1"), ok(interp, hashA, "i32 0x0", "i32 0x1"),
+				ok(ref, hashB, "i32 0x0", "i32 0x2"),
+			},
+			want: record.OutcomeReferenceDivergent, input: 1,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			outputs: []string{"i32 0x2", "i32 0x1"},
+			summary: "reference_divergent on input 1: ref/none/ref = i32 0x2 (expected) vs all of Cranelift (3: x86_64/speed/native, riscv64/none/qemu, x86_64/none/interp) = i32 0x1",
+		},
+		{
+			name: "the reference against a trap of all of Cranelift",
+			results: []record.RunResult{
+				trapped(x86Speed, "int_divz", "i32 0x0", "trap int_divz"), trapped(x86None, "int_divz", "i32 0x0", "trap int_divz"),
+				ok(ref, hashB, "i32 0x0", "i32 0x2"),
+			},
+			want: record.OutcomeReferenceDivergent, input: 1,
+			sides:   []record.Status{record.StatusOK, record.StatusTrap},
+			outputs: []string{"i32 0x2", "trap int_divz"},
+			summary: "reference_divergent on input 1: ref/none/ref = i32 0x2 (expected) vs all of Cranelift (2: x86_64/speed/native, x86_64/none/native) = trap int_divz",
+		},
+		{
+			name: "Cranelift disagrees with itself: divergent, the reference's side first, with the configurations that agree with it",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"),
+				ok(riscv, hashB, "i32 0x2"), ok(ref, hashB, "i32 0x2"),
+			},
+			want: record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK},
+			outputs: []string{"i32 0x2", "i32 0x1"},
+			summary: "divergent on input 0: riscv64/none/qemu, ref/none/ref = i32 0x2 (expected) vs x86_64/speed/native, x86_64/none/native = i32 0x1",
+		},
+		{
+			name: "the reference's fuel is not a timeout of Cranelift: not compared",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"),
+				failed(ref, record.StatusTimeout, "reference: out of fuel"),
+			},
+			want: record.OutcomeConsistent, input: -1,
+			sides:   []record.Status{record.StatusOK, record.StatusTimeout},
+			summary: "2 configurations agree: ok; not compared: stack_overflow in ref/none/ref: reference: out of fuel",
+		},
+		{
+			name: "the reference's timeout and Cranelift's are separate sides; Cranelift's is the verdict",
+			results: []record.RunResult{
+				failed(x86Speed, record.StatusTimeout, "deadline"), ok(x86None, hashA, "i32 0x1"),
+				failed(ref, record.StatusTimeout, "reference: out of fuel"),
+			},
+			want: record.OutcomeTimeout, input: -1,
+			sides:   []record.Status{record.StatusTimeout, record.StatusOK, record.StatusTimeout},
+			summary: "timeout in x86_64/speed/native: deadline; not compared: stack_overflow in ref/none/ref: reference: out of fuel",
+		},
+		{
+			name: "an unsupported reference leaves the case to Cranelift's comparison",
+			results: []record.RunResult{
+				ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"),
+				failed(ref, record.StatusUnsupported, "reference: unsupported: opcode x"),
+			},
+			want: record.OutcomeDivergent, input: 0,
+			sides:   []record.Status{record.StatusOK, record.StatusOK, record.StatusUnsupported},
+			summary: "divergent on input 0: x86_64/speed/native = i32 0x1 vs riscv64/none/qemu = i32 0x2; not compared: unsupported in ref/none/ref: reference: unsupported: opcode x",
+		},
+		{
+			name:    "only the reference ran, out of fuel: not compared, never a failure",
+			results: []record.RunResult{failed(ref, record.StatusTimeout, "reference: out of fuel")},
+			want:    record.OutcomeStackOverflow, input: -1,
+			sides:   []record.Status{record.StatusTimeout},
+			summary: "stack_overflow in ref/none/ref: reference: out of fuel",
 		},
 		{
 			name:    "crashes with different signals are separate sides",

@@ -29,7 +29,7 @@ func (j judgement) summary() string {
 	switch j.outcome {
 	case record.OutcomeConsistent:
 		parts = append(parts, j.agreement())
-	case record.OutcomeDivergent:
+	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
 		parts = append(parts, j.divergence())
 	default:
 		parts = append(parts, j.failure(j.outcome))
@@ -46,8 +46,8 @@ func (j judgement) summary() string {
 			left = append(left, j.failure(o))
 			continue
 		}
-		if o == record.OutcomeDivergent && j.input >= 0 {
-			also = append(also, fmt.Sprintf("divergent on input %d", j.input))
+		if (o == record.OutcomeDivergent || o == record.OutcomeReferenceDivergent) && j.input >= 0 {
+			also = append(also, fmt.Sprintf("%s on input %d", o, j.input))
 		} else {
 			also = append(also, string(o))
 		}
@@ -92,12 +92,19 @@ func answerText(g *group) string {
 }
 
 // divergence names the disagreeing sides and what each computed on the
-// first differing input (or, when that cannot be told, their hashes).
+// first differing input (or, when that cannot be told, their hashes). The
+// reference's side, first, is marked "(expected)"; in a
+// reference_divergent verdict the other side is all of Cranelift that
+// answered.
 func (j judgement) divergence() string {
 	var sides []string
 	for _, g := range j.groups {
 		if !Answered(g.status) {
 			continue
+		}
+		configs := j.configList(g.configs())
+		if j.outcome == record.OutcomeReferenceDivergent && !g.hasReference() {
+			configs = fmt.Sprintf("all of Cranelift (%d: %s)", len(g.results), configs)
 		}
 		var what string
 		switch {
@@ -111,14 +118,17 @@ func (j judgement) divergence() string {
 		default:
 			what = "hash " + commonHash(g)
 		}
-		sides = append(sides, j.configList(g.configs())+" = "+what)
+		if g.hasReference() {
+			what += " (expected)"
+		}
+		sides = append(sides, configs+" = "+what)
 	}
 	if n := len(sides) - shownSides; n > 0 {
 		sides = append(sides[:shownSides], fmt.Sprintf("(+%d sides)", n))
 	}
-	head := "divergent"
+	head := string(j.outcome)
 	if j.input >= 0 {
-		head = fmt.Sprintf("divergent on input %d", j.input)
+		head = fmt.Sprintf("%s on input %d", j.outcome, j.input)
 	}
 	return head + ": " + strings.Join(sides, " vs ")
 }
@@ -128,7 +138,7 @@ func (j judgement) divergence() string {
 func (j judgement) failure(o record.Outcome) string {
 	var where []string
 	for _, g := range j.groups {
-		if string(g.status) != string(o) {
+		if j.outcomeOf(g) != o {
 			continue
 		}
 		configs := j.configList(g.configs())
@@ -141,6 +151,15 @@ func (j judgement) failure(o record.Outcome) string {
 		where = append(where, configs)
 	}
 	return string(o) + " in " + strings.Join(where, "; ")
+}
+
+// outcomeOf is the verdict a group that did not answer gives: its status,
+// or for the reference's gaps and limits what referenceGap says.
+func (j judgement) outcomeOf(g *group) record.Outcome {
+	if gap := referenceGap(g.results[0]); gap != "" {
+		return gap
+	}
+	return record.Outcome(g.status)
 }
 
 // failureDetail is the signal of a crash, or the first line of a message.

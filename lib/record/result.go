@@ -48,14 +48,17 @@ type Config struct {
 	// Settings are shared Cranelift settings other than opt_level, as on a
 	// CLIF set line: "enable_nan_canonicalization=true".
 	Settings []string `json:"settings,omitempty"`
-	Executor string   `json:"executor"` // ExecNative, ExecQemu or ExecInterp
+	Executor string   `json:"executor"` // ExecNative, ExecQemu, ExecInterp or ExecRef
 }
 
 // Executors.
 const (
 	ExecNative = "native" // compiled and run on this machine
 	ExecQemu   = "qemu"   // compiled for another arch and run under qemu-user
-	ExecInterp = "interp" // Cranelift's interpreter: the reference semantics
+	ExecInterp = "interp" // Cranelift's interpreter
+	// ExecRef is cliff's own CLIF interpreter (lib/interp), which shares
+	// no code with Cranelift: cliff-diff's reference when it answered.
+	ExecRef = "ref"
 )
 
 // String returns a compact form usable as a map key and in reports:
@@ -142,7 +145,7 @@ func (r *RunResult) validate(p *problems, embedded bool) {
 func (c Config) validate(p *problems, field string) {
 	p.require(field+".arch", c.Arch)
 	p.require(field+".opt_level", c.OptLevel)
-	oneOf(p, field+".executor", c.Executor, ExecNative, ExecQemu, ExecInterp)
+	oneOf(p, field+".executor", c.Executor, ExecNative, ExecQemu, ExecInterp, ExecRef)
 	for i, f := range c.Flags {
 		if f == "" {
 			p.addf(field+".flags", "flag %d is empty", i)

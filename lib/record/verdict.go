@@ -28,13 +28,20 @@ type Outcome string
 
 // Verdicts.
 const (
-	OutcomeConsistent   Outcome = "consistent"    // every configuration agrees
-	OutcomeDivergent    Outcome = "divergent"     // configurations compute different outputs or traps: a miscompile
-	OutcomeCompileError Outcome = "compile_error" // some configurations reject the case (a generator or Cranelift bug)
-	OutcomeCompileCrash Outcome = "compile_crash" // Cranelift panicked in some configuration
-	OutcomeCrash        Outcome = "crash"         // compiled code crashed
-	OutcomeTimeout      Outcome = "timeout"       // some configuration ran out of time
-	OutcomeHarnessError Outcome = "harness_error" // cliff failed: no judgement on Cranelift
+	OutcomeConsistent Outcome = "consistent" // every configuration agrees
+	OutcomeDivergent  Outcome = "divergent"  // configurations compute different outputs or traps: a miscompile
+	// OutcomeReferenceDivergent: every configuration of Cranelift that
+	// answered (compiled code and its interpreter) agrees, but cliff's
+	// reference (ExecRef) answered otherwise: a bug in a part all of
+	// Cranelift shares (its mid-end, its documented semantics), which no
+	// comparison of Cranelift with itself can see, or one in the
+	// reference; the reference's side carries the expected outputs.
+	OutcomeReferenceDivergent Outcome = "reference_divergent"
+	OutcomeCompileError       Outcome = "compile_error" // some configurations reject the case (a generator or Cranelift bug)
+	OutcomeCompileCrash       Outcome = "compile_crash" // Cranelift panicked in some configuration
+	OutcomeCrash              Outcome = "crash"         // compiled code crashed
+	OutcomeTimeout            Outcome = "timeout"       // some configuration ran out of time
+	OutcomeHarnessError       Outcome = "harness_error" // cliff failed: no judgement on Cranelift
 	// OutcomeStackOverflow and OutcomeUnsupported: no configuration left to
 	// compare, because the runs that did not answer hit the stack limit
 	// (StatusStackOverflow) or could not run the case at all
@@ -45,7 +52,7 @@ const (
 
 // Outcomes lists every verdict.
 func Outcomes() []Outcome {
-	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError, OutcomeStackOverflow, OutcomeUnsupported}
+	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeReferenceDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError, OutcomeStackOverflow, OutcomeUnsupported}
 }
 
 // A Side is a group of configurations that ended the same way.
@@ -74,7 +81,7 @@ func (v *Verdict) Validate() error {
 	if v.Input != nil && *v.Input < 0 {
 		p.addf("input", "%d is negative", *v.Input)
 	}
-	if v.Verdict == OutcomeDivergent && len(v.Sides) < 2 {
+	if (v.Verdict == OutcomeDivergent || v.Verdict == OutcomeReferenceDivergent) && len(v.Sides) < 2 {
 		p.addf("sides", "%d for a divergence, want at least 2", len(v.Sides))
 	}
 	for i, s := range v.Sides {

@@ -84,7 +84,7 @@ func regenerate(c *record.Case) string {
 // failingSides are the sides of the verdict that failed, and reference is
 // the side taken as right (nil for crashes: every side that did not fail).
 func failingSides(v *record.Verdict) (failing []record.Side, reference []record.Side) {
-	if v.Verdict == record.OutcomeDivergent {
+	if divergence(v.Verdict) {
 		ref := cluster.ReferenceSide(v.Sides)
 		for i, s := range v.Sides {
 			switch {
@@ -106,6 +106,17 @@ func failingSides(v *record.Verdict) (failing []record.Side, reference []record.
 	return failing, reference
 }
 
+// divergence reports whether a verdict is about answers that differ: a
+// divergence within Cranelift, or all of it against cliff's reference.
+func divergence(o record.Outcome) bool {
+	return o == record.OutcomeDivergent || o == record.OutcomeReferenceDivergent
+}
+
+// hasReference reports whether cliff's reference is among configs.
+func hasReference(configs []record.Config) bool {
+	return slices.ContainsFunc(configs, func(c record.Config) bool { return c.Executor == record.ExecRef })
+}
+
 func configNames(sides []record.Side) string {
 	var names []string
 	for _, s := range sides {
@@ -125,12 +136,17 @@ func expected(v *record.Verdict) string {
 	}
 	_, ref := failingSides(v)
 	switch v.Verdict {
-	case record.OutcomeDivergent:
+	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
 		if len(ref) == 0 {
 			return "Not known.\n"
 		}
 		text := fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), ref[0].Output, configNames(ref))
-		if !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }) {
+		switch {
+		case v.Verdict == record.OutcomeReferenceDivergent:
+			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift; every configuration of Cranelift that ran agrees on another. Either a part all of Cranelift shares is wrong (the mid-end, the documented semantics) or the reference is: check the instruction's documentation.\n"
+		case hasReference(ref[0].Configs):
+			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift.\n"
+		case !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }):
 			// One architecture against the interpreter: a tie that
 			// the interpreter wins, but nothing confirms it.
 			text += "\nOnly Cranelift's interpreter gives this answer and no other target was run to confirm it: check it by hand (the interpreter has bugs of its own), or run the case on another target.\n"
@@ -139,7 +155,9 @@ func expected(v *record.Verdict) string {
 	case record.OutcomeCompileCrash, record.OutcomeCompileError:
 		var compiled []record.Side
 		for _, s := range ref {
-			s.Configs = slices.DeleteFunc(slices.Clone(s.Configs), func(c record.Config) bool { return c.Executor == record.ExecInterp })
+			s.Configs = slices.DeleteFunc(slices.Clone(s.Configs), func(c record.Config) bool {
+				return c.Executor == record.ExecInterp || c.Executor == record.ExecRef
+			})
 			if len(s.Configs) > 0 {
 				compiled = append(compiled, s)
 			}
@@ -177,7 +195,7 @@ func actual(v *record.Verdict) string {
 	}
 	failing, _ := failingSides(v)
 	var b strings.Builder
-	if v.Verdict == record.OutcomeDivergent {
+	if divergence(v.Verdict) {
 		for _, s := range failing {
 			fmt.Fprintf(&b, "On %s:\n\n    %s\n\n", configNames([]record.Side{s}), s.Output)
 		}
@@ -372,14 +390,17 @@ func onePerArch(cs []record.Config) []record.Config {
 
 // passingTargets is one compiled configuration of the reference side on
 // an architecture no failing one has (else the first compiled one), and
-// the interpreter when it is on that side.
+// the interpreter when it is on that side. cliff's reference is no
+// target of a Cranelift filetest: its answer is in the run lines.
 func passingTargets(ref, failing []record.Config) []record.Config {
 	var out []record.Config
 	var compiled []record.Config
 	for _, c := range ref {
-		if c.Executor == record.ExecInterp {
+		switch c.Executor {
+		case record.ExecRef:
+		case record.ExecInterp:
 			out = append(out, c)
-		} else {
+		default:
 			compiled = append(compiled, c)
 		}
 	}
@@ -402,7 +423,7 @@ func runInputs(v *record.Verdict, ref []record.Side) []int {
 		return nil
 	}
 	switch v.Verdict {
-	case record.OutcomeDivergent:
+	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
 		if v.Input != nil && *v.Input < len(v.Case.Inputs) {
 			return []int{*v.Input}
 		}

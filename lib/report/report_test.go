@@ -211,3 +211,47 @@ func TestLocationText(t *testing.T) {
 		}
 	}
 }
+
+// A reference_divergent cluster: the page says the expected answer is
+// cliff's reference's and that all of Cranelift disagrees; the test file
+// has Cranelift's targets and a run line expecting the reference's
+// answer, and no target line for the reference, which is no Cranelift
+// target.
+func TestReferenceDivergentPage(t *testing.T) {
+	ref := record.Config{Arch: "ref", OptLevel: "none", Executor: record.ExecRef}
+	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
+	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
+	c := &record.Case{ID: "c", CLIF: "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n",
+		Inputs: []record.InputVector{{{Type: "i32", Value: "1"}}},
+		Results: []record.RunResult{
+			{Config: x86, Status: record.StatusOK, Hash: "0000000000000002", Outputs: []string{"i32 0x2"}},
+			{Config: interp, Status: record.StatusOK, Hash: "0000000000000002", Outputs: []string{"i32 0x2"}},
+			{Config: ref, Status: record.StatusOK, Hash: "0000000000000001", Outputs: []string{"i32 0x1"}},
+		}}
+	c.Stamp()
+	v := &record.Verdict{CaseID: "c", Verdict: record.OutcomeReferenceDivergent, Case: c, Input: record.InputIndex(0), Sides: []record.Side{
+		{Configs: []record.Config{ref}, Status: record.StatusOK, Hash: "0000000000000001", Output: "i32 0x1"},
+		{Configs: []record.Config{x86, interp}, Status: record.StatusOK, Hash: "0000000000000002", Output: "i32 0x2"},
+	}}
+	v.Stamp()
+	if err := v.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cl := &record.Cluster{Signature: "reference_divergent cranelift/*: i32 value", Count: 1, Representative: "c", RepresentativeVerdict: v, Verdict: v.Verdict}
+	e := Entry{Cluster: cl, FirstCase: -1}
+	page := ClusterPage(e, "c.clif")
+	for _, want := range []string{"    i32 0x1\n\nas on ref/none.", "cliff's reference interpreter", "every configuration of Cranelift that ran agrees on another", "On x86_64/none, interp/none:\n\n    i32 0x2"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	file := TestFile(e)
+	for _, want := range []string{"\ntest interpret\n", "\ntarget x86_64\n", "; run: %f(1) == 1\n"} {
+		if !strings.Contains(file, want) {
+			t.Errorf("test file lacks %q:\n%s", want, file)
+		}
+	}
+	if strings.Contains(file, "target ref") {
+		t.Errorf("test file names the reference as a target:\n%s", file)
+	}
+}
