@@ -105,6 +105,11 @@ func Render(s Spec) (string, error) {
 
 func isInterp(c record.Config) bool { return c.Executor == record.ExecInterp }
 
+// compiled reports whether c is a target Cranelift compiles for: not its
+// interpreter (a `test interpret` line) nor cliff's reference, which has
+// no line in a filetest (its answer is the run lines' expectation).
+func compiled(c record.Config) bool { return !isInterp(c) && c.Executor != record.ExecRef }
+
 // comment writes text as `; ` lines.
 func comment(b *strings.Builder, text string) {
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -131,7 +136,7 @@ func header(s Spec) []ir.HeaderLine {
 	configs := append(slices.Clone(s.Failing), s.Passing...)
 	var levels []string
 	for _, c := range configs {
-		if !isInterp(c) && !slices.Contains(levels, c.OptLevel) {
+		if compiled(c) && !slices.Contains(levels, c.OptLevel) {
 			levels = append(levels, c.OptLevel)
 		}
 	}
@@ -139,7 +144,7 @@ func header(s Spec) []ir.HeaderLine {
 	for _, level := range levels {
 		set("opt_level=" + level)
 		for _, c := range configs {
-			if isInterp(c) || c.OptLevel != level {
+			if !compiled(c) || c.OptLevel != level {
 				continue
 			}
 			for _, w := range c.Settings {

@@ -79,6 +79,12 @@ block0(v0: i32, v1: i8):
 			Passing: []record.Config{{Arch: "aarch64", OptLevel: "speed", Executor: record.ExecQemu},
 				{Arch: "x86_64", OptLevel: "none", Executor: record.ExecInterp}},
 			Runs: []filetest.Run{{Args: args, Want: want}}, Symptom: "divergent: x86_64 returns i32 -9", Notes: []string{"reduced by cliff-locate"}}},
+		// The reference decided: it passes, but has no target line
+		// (Cranelift's reader knows no architecture "ref").
+		{"reference", filetest.Spec{Module: mod,
+			Failing: []record.Config{{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}},
+			Passing: []record.Config{{Arch: "ref", OptLevel: "none", Executor: record.ExecRef}},
+			Runs:    []filetest.Run{{Args: args, Want: want}}, Symptom: "divergent x86_64/*: i32 value"}},
 		{"compile", filetest.Spec{Module: mod, Compile: true,
 			Failing: []record.Config{{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}},
 			Passing: []record.Config{{Arch: "aarch64", OptLevel: "none", Executor: record.ExecQemu}},
@@ -90,6 +96,9 @@ block0(v0: i32, v1: i8):
 				t.Fatal(err)
 			}
 			file := roundTrip(t, text)
+			if strings.Contains(text, "target ref") {
+				t.Errorf("a target line for the reference:\n%s", text)
+			}
 			if !tc.spec.Compile && len(file.Commands) != 1 {
 				t.Errorf("%d run commands, want 1", len(file.Commands))
 			}

@@ -31,11 +31,22 @@ func (s stake) configs() []record.Config {
 // then QEMU; fewer ISA flags first), and references from the side cluster
 // signatures measure divergences against.
 //
-//   - A divergence gets two references, so that the re-run still has a
-//     majority (one against one would leave the signature to blame either
-//     side): the cheapest of the reference side and the interpreter when
-//     the campaign did not run it (cheaper than a second QEMU run), else
-//     the next of the reference side on another architecture.
+//   - A divergence is measured against cliff's own interpreter, the
+//     reference (lib/interp, `--arch ref`), first: the judge takes its
+//     side whatever the vote, so it is the only reference needed, and it
+//     runs in process, the cheapest oracle there is. When the verdict had
+//     no reference, that stake adds it beside the cheapest of the
+//     reference side; should the reference not answer for the case (a
+//     dynamic vector) or blame otherwise, reproduce falls back to the
+//     stakes below.
+//   - Without the reference, a divergence gets two references, so that
+//     the re-run still has a majority (one against one would leave the
+//     signature to blame either side): the cheapest of the reference side
+//     and Cranelift's interpreter when the campaign did not run it
+//     (cheaper than a second QEMU run), else the next of the reference
+//     side on another architecture.
+//   - A reference divergence (all of Cranelift against the reference) is
+//     re-run on the cheapest configuration of Cranelift and the reference.
 //   - A compile failure is reduced on its failing configuration alone;
 //     the cheapest reference of another architecture joins its last run,
 //     for the file's passing target.
@@ -70,14 +81,17 @@ func pickStakes(v *record.Verdict) []stake {
 			ref = cheapest(others)
 		}
 		return []stake{{failing: fail, finalRefs: []record.Config{ref}}}
-	case record.OutcomeDivergent:
+	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
+		if ref.Executor == record.ExecRef {
+			return []stake{{failing: fail, references: []record.Config{ref}}}
+		}
 	default:
 		if ref.Executor == record.ExecQemu {
 			return []stake{{failing: fail}}
 		}
 		return []stake{{failing: fail, references: []record.Config{ref}}}
 	}
-	var out []stake
+	out := []stake{{failing: fail, references: []record.Config{reference, ref}}}
 	if !hasInterp(v) && ref.Executor != record.ExecInterp {
 		interp := record.Config{Arch: record.ExecInterp, OptLevel: "none", Executor: record.ExecInterp, Settings: ref.Settings}
 		out = append(out, stake{failing: fail, references: []record.Config{ref, interp}})
@@ -90,6 +104,9 @@ func pickStakes(v *record.Verdict) []stake {
 	}
 	return append(out, stake{failing: fail, references: second})
 }
+
+// reference is cliff's own interpreter as a configuration (--arch ref).
+var reference = record.Config{Arch: record.ExecRef, OptLevel: "none", Executor: record.ExecRef}
 
 func hasInterp(v *record.Verdict) bool {
 	for _, s := range v.Sides {
@@ -130,12 +147,15 @@ func arches(r string) []string {
 }
 
 // cheapest is the configuration quickest to compile and run, and the
-// simplest to report: native before the interpreter before QEMU, fewer
+// simplest to report: the reference before native before Cranelift's
+// interpreter before QEMU, fewer
 // ISA flags and settings, opt level none before the others.
 func cheapest(cs []record.Config) record.Config {
 	cost := func(c record.Config) int {
 		n := 0
 		switch c.Executor {
+		case record.ExecRef:
+			n -= 100 // in process, no compile
 		case record.ExecInterp:
 			n += 100
 		case record.ExecQemu:

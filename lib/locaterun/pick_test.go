@@ -24,12 +24,23 @@ func TestPickStakes(t *testing.T) {
 		v    record.Verdict
 		want [][]string // per stake: the configurations, then "final:" ones
 	}{
-		{"divergence without the interpreter: interp as the second reference, else another arch",
+		{"divergence without the reference or the interpreter: the reference first, then interp as the second reference, else another arch",
 			record.Verdict{Verdict: record.OutcomeDivergent, Sides: []record.Side{
 				{Configs: append(slices.Clone(x86), s390...), Status: record.StatusOK},
 				{Configs: rv, Status: record.StatusOK}}},
-			[][]string{{"riscv64/none/qemu", "x86_64/none/native", "interp/none/interp"},
+			[][]string{{"riscv64/none/qemu", "ref/none/ref", "x86_64/none/native"},
+				{"riscv64/none/qemu", "x86_64/none/native", "interp/none/interp"},
 				{"riscv64/none/qemu", "x86_64/none/native", "s390x/none/qemu"}}},
+		{"divergence the reference decided: the reference alone",
+			record.Verdict{Verdict: record.OutcomeDivergent, Sides: []record.Side{
+				{Configs: append(slices.Clone(rv), cfg("ref", "none", "ref")), Status: record.StatusOK},
+				{Configs: append(slices.Clone(x86), s390...), Status: record.StatusOK}}},
+			[][]string{{"x86_64/none/native", "ref/none/ref"}}},
+		{"reference divergence: the cheapest of Cranelift and the reference",
+			record.Verdict{Verdict: record.OutcomeReferenceDivergent, Sides: []record.Side{
+				{Configs: []record.Config{cfg("ref", "none", "ref")}, Status: record.StatusOK},
+				{Configs: append(slices.Clone(rv), x86...), Status: record.StatusOK}}},
+			[][]string{{"x86_64/none/native", "ref/none/ref"}}},
 		{"compile crash: the failing config alone, a native reference for the last run",
 			record.Verdict{Verdict: record.OutcomeCompileCrash, Sides: []record.Side{
 				{Configs: rv, Status: record.StatusCompileCrash},
