@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"sync"
 
@@ -29,10 +31,25 @@ const ExitUsage = 2
 // error's text is empty (the tool has said it already). The action's
 // context is cancelled by SIGINT or SIGTERM (lib/interrupt); a run so
 // stopped exits 128 + the signal, whatever failed after it.
+//
+// With CLIFF_CPUPROFILE=FILE in the environment the run writes a Go CPU
+// profile to FILE (`go tool pprof`), for profiling a tool on real input
+// before choosing what to make faster.
 func Run(app *cli.App, args []string, stderr io.Writer, status func(error) int) int {
 	Prepare(app)
 	ctx, stop := interrupt.Context(context.Background())
 	defer stop()
+	if path := os.Getenv("CLIFF_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err != nil {
+			fmt.Fprintf(stderr, "%s: CLIFF_CPUPROFILE: %v\n", app.Name, err)
+		} else if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "%s: CLIFF_CPUPROFILE: %v\n", app.Name, err)
+			f.Close()
+		} else {
+			defer f.Close()
+			defer pprof.StopCPUProfile()
+		}
+	}
 	err := app.RunContext(ctx, args)
 	if in := interrupt.Cause(ctx); in != nil {
 		fmt.Fprintf(stderr, "%s: %s\n", app.Name, in)

@@ -3,6 +3,8 @@ package cliapp
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,5 +94,25 @@ func TestStatusFunc(t *testing.T) {
 func TestVersion(t *testing.T) {
 	if v := Version(); v == "" || strings.ContainsAny(v, " \n") {
 		t.Errorf("Version() = %q", v)
+	}
+}
+
+// TestCPUProfile: CLIFF_CPUPROFILE=FILE makes a run write a CPU profile
+// there, and a FILE that cannot be made is said on stderr without failing
+// the run.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	t.Setenv("CLIFF_CPUPROFILE", path)
+	var stdout, stderr bytes.Buffer
+	if status := Run(app(&stdout), []string{"cliff-test"}, &stderr, nil); status != 0 || stderr.Len() > 0 {
+		t.Fatalf("status %d, stderr %q", status, stderr.String())
+	}
+	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
+		t.Errorf("no profile written to %s: %v", path, err)
+	}
+	t.Setenv("CLIFF_CPUPROFILE", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof"))
+	stderr.Reset()
+	if status := Run(app(&stdout), []string{"cliff-test"}, &stderr, nil); status != 0 || !strings.Contains(stderr.String(), "cliff-test: CLIFF_CPUPROFILE: ") {
+		t.Errorf("status %d, stderr %q; want 0 and the profile's error", status, stderr.String())
 	}
 }
