@@ -12,7 +12,14 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "campaign_test.sh: FAIL: $*" >&2; exit 1; }
+fail() {
+	echo "campaign_test.sh: FAIL: $*" >&2
+	# The work directory goes with the trap: show what the chunks said.
+	for log in "$work"/*/chunk-*.log "$work"/*/*/chunk-*.log; do
+		[ -s "$log" ] && { echo "== ${log#"$work"/} (last lines)"; tail -n 20 "$log"; } >&2
+	done
+	exit 1
+}
 cd "$work"
 mkdir tmp
 export TMPDIR=$work/tmp
