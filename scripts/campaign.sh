@@ -38,7 +38,10 @@
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
 # it exists), MASK (lib/profile/data/known.mask, the findings already
-# known; set it empty to find them again). Paths are relative to the
+# known; set it empty to find them again), REF (1: every case also runs on
+# cliff's own reference interpreter, --arch ref, which then decides who is
+# right, and which finds reference_divergent cases, where all of
+# Cranelift agrees on a wrong answer; 0 leaves it out). Paths are relative to the
 # caller's directory. A new campaign replaces a finished one in $OUT and
 # refuses to replace an unfinished one.
 #
@@ -110,6 +113,7 @@ new_campaign() {
 		arches=$profile,interp
 		sets=${SETS:-3}
 	fi
+	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
 	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM; do
@@ -137,7 +141,7 @@ else
 	# A fresh seed by default, so that nightly runs differ; it is printed
 	# and kept in campaign.env, and every case record states it.
 	SEED=${3:-${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}}
-	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1} SWARM=${SWARM:-1}
+	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1} SWARM=${SWARM:-1} REF=${REF:-1}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 	CORPUS=$(abs "${CORPUS-}")
@@ -150,6 +154,7 @@ else
 		[[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"
 	done
 	[[ $SWARM =~ ^[01]$ ]] || die "SWARM=$SWARM: want 0 or 1"
+	[[ $REF =~ ^[01]$ ]] || die "REF=$REF: want 0 or 1"
 	[ -z "${SETS:-}" ] || [[ $SETS =~ ^[1-9][0-9]*$ ]] || die "SETS=$SETS: want a positive number"
 	if [ "$N" -eq 0 ] || [ "$CHUNK" -eq 0 ]; then die "N and CHUNK must be positive"; fi
 	if [ "$mode" = scenarios ]; then
@@ -258,6 +263,7 @@ configs() {
 			printf ', %d flag set(s) per target drawn per chunk' "$SETS"
 		fi
 		if [[ ${ARCHES:-} == *interp* ]]; then printf ' and the interpreter'; fi
+		if [[ ${ARCHES:-} == *ref* ]]; then printf " and cliff's reference"; fi
 	)
 }
 failing_lines() {

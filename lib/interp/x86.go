@@ -31,8 +31,9 @@ func init() {
 		fr.set(d, 0, r)
 		return flowNext, nil
 	})
-	// pmaddubsw: lane i is x[2i]*y[2i] + x[2i+1]*y[2i+1], x unsigned and
-	// y signed bytes, saturated to i16.
+	// pmaddubsw: lane i is x[2i]*y[2i] + x[2i+1]*y[2i+1], x signed and y
+	// unsigned bytes, saturated to i16 (Cranelift's documentation; x86's
+	// pmaddubsw takes its destination, here y, as the unsigned operand).
 	shapes["pmaddubsw"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, _ := fr.arg(d, 0)
 		y, _ := fr.arg(d, 1)
@@ -40,7 +41,7 @@ func init() {
 		for i := 0; i < 8; i++ {
 			s := int64(0)
 			for j := 2 * i; j <= 2*i+1; j++ {
-				s += int64(lane(x, j, 8).lo) * int64(int8(lane(y, j, 8).lo))
+				s += int64(int8(lane(x, j, 8).lo)) * int64(lane(y, j, 8).lo)
 			}
 			s = min(max(s, math.MinInt16), math.MaxInt16)
 			r = setLane(r, i, 16, u64(uint64(s)))

@@ -1788,7 +1788,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Ins:     []Operand{{Name: "x", Kind: OperandFixed, Type: Vector(I8, 16)}, {Name: "y", Kind: OperandFixed, Type: Vector(I8, 16)}},
 		Outs:    []Operand{{Name: "a", Kind: OperandFixed, Type: Vector(I16, 8)}},
 		Example: "v2 = x86_pmaddubsw v0, v1",
-		Doc:     "Multiply unsigned x bytes by signed y bytes and add adjacent pairs with saturation, as x86 pmaddubsw.",
+		Doc:     "Multiply signed x bytes by unsigned y bytes and add adjacent pairs with saturation, as x86 pmaddubsw (y is its destination).",
 		Sem:     "pmaddubsw", SemKernel: "",
 	},
 	OpSnarrow: {
