@@ -60,14 +60,19 @@ verdicts() { "$repo/bin/cliff-diff" "$1"/chunk-*.results.jsonl.zst 2>/dev/null |
 cmp -s <(verdicts whole) <(verdicts killed) || fail "resumed verdicts differ from uninterrupted ones"
 left=$(find tmp killed -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
 [ "$left" = 0 ] || fail "$left temporary files left: $(find tmp killed -mindepth 1 -name '*cliff*')"
-# A target-specific campaign: riscv64 and the interpreter only, at every
-# opt level, with three flag sets per chunk drawn from the swarm.
+# A target-specific campaign: riscv64, the interpreter and cliff's
+# reference only, at every opt level, with three flag sets per chunk drawn
+# from the swarm.
 OUT=rv CHUNK=10 JOBS=2 PROFILE=riscv64 "$repo/scripts/campaign.sh" 20 2 7 > rv.log 2>&1 || fail "riscv64: exit $?: $(cat rv.log)"
-grep -q '^20 cases in .* each on riscv64 x 3 opt levels, 3 flag set(s) per target drawn per chunk and the interpreter$' rv.log || fail "riscv64: $(cat rv.log)"
+grep -q "^20 cases in .* each on riscv64 x 3 opt levels, 3 flag set(s) per target drawn per chunk and the interpreter and cliff's reference\$" rv.log || fail "riscv64: $(cat rv.log)"
 configs=$(zstdcat rv/chunk-*.results.jsonl.zst | grep -o '"config":{[^}]*}' | sort -u)
 archs=$(grep -o '"arch":"[a-z0-9_]*"' <<< "$configs" | sort -u | tr '\n' ' ')
-[ "$archs" = '"arch":"interp" "arch":"riscv64" ' ] || fail "riscv64 campaign ran on $archs"
+[ "$archs" = '"arch":"interp" "arch":"ref" "arch":"riscv64" ' ] || fail "riscv64 campaign ran on $archs"
 [ "$(grep -c '"arch":"riscv64"' <<< "$configs")" -ge 9 ] || fail "riscv64 campaign: fewer than 3 flag sets x 3 opt levels: $configs"
+# REF=0 leaves the reference out.
+OUT=rv0 CHUNK=10 JOBS=2 PROFILE=riscv64 REF=0 "$repo/scripts/campaign.sh" 10 2 7 > rv0.log 2>&1 || fail "REF=0: exit $?: $(cat rv0.log)"
+archs=$(zstdcat rv0/chunk-*.results.jsonl.zst | grep -o '"config":{[^}]*}' | grep -o '"arch":"[a-z0-9_]*"' | sort -u | tr '\n' ' ')
+[ "$archs" = '"arch":"interp" "arch":"riscv64" ' ] || fail "REF=0 campaign ran on $archs"
 
 # The five scenarios in one go, killed once and resumed.
 OUT=five CHUNK=5 setsid "$repo/scripts/campaign.sh" --scenarios 10 2 7 > five.log 2>&1 &
