@@ -45,14 +45,17 @@ func driverPath(t *testing.T) string {
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real driver, the cross toolchains and qemu. FILETESTS points at
-// Cranelift's filetests beside the clone.
+// Cranelift's filetests beside the clone, SEMANTICS at lib/interp's
+// semantics files.
 func TestScripts(t *testing.T) {
 	drv := driverPath(t)
 	filetests, _ := filepath.Abs("../../../shared/cranelift-filetests")
+	semantics, _ := filepath.Abs("../../lib/interp/testdata/sem")
 	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)
 			env.Setenv("FILETESTS", filetests)
+			env.Setenv("SEMANTICS", semantics)
 			// CLIFF_HOST_FEATURES=x86-64-v2 scripts/test.sh runs every
 			// script as on a CPU without AVX2.
 			env.Setenv(harness.HostFeaturesEnv, os.Getenv(harness.HostFeaturesEnv))

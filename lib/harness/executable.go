@@ -52,19 +52,15 @@ type function struct {
 
 // Open reads a batch image produced by Link.
 func Open(arch Arch, path string) (*Executable, error) {
-	f, err := elf.Open(path)
+	f, byName, funcs, err := openSymbols(arch, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
-	if want := elfMachines[arch]; f.Machine != want {
-		return nil, fmt.Errorf("%s: an executable for %s, not %s", path, f.Machine, arch)
+	e := &Executable{Arch: arch, Path: path, symbols: make(map[string]uint64, len(byName)), funcs: funcs}
+	for name, s := range byName {
+		e.symbols[name] = s.Value
 	}
-	syms, err := f.Symbols()
-	if err != nil {
-		return nil, fmt.Errorf("%s: symbol table: %w", path, err)
-	}
-	e := &Executable{Arch: arch, Path: path, symbols: make(map[string]uint64, len(syms))}
 	for _, p := range f.Progs {
 		if p.Type != elf.PT_LOAD || p.Memsz == 0 {
 			continue
@@ -78,18 +74,6 @@ func Open(arch Arch, path string) (*Executable, error) {
 		}
 		e.segments = append(e.segments, segment{addr: p.Vaddr, data: data, memSize: p.Memsz})
 	}
-	byName := make(map[string]elf.Symbol, len(syms))
-	for _, s := range syms {
-		if s.Name == "" || s.Section == elf.SHN_UNDEF {
-			continue
-		}
-		e.symbols[s.Name] = s.Value
-		byName[s.Name] = s
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC {
-			e.funcs = append(e.funcs, function{s.Name, s.Value, s.Size})
-		}
-	}
-	sort.Slice(e.funcs, func(i, j int) bool { return e.funcs[i].addr < e.funcs[j].addr })
 
 	countData, err := symbolData(f, byName, "cliff_entry_count", 8)
 	if err != nil {
@@ -108,6 +92,38 @@ func Open(arch Arch, path string) (*Executable, error) {
 		e.entries[i] = f.ByteOrder.Uint64(entryData[8*i:])
 	}
 	return e, nil
+}
+
+// openSymbols opens the ELF file at path, checks that it is arch's, and
+// reads its defined symbols by name and its function symbols by address
+// (to name a PC). The caller closes the file.
+func openSymbols(arch Arch, path string) (*elf.File, map[string]elf.Symbol, []function, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if want := elfMachines[arch]; f.Machine != want {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("%s: an executable for %s, not %s", path, f.Machine, arch)
+	}
+	syms, err := f.Symbols()
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("%s: symbol table: %w", path, err)
+	}
+	byName := make(map[string]elf.Symbol, len(syms))
+	var funcs []function
+	for _, s := range syms {
+		if s.Name == "" || s.Section == elf.SHN_UNDEF {
+			continue
+		}
+		byName[s.Name] = s
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC {
+			funcs = append(funcs, function{s.Name, s.Value, s.Size})
+		}
+	}
+	sort.Slice(funcs, func(i, j int) bool { return funcs[i].addr < funcs[j].addr })
+	return f, byName, funcs, nil
 }
 
 // symbolData is the first size bytes of a data symbol's contents.

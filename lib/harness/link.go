@@ -164,7 +164,7 @@ func scratchEnv(dir string) []string {
 	return append(os.Environ(), "TMPDIR="+dir)
 }
 
-type cachedObject struct {
+type cachedFile struct {
 	mu   sync.Mutex
 	path string // set once the program exists
 }
@@ -178,8 +178,8 @@ type cachedObject struct {
 // renamed, so concurrent processes never see half of it.
 func cachedBuild(ctx context.Context, arch Arch, memo *sync.Map, name string, source []byte, args, libs []string) (string, error) {
 	compiler := arch.Compiler()
-	v, _ := memo.LoadOrStore(compiler+"\x00"+strings.Join(args, " ")+"\x00"+strings.Join(libs, " "), &cachedObject{})
-	c := v.(*cachedObject)
+	v, _ := memo.LoadOrStore(compiler+"\x00"+strings.Join(args, " ")+"\x00"+strings.Join(libs, " "), &cachedFile{})
+	c := v.(*cachedFile)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.path != "" {

@@ -62,30 +62,12 @@ func harnessProgram(ctx context.Context, arch Arch, extra []string) (*program, e
 
 // readProgram reads a harness program's symbol table.
 func readProgram(arch Arch, path string) (*program, error) {
-	f, err := elf.Open(path)
+	f, byName, funcs, err := openSymbols(arch, path)
 	if err != nil {
 		return nil, fmt.Errorf("harness program: %w", err)
 	}
-	defer f.Close()
-	if want := elfMachines[arch]; f.Machine != want {
-		return nil, fmt.Errorf("harness program %s: built for %s, not %s", path, f.Machine, arch)
-	}
-	syms, err := f.Symbols()
-	if err != nil {
-		return nil, fmt.Errorf("harness program %s: symbol table: %w", path, err)
-	}
-	p := &program{path: path, symbols: make(map[string]elf.Symbol, len(syms))}
-	for _, s := range syms {
-		if s.Name == "" || s.Section == elf.SHN_UNDEF {
-			continue
-		}
-		p.symbols[s.Name] = s
-		if elf.ST_TYPE(s.Info) == elf.STT_FUNC {
-			p.funcs = append(p.funcs, function{s.Name, s.Value, s.Size})
-		}
-	}
-	sort.Slice(p.funcs, func(i, j int) bool { return p.funcs[i].addr < p.funcs[j].addr })
-	return p, nil
+	f.Close()
+	return &program{path: path, symbols: byName, funcs: funcs}, nil
 }
 
 // definitions are the linker options that define, for an image, each

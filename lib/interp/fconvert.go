@@ -32,25 +32,9 @@ func init() {
 		return flowNext, nil
 	})
 	// fvdemote: f64x2 to the two low lanes of an f32x4, the others zero.
-	shapes["fvdemote"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
-		x, _ := fr.arg(d, 0)
-		var r Value
-		for i := 0; i < 2; i++ {
-			r = setLane(r, i, 32, encodeFloat(decodeFloat(lane(x, i, 64), 64), 32))
-		}
-		fr.set(d, 0, r)
-		return flowNext, nil
-	})
+	shapes["fvdemote"] = only(twoLanes(64, 32))
 	// fvpromote_low: the two low lanes of an f32x4 to an f64x2.
-	shapes["fvpromote_low"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
-		x, _ := fr.arg(d, 0)
-		var r Value
-		for i := 0; i < 2; i++ {
-			r = setLane(r, i, 64, encodeFloat(decodeFloat(lane(x, i, 32), 32), 64))
-		}
-		fr.set(d, 0, r)
-		return flowNext, nil
-	})
+	shapes["fvpromote_low"] = only(twoLanes(32, 64))
 	// fcvt_to_int u|s: truncate toward zero; NaN traps with bad_toint, a
 	// value out of the result's range with int_ovf.
 	shapes["fcvt_to_int"] = kernelShape(map[string]bool{"u": false, "s": true}, func(signed bool) semFn {
@@ -165,4 +149,18 @@ func truncLane(x u128, w uint, lo, hi *big.Int) (nan bool, v *big.Int) {
 	}
 	v, _ = big.NewFloat(math.Trunc(f)).Int(nil)
 	return false, v
+}
+
+// twoLanes converts the two low float lanes of the operand, of from bits,
+// to lanes of to bits; the result's other lanes are zero.
+func twoLanes(from, to uint) semFn {
+	return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
+		x, _ := fr.arg(d, 0)
+		var r Value
+		for i := 0; i < 2; i++ {
+			r = setLane(r, i, to, encodeFloat(decodeFloat(lane(x, i, from), from), to))
+		}
+		fr.set(d, 0, r)
+		return flowNext, nil
+	}
 }
