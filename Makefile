@@ -1,8 +1,10 @@
 # Builds every command under cmd/ as bin/cliff-<tool>, and the Rust driver
 # (driver/) as bin/cliff-driver.
 #   make            build all tools and the driver into bin/
-#   make driver     build only the driver (cargo; build directory outside the
-#                   clone, in $(CARGO_TARGET_DIR))
+#   make driver     build only the driver, for the Cranelift driver/Cargo.toml
+#                   pins, with the toolchain its rust-version needs
+#                   (cliff-cranelift build; cargo's build directory is
+#                   ~/.cache/cliff/cargo-target, the build ~/.cache/cliff/drivers)
 #   make install    copy them to $(PREFIX)/bin (default /usr/local)
 #   make test       vet and run every test (what CI runs, via scripts/test.sh)
 #   make generate   regenerate generated Go (the opcode table)
@@ -11,11 +13,6 @@ PREFIX ?= /usr/local
 GO     ?= go
 TOOLS  := $(notdir $(wildcard cmd/*))
 BINS   := $(addprefix bin/cliff-,$(TOOLS))
-CARGO  ?= cargo
-# Cargo's build directory lives outside the clone so that a fresh clone
-# rebuilds fast on a machine that built before; nothing depends on it being
-# there.
-CARGO_TARGET_DIR ?= $(HOME)/.cache/cliff/cargo-target
 # cliff's version in every tool's --version and output record: the commit,
 # -dirty with uncommitted changes.
 VERSION ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo devel)
@@ -27,10 +24,10 @@ all: build
 build: $(BINS) bin/cliff-driver
 driver: bin/cliff-driver
 
-bin/cliff-driver: $(DRIVER_SRC)
-	cd driver && CARGO_TARGET_DIR=$(CARGO_TARGET_DIR) $(CARGO) build --release --locked --quiet
-	install -d bin
-	install -m 0755 $(CARGO_TARGET_DIR)/release/cliff-driver $@
+# cliff-cranelift embeds the driver's source and builds it the way every
+# other Cranelift is built (lib/cranelift), so make needs no toolchain logic.
+bin/cliff-driver: bin/cliff-cranelift $(DRIVER_SRC)
+	bin/cliff-cranelift build --install $@ >/dev/null
 
 $(BINS): bin/cliff-%:
 	$(GO) build -ldflags "-X cliff/lib/cliapp.stamp=$(VERSION)" -o $@ ./cmd/$*

@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/cliapp"
-	"cliff/lib/driver"
 	"cliff/lib/engine"
 	"cliff/lib/locaterun"
 )
@@ -72,6 +71,7 @@ records finished before are written).`,
 			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request"},
 			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
 			cliapp.DriverFlag(""),
+			cliapp.CraneliftFlag(),
 			&cli.BoolFlag{Name: "summary", Usage: "print one line per failure and the totals to stderr at the end"},
 		},
 		Action: func(c *cli.Context) error {
@@ -82,11 +82,10 @@ records finished before are written).`,
 				return err
 			}
 			defer release()
-			drv := c.String("driver")
-			if drv == "" {
-				if drv, err = driver.Find(); err != nil {
-					return err
-				}
+			eopts := engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+				CompileTimeout: c.Duration("compile-timeout"), Fuel: c.Uint64("fuel"), Log: io.Discard}
+			if _, err := eopts.ChooseCranelift(c.Context, c.String("driver"), c.StringSlice("cranelift"), stderr); err != nil {
+				return err
 			}
 			inputs := c.Args().Slice()
 			if len(inputs) == 0 {
@@ -98,9 +97,8 @@ records finished before are written).`,
 				Dir:     c.String("dir"),
 				MaskOut: c.String("mask-out"),
 				Budget:  c.Duration("budget"),
-				Engine: engine.Options{DriverPath: drv, Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
-					CompileTimeout: c.Duration("compile-timeout"), Fuel: c.Uint64("fuel"), Log: io.Discard},
-				Log: stderr,
+				Engine:  eopts,
+				Log:     stderr,
 			})
 			if c.Bool("summary") && sum != nil {
 				sum.Write(stderr)

@@ -15,7 +15,6 @@ import (
 
 	"cliff/lib/arch"
 	"cliff/lib/cliapp"
-	"cliff/lib/driver"
 	"cliff/lib/engine"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
@@ -138,6 +137,7 @@ by the signal, records finished before it written.`,
 			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
 			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
 			cliapp.DriverFlag(""),
+			cliapp.CraneliftFlag(),
 			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
 			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
 		},
@@ -192,12 +192,6 @@ func run(c *cli.Context) error {
 		}
 		return nil
 	}
-	driverPath := c.String("driver")
-	if driverPath == "" {
-		if driverPath, err = driver.Find(); err != nil {
-			return cli.Exit(err, exitError)
-		}
-	}
 	sources, err := extract.Expand(c.Args().Slice())
 	if err != nil {
 		return cli.Exit(err, exitError)
@@ -207,8 +201,7 @@ func run(c *cli.Context) error {
 			return cliapp.Usagef("--set %s: the opt level is --opt's (results are labelled with it)", s)
 		}
 	}
-	e, err := engine.New(c.Context, engine.Options{
-		DriverPath:     driverPath,
+	eopts := engine.Options{
 		Jobs:           c.Int("jobs"),
 		Batch:          max(1, c.Int("batch")),
 		Timeout:        c.Duration("timeout"),
@@ -217,13 +210,18 @@ func run(c *cli.Context) error {
 		Isolate:        c.Bool("isolate"),
 		Host:           host,
 		Log:            os.Stderr,
-	})
+	}
+	versions, err := eopts.ChooseCranelift(c.Context, c.String("driver"), c.StringSlice("cranelift"), os.Stderr)
+	if err != nil {
+		return cli.Exit(err, exitError)
+	}
+	e, err := engine.New(c.Context, eopts)
 	if err != nil {
 		return cli.Exit(err, exitError)
 	}
 	defer e.Close()
 	report, err := e.Stream(c.Context, engine.StreamOptions{
-		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: c.StringSlice("set")},
+		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: c.StringSlice("set"), Cranelifts: versions},
 		Sources:  sources,
 		Output:   c.String("output"),
 		Resume:   c.Bool("resume"),

@@ -24,3 +24,13 @@ func DriverFlag(use string) *cli.StringFlag {
 	usage += " (default: $CLIFF_DRIVER, else cliff-driver beside this tool, else on $PATH)"
 	return &cli.StringFlag{Name: "driver", Usage: usage}
 }
+
+// CraneliftEnv names the default of --cranelift.
+const CraneliftEnv = "CLIFF_CRANELIFT"
+
+// CraneliftFlag is --cranelift SPEC[,SPEC...], the Cranelifts a tool
+// tests (lib/cranelift's specs), built as needed; several make the
+// version part of every configuration.
+func CraneliftFlag() *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{Name: "cranelift", EnvVars: []string{CraneliftEnv}, Usage: "the Cranelift to test, `SPEC`: a release (0.137.1), latest, default, or a wasmtime checkout's path; several (comma-separated or repeated) run every configuration on each and name it in the results (default: the driver make built; see cliff-cranelift)"}
+}

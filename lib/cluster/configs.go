@@ -55,7 +55,7 @@ func abstractConfigs(failing, all []record.Config) string {
 			}
 		}
 		flags := flagsPart(fl, pa)
-		suffix := "/" + optPart(fl, pa) + executorPart(fl, pa)
+		suffix := "/" + optPart(fl, pa) + executorPart(fl, pa) + versionPart(fl, pa)
 		parts[i] = a + flags + suffix
 		suffixes[suffix] = true
 		plain = plain && flags == ""
@@ -101,6 +101,27 @@ func dedupConfigs(cs []record.Config) []record.Config {
 		}
 	}
 	return out
+}
+
+// versionPart names the Cranelift versions that fail ("@0.135.8") when
+// a run tested several and they tell the failing configurations from the
+// passing ones; "" otherwise.
+func versionPart(fl, pa []record.Config) string {
+	var failing []string
+	for _, c := range fl {
+		if c.Cranelift == "" {
+			return ""
+		}
+		if !slices.Contains(failing, c.Cranelift) {
+			failing = append(failing, c.Cranelift)
+		}
+	}
+	split := slices.ContainsFunc(pa, func(c record.Config) bool { return c.Cranelift != "" && !slices.Contains(failing, c.Cranelift) })
+	if !split {
+		return ""
+	}
+	slices.Sort(failing)
+	return "@" + strings.Join(failing, ",")
 }
 
 func optPart(fl, pa []record.Config) string {

@@ -51,9 +51,9 @@ func Clustered(o record.Outcome) bool { return judge.IsCraneliftFailure(o) }
 // is its status.
 func SignatureOf(v *record.Verdict) Signature {
 	switch {
-	case v.Verdict == record.OutcomeDivergent:
+	case v.Failure() == record.OutcomeDivergent:
 		return divergenceSignature(v)
-	case v.Verdict == record.OutcomeReferenceDivergent:
+	case v.Failure() == record.OutcomeReferenceDivergent:
 		// All of Cranelift that answered agrees against the reference:
 		// which configurations ran is the campaign's choice, not the
 		// bug's, so R is all of Cranelift and K alone tells the bugs
@@ -78,7 +78,7 @@ const AllOfCranelift = "cranelift/*"
 // one case) the signature is the message most runs share, the smallest
 // in text order on a tie, so that every such case goes to one cluster.
 func failureSignature(v *record.Verdict) Signature {
-	status := record.Status(v.Verdict)
+	status := record.Status(v.Failure())
 	results := resultsByConfig(v.Case)
 	byDiag := map[string][]record.Config{}
 	var all []record.Config
@@ -128,7 +128,7 @@ func resultsByConfig(c *record.Case) func(record.Config) *record.RunResult {
 // sameConfig is a.String() == b.String() without building the strings.
 func sameConfig(a, b record.Config) bool {
 	return a.Arch == b.Arch && a.OptLevel == b.OptLevel && a.Executor == b.Executor &&
-		slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Settings, b.Settings)
+		slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Settings, b.Settings) && a.Cranelift == b.Cranelift
 }
 
 // failureDiagnostic is K for one failed run (nil: the verdict carries no

@@ -77,7 +77,7 @@ func (w *worker) checkCompiles(ctx context.Context, t *task) {
 			req.Modules = append(req.Modules, e.module)
 		}
 		cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(req.Modules))*w.lim.compilePer)
-		ans, err := w.drv.Compile(cctx, req)
+		ans, err := w.driverFor(t.cfg).Compile(cctx, req)
 		cancel()
 		os.Remove(obj)
 		if err != nil && len(u.entries) > 1 {

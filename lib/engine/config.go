@@ -59,6 +59,11 @@ type ConfigSpec struct {
 	// Settings are shared Cranelift settings (name=value) for every
 	// configuration, before a variant's own; the opt level is Opts'.
 	Settings []string
+	// Cranelifts are the labels of the Cranelifts to test (Options'
+	// Cranelifts): each configuration of Cranelift's, compiled or
+	// interpreted, once per label, in their order. Nil: the one driver,
+	// unnamed.
+	Cranelifts []string
 }
 
 // A Variant is one way to compile for an architecture: ISA flags, as on
@@ -86,6 +91,26 @@ func Configs(spec ConfigSpec) ([]record.Config, error) {
 		return nil, err
 	}
 	return spec.normal().forCases(nil), nil
+}
+
+// perCranelift is configs once per Cranelift of s, each copy naming it;
+// cliff's reference, which is no Cranelift, once.
+func (s *ConfigSpec) perCranelift(configs []record.Config) []record.Config {
+	if len(s.Cranelifts) == 0 {
+		return configs
+	}
+	var out []record.Config
+	for _, c := range configs {
+		if c.Executor == record.ExecRef {
+			out = append(out, c)
+			continue
+		}
+		for _, label := range s.Cranelifts {
+			c.Cranelift = label
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // check rejects names that no configuration has.
@@ -278,7 +303,7 @@ func (s *ConfigSpec) forCases(needs []string) []record.Config {
 			}
 		}
 	}
-	return out
+	return s.perCranelift(out)
 }
 
 // withSettings is settings with each of needs (name=value) added whose

@@ -26,8 +26,13 @@ const (
 // Options are what an Engine needs whatever it runs: the driver, the
 // workers, the limits on every external step and the host.
 type Options struct {
-	// DriverPath is the cliff-driver binary (see driver.Find).
+	// DriverPath is the cliff-driver binary (see driver.Find), when the
+	// run tests one Cranelift and its results do not name it.
 	DriverPath string
+	// Cranelifts, when given, are the Cranelifts the run tests instead,
+	// each with its own driver: every configuration but cliff's
+	// reference runs once on each, and names it (Config.Cranelift).
+	Cranelifts []Cranelift
 	// Jobs is the number of workers, each with its own driver process;
 	// less than 1 is 1.
 	Jobs int
@@ -50,6 +55,22 @@ type Options struct {
 	// skipped configurations, a case's failure once per kind. Nil
 	// discards it.
 	Log io.Writer
+}
+
+// A Cranelift is one version a run tests: the label its results carry
+// (lib/cranelift's Build.Label) and its driver.
+type Cranelift struct {
+	Label  string
+	Driver string
+}
+
+// cranelifts are the drivers of a run: Options.Cranelifts, or the one
+// DriverPath with no label.
+func (o *Options) cranelifts() []Cranelift {
+	if len(o.Cranelifts) > 0 {
+		return o.Cranelifts
+	}
+	return []Cranelift{{Driver: o.DriverPath}}
 }
 
 // limits bound every external step.
@@ -85,7 +106,7 @@ func (o *Options) limits() (limits, error) {
 // files of cases and .clif files to an output (Stream), one run at a
 // time. Close ends the drivers and removes the scratch directories.
 type Engine struct {
-	driver   string
+	drivers  []Cranelift
 	lim      limits
 	host     harness.Host
 	batch    int
@@ -107,7 +128,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{driver: opts.DriverPath, lim: lim, host: opts.Host, batch: opts.Batch, log: opts.Log, checked: map[string]error{}}
+	e := &Engine{drivers: opts.cranelifts(), lim: lim, host: opts.Host, batch: opts.Batch, log: opts.Log, checked: map[string]error{}}
 	if e.host.Arch == "" {
 		if e.host, err = harness.ReadHost(); err != nil {
 			return nil, err
@@ -120,7 +141,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		e.log = io.Discard
 	}
 	for range max(1, opts.Jobs) {
-		w, err := newWorker(e.driver, e.lim, e.host, &e.tools)
+		w, err := newWorker(e.drivers, e.lim, e.host, &e.tools)
 		if err != nil {
 			e.Close()
 			return nil, err
@@ -129,12 +150,16 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	}
 	vctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	version, err := e.workers[0].drv.Version(vctx)
-	if err != nil {
-		e.Close()
-		return nil, fmt.Errorf("--driver %s: %w", e.driver, err)
+	crates := map[string]string{}
+	for _, c := range e.drivers {
+		version, err := e.workers[0].drv[c.Label].Version(vctx)
+		if err != nil {
+			e.Close()
+			return nil, fmt.Errorf("--driver %s: %w", c.Driver, err)
+		}
+		crates[c.Label] = version.Cranelift
 	}
-	e.versions = newVersions(version.Cranelift)
+	e.versions = newVersions(crates)
 	return e, nil
 }
 
@@ -158,7 +183,7 @@ func (e *Engine) ParseTest(ctx context.Context, clif string) (*driver.ParseTestA
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.lim.compileBase)
 	defer cancel()
-	return e.workers[0].drv.ParseTest(ctx, clif)
+	return e.workers[0].drv[e.drivers[0].Label].ParseTest(ctx, clif)
 }
 
 // Run runs every case under every configuration (see Configs) and

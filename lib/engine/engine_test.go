@@ -111,7 +111,7 @@ func TestRun(t *testing.T) {
 			}
 		}
 	}
-	if starts := e.workers[0].drv.Starts; starts != 1 {
+	if starts := e.workers[0].drv[""].Starts; starts != 1 {
 		t.Errorf("the driver started %d times over one stream and two runs, want 1", starts)
 	}
 	dirs := []string{e.workers[0].dir}

@@ -27,10 +27,10 @@ type task struct {
 	chunk    *chunk
 }
 
-// A worker owns one driver process and a scratch directory, and runs tasks
-// one at a time.
+// A worker owns one driver process per Cranelift of the run and a
+// scratch directory, and runs tasks one at a time.
 type worker struct {
-	drv   *driver.Client
+	drv   map[string]*driver.Client // by Config.Cranelift
 	dir   string
 	lim   limits
 	out   *reporter    // the current run's
@@ -39,16 +39,25 @@ type worker struct {
 	batch int          // counter for scratch file names
 }
 
-func newWorker(driverPath string, lim limits, host harness.Host, tools *toolchains) (*worker, error) {
+func newWorker(cranelifts []Cranelift, lim limits, host harness.Host, tools *toolchains) (*worker, error) {
 	dir, err := os.MkdirTemp("", "cliff-run-")
 	if err != nil {
 		return nil, err
 	}
-	return &worker{drv: driver.New(driverPath), dir: dir, lim: lim, host: host, tools: tools}, nil
+	drv := map[string]*driver.Client{}
+	for _, c := range cranelifts {
+		drv[c.Label] = driver.New(c.Driver)
+	}
+	return &worker{drv: drv, dir: dir, lim: lim, host: host, tools: tools}, nil
 }
 
+// driverFor is the driver of cfg's Cranelift.
+func (w *worker) driverFor(cfg record.Config) *driver.Client { return w.drv[cfg.Cranelift] }
+
 func (w *worker) close() {
-	w.drv.Close()
+	for _, d := range w.drv {
+		d.Close()
+	}
 	os.RemoveAll(w.dir)
 }
 
@@ -235,7 +244,7 @@ func (w *worker) compile(ctx context.Context, target string, cfg record.Config, 
 	req, entryIndex := compileRequest(target, cfg, units, obj)
 	cctx, cancel := context.WithTimeout(ctx, w.lim.compileBase+time.Duration(len(units))*w.lim.compilePer)
 	defer cancel()
-	ans, err := w.drv.Compile(cctx, req)
+	ans, err := w.driverFor(cfg).Compile(cctx, req)
 	return ans, entryIndex, err
 }
 
@@ -416,7 +425,7 @@ func (w *worker) interpret(ctx context.Context, t *task) {
 					req.Args = append(req.Args, driver.ValueOf(a))
 				}
 				ictx, cancel := context.WithTimeout(ctx, w.lim.compileBase+w.lim.perInput)
-				ans, err := w.drv.Interpret(ictx, req)
+				ans, err := w.driverFor(t.cfg).Interpret(ictx, req)
 				cancel()
 				vals, status, trap, msg := interpretOutcome(ans, err)
 				if status == record.StatusCompileError || status == record.StatusCompileCrash {

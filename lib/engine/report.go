@@ -61,6 +61,16 @@ func newReporter(log io.Writer) *reporter {
 
 func (r *reporter) countsFor(arch string) *runlineCounts { return countsIn(r.counts, arch) }
 
+// countKey is what the summary counts a configuration's run lines
+// under: its architecture, and its Cranelift when a run tests several
+// (x86_64@0.135.8).
+func countKey(cfg record.Config) string {
+	if cfg.Cranelift != "" {
+		return cfg.Arch + "@" + cfg.Cranelift
+	}
+	return cfg.Arch
+}
+
 func (r *reporter) compileCounts(arch string) *runlineCounts { return countsIn(r.compiles, arch) }
 
 // countsIn returns arch's counts in m, made on first use.
@@ -93,7 +103,7 @@ func (r *reporter) check(u *unit, c call, cfg record.Config, vals []ir.DataValue
 	if r.stopped {
 		return
 	}
-	counts := r.countsFor(cfg.Arch)
+	counts := r.countsFor(countKey(cfg))
 	if harnessFailure != "" {
 		counts.notRun++
 		r.harnessErrors++
@@ -135,13 +145,13 @@ func (r *reporter) endedCalls(u *unit, e *entry, cfg record.Config, msg string, 
 		return
 	}
 	if n > 0 && harness {
-		r.countsFor(cfg.Arch).notRun += n
+		r.countsFor(countKey(cfg)).notRun += n
 		r.harnessErrors += n
 		fmt.Fprintf(r.log, "%s:%d: NOT RUN %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
 		return
 	}
 	if n > 0 {
-		r.countsFor(cfg.Arch).failed += n
+		r.countsFor(countKey(cfg)).failed += n
 		fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %d run lines: %s\n", u.source, line, cfg, e.fn.Name, n, msg)
 		return
 	}
@@ -166,7 +176,7 @@ func (r *reporter) skippedCall(u *unit, c call, cfg record.Config, why string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.countsFor(cfg.Arch).skipped++
+	r.countsFor(countKey(cfg)).skipped++
 	status, _, _ := strings.Cut(why, ":")
 	r.reasons[cfg.Arch+": "+status]++
 	fmt.Fprintf(r.log, "%s:%d: SKIP %s: %s: %s\n", u.source, c.cmd.Line, cfg, c.cmd.Text, why)
@@ -182,7 +192,7 @@ func (r *reporter) failedFunction(u *unit, name string, cfg record.Config, msg s
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.countsFor(cfg.Arch).functions++
+	r.countsFor(countKey(cfg)).functions++
 	fmt.Fprintf(r.log, "%s:%d: FAIL %s: %s: %s\n", u.source, line, cfg, name, msg)
 }
 
@@ -195,7 +205,7 @@ func (r *reporter) unusable(u *unit, cfg record.Config, err error) {
 	if r.stopped {
 		return
 	}
-	r.countsFor(cfg.Arch).notRun += runChecks(u.entries)
+	r.countsFor(countKey(cfg)).notRun += runChecks(u.entries)
 	if _, seen := r.broken[cfg.Arch]; !seen {
 		r.broken[cfg.Arch] = err
 		fmt.Fprintf(r.log, "cliff-run: not running any %s code: %v\n", cfg.Arch, err)
@@ -243,7 +253,7 @@ func (r *reporter) compileChecked(u *unit, e *entry, cfg record.Config, failure 
 	if r.stopped {
 		return
 	}
-	c := r.compileCounts(cfg.Arch)
+	c := r.compileCounts(countKey(cfg))
 	if failure == "" {
 		c.passed++
 		return
@@ -397,6 +407,20 @@ func (c *runlineCounts) String() string {
 		s += fmt.Sprintf(", %d functions without run lines failed to compile", c.functions)
 	}
 	return s
+}
+
+// totals are the run lines and compile checks of every architecture.
+func (r *reporter) totals() (passed, failed, skipped int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range []map[string]*runlineCounts{r.counts, r.compiles} {
+		for _, c := range m {
+			passed += c.passed
+			failed += c.failed + c.functions
+			skipped += c.skipped + c.notRun
+		}
+	}
+	return passed, failed, skipped
 }
 
 func (r *reporter) anyFailed() bool {

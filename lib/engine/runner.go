@@ -393,6 +393,7 @@ func (r *runner) readFile(s extract.Source) ([]*unit, error) {
 		return nil, err
 	}
 	configs, skips := r.configs.forFile(f)
+	configs = r.configs.perCranelift(configs)
 	if configs == nil {
 		configs = []record.Config{} // non-nil: a file never takes the case configurations
 	}

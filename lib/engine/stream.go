@@ -69,3 +69,7 @@ func (r *Report) Err() error {
 // Failed reports whether a run line, a function or a compile check
 // failed.
 func (r *Report) Failed() bool { return r.rep.anyFailed() }
+
+// Totals counts the run lines and compile checks that passed, failed
+// (a failing function counted once) and were skipped or not run.
+func (r *Report) Totals() (passed, failed, skipped int) { return r.rep.totals() }

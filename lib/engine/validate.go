@@ -47,10 +47,16 @@ func (e *Engine) checkSpec(ctx context.Context, spec *ConfigSpec) error {
 // and settings, once per engine for each; the interpreters (Cranelift's
 // and the reference) compile nothing.
 func (e *Engine) checkTarget(ctx context.Context, cfg record.Config) error {
+	if _, ok := e.workers[0].drv[cfg.Cranelift]; !ok && cfg.Executor != record.ExecRef {
+		if cfg.Cranelift == "" {
+			return fmt.Errorf("%s names no Cranelift, and this run tests several (--cranelift)", cfg)
+		}
+		return fmt.Errorf("%s: this run has no driver for Cranelift %s (add it to --cranelift)", cfg, cfg.Cranelift)
+	}
 	if interpreted(cfg.Arch) {
 		return nil
 	}
-	key := fmt.Sprint(targetString(cfg), sharedFlags(cfg))
+	key := fmt.Sprint(cfg.Cranelift, targetString(cfg), sharedFlags(cfg))
 	if err, ok := e.checked[key]; ok {
 		return err
 	}
@@ -63,15 +69,19 @@ func (e *Engine) checkTarget(ctx context.Context, cfg record.Config) error {
 	}
 	defer os.Remove(req.Output)
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
-	_, err := w.drv.Compile(cctx, req)
+	_, err := w.driverFor(cfg).Compile(cctx, req)
 	cancel()
 	var f *driver.Failure
 	switch {
 	case errors.As(err, &f):
-		err = fmt.Errorf("%s: Cranelift refuses the command line's ISA flags or settings (--isa-flags, --set): %s", cfg.Arch, f.Message)
+		who := "Cranelift"
+		if cfg.Cranelift != "" {
+			who += " " + cfg.Cranelift
+		}
+		err = fmt.Errorf("%s: %s refuses the command line's ISA flags or settings (--isa-flags, --set): %s", cfg.Arch, who, f.Message)
 	case err != nil:
 		// Not the configuration's fault: not remembered.
-		return fmt.Errorf("--driver %s: %w", e.driver, err)
+		return fmt.Errorf("the driver of Cranelift %q: %w", cfg.Cranelift, err)
 	}
 	e.checked[key] = err
 	return err

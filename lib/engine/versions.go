@@ -15,19 +15,18 @@ import (
 )
 
 // versions stamps every result with the tools behind it: cliff, the
-// driver's Cranelift, and QEMU for code that ran under it. QEMU is asked
-// once per architecture, when its first result is written.
+// Cranelift of its driver, and QEMU for code that ran under it. QEMU is
+// asked once per architecture, when its first result is written.
 type versions struct {
-	cliff, cranelift string
-	mu               sync.Mutex
-	qemu             map[string]*record.Versions // by arch; the shared stamps
-	native           *record.Versions
+	cliff     string
+	cranelift map[string]string // by Config.Cranelift: the driver's crate version
+	mu        sync.Mutex
+	qemuOf    map[string]string              // by arch
+	stamps    map[[2]string]*record.Versions // by Cranelift and QEMU ("" when native): the shared stamps
 }
 
-func newVersions(cranelift string) *versions {
-	v := &versions{cliff: cliapp.Version(), cranelift: cranelift, qemu: map[string]*record.Versions{}}
-	v.native = &record.Versions{Cliff: v.cliff, Cranelift: cranelift}
-	return v
+func newVersions(cranelift map[string]string) *versions {
+	return &versions{cliff: cliapp.Version(), cranelift: cranelift, qemuOf: map[string]string{}, stamps: map[[2]string]*record.Versions{}}
 }
 
 // stamp sets res.Versions (results share the stamps: they are never
@@ -36,19 +35,23 @@ func (v *versions) stamp(res *record.RunResult) {
 	if v == nil || res.Versions != nil {
 		return
 	}
-	if res.Config.Executor != record.ExecQemu {
-		res.Versions = v.native
-		return
-	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	s := v.qemu[res.Config.Arch]
+	qemu := ""
+	if res.Config.Executor == record.ExecQemu {
+		var ok bool
+		if qemu, ok = v.qemuOf[res.Config.Arch]; !ok {
+			// A QEMU that cannot say its version still ran the code: the
+			// stamp then lacks it rather than failing the run.
+			qemu, _ = harness.EmulatorVersion(context.Background(), harness.Arch(res.Config.Arch))
+			v.qemuOf[res.Config.Arch] = qemu
+		}
+	}
+	key := [2]string{res.Config.Cranelift, qemu}
+	s := v.stamps[key]
 	if s == nil {
-		s = &record.Versions{Cliff: v.cliff, Cranelift: v.cranelift}
-		// A QEMU that cannot say its version still ran the code: the
-		// stamp then lacks it rather than failing the run.
-		s.QEMU, _ = harness.EmulatorVersion(context.Background(), harness.Arch(res.Config.Arch))
-		v.qemu[res.Config.Arch] = s
+		s = &record.Versions{Cliff: v.cliff, Cranelift: v.cranelift[res.Config.Cranelift], QEMU: qemu}
+		v.stamps[key] = s
 	}
 	res.Versions = s
 }

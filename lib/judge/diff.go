@@ -52,6 +52,11 @@ func (t *Tally) Write(w io.Writer) {
 	for _, o := range precedence {
 		parts = append(parts, fmt.Sprintf("%s %d", o, t.Verdicts[o]))
 	}
+	for _, o := range []record.Outcome{record.OutcomeRegression, record.OutcomeFixed} {
+		if n := t.Verdicts[o]; n > 0 { // only runs over several versions have them
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
 	fmt.Fprintf(w, "cases %d: %s", t.Cases, strings.Join(parts, ", "))
 	if t.Lone > 0 {
 		fmt.Fprintf(w, "; %d with fewer than two configurations", t.Lone)

@@ -27,12 +27,12 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 	for i := range v.Sides {
 		s := &v.Sides[i]
 		switch {
-		case v.Verdict == record.OutcomeConsistent:
-		case v.Verdict == record.OutcomeDivergent || v.Verdict == record.OutcomeReferenceDivergent:
+		case v.Failure() == record.OutcomeConsistent:
+		case v.Failure() == record.OutcomeDivergent || v.Failure() == record.OutcomeReferenceDivergent:
 			if Answered(s.Status) && s != reference {
 				failing = append(failing, *s)
 			}
-		case string(s.Status) == string(v.Verdict):
+		case string(s.Status) == string(v.Failure()):
 			failing = append(failing, *s)
 		}
 	}
@@ -48,8 +48,8 @@ func Failing(v *record.Verdict) (failing []record.Side, reference *record.Side) 
 // (the reference semantics, confirmed), else the side with the most
 // architectures (the interpreter one of them), the interpreter's on a
 // tie, then the side with the most configurations. Architectures vote,
-// not configurations: one backend's opt levels share its lowering rules
-// and fail together, so three of them against the interpreter are one
+// not configurations: one backend's opt levels (and its versions, when a
+// run tests several) share its lowering rules and fail together, so three of them against the interpreter are one
 // voice against one, not three (a riscv64-only campaign blamed the
 // interpreter for riscv64's wrong vector conversions that way).
 // Every tool that blames a side uses this one rule: cliff-diff's
@@ -66,8 +66,8 @@ func ReferenceSide(sides []record.Side) int {
 			continue
 		}
 		interp := slices.ContainsFunc(s.Configs, func(c record.Config) bool { return c.Executor == record.ExecInterp })
-		if interp && len(s.Configs) > 1 {
-			return i
+		if interp && slices.ContainsFunc(s.Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }) {
+			return i // confirmed by compiled code, not by another version's interpreter
 		}
 		arches := archCount(s.Configs)
 		better := best < 0 || arches > bestArches

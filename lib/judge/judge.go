@@ -298,6 +298,7 @@ func verdict(c *record.Case) record.Verdict {
 		}
 		v.Sides = append(v.Sides, side)
 	}
+	versionVerdict(&v)
 	if j.outcome != record.OutcomeConsistent {
 		c.Stamp()
 		v.Case = c

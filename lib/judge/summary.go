@@ -250,7 +250,13 @@ func ConfigName(c record.Config, among []record.Config) string {
 	return name
 }
 
-func compactName(c record.Config) string { return c.Arch + "/" + c.OptLevel + "/" + c.Executor }
+func compactName(c record.Config) string {
+	s := c.Arch + "/" + c.OptLevel + "/" + c.Executor
+	if c.Cranelift != "" {
+		s += "@" + c.Cranelift
+	}
+	return s
+}
 
 // shorten cuts s to at most n characters, marking the cut.
 func shorten(s string, n int) string {

@@ -133,7 +133,7 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	}
 	var cul *locate.Culprit
 	if bctx.Err() == nil {
-		if cul, err = locate.FindCulprit(bctx, tester, reduced, final.Verdict != record.OutcomeDivergent); err != nil && !overBudget(ctx, err) {
+		if cul, err = locate.FindCulprit(bctx, tester, reduced, final.Failure() != record.OutcomeDivergent); err != nil && !overBudget(ctx, err) {
 			return nil, fmt.Errorf("culprit: %w", err)
 		}
 	}
@@ -360,7 +360,7 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 		}
 	}
 	spec := filetest.Spec{Module: c.Module, Entry: c.Entry, Settings: c.Settings, Failing: failing, Passing: passing,
-		Compile: v.Verdict == record.OutcomeCompileCrash || v.Verdict == record.OutcomeCompileError,
+		Compile: v.Failure() == record.OutcomeCompileCrash || v.Failure() == record.OutcomeCompileError,
 		Symptom: symptom, Notes: notes}
 	if !spec.Compile && len(c.Inputs) > 0 {
 		input := 0

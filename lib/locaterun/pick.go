@@ -71,7 +71,7 @@ func pickStakes(v *record.Verdict) []stake {
 	}
 	refs := slices.Clone(v.Sides[r].Configs)
 	ref := cheapest(refs)
-	switch v.Verdict {
+	switch v.Failure() {
 	case record.OutcomeCompileCrash, record.OutcomeCompileError:
 		// The passing target from another architecture when there is
 		// one: the same backend at another opt level often passed only

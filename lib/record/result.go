@@ -49,6 +49,11 @@ type Config struct {
 	// CLIF set line: "enable_nan_canonicalization=true".
 	Settings []string `json:"settings,omitempty"`
 	Executor string   `json:"executor"` // ExecNative, ExecQemu, ExecInterp or ExecRef
+	// Cranelift names the Cranelift that compiled (or interpreted) the
+	// case when a run tests versions as an axis (cliff-run --cranelift):
+	// a release, 0.137.1, or a checkout, 0.139.0@0123456789ab. Empty:
+	// the run's one Cranelift, which Versions names.
+	Cranelift string `json:"cranelift,omitempty"`
 }
 
 // Executors.
@@ -63,9 +68,13 @@ const (
 
 // String returns a compact form usable as a map key and in reports:
 // "x86_64/speed/native", "x86_64/speed/native:has_avx2,has_bmi2" or, with
-// settings, "x86_64/speed/native:has_avx2+enable_pinned_reg=true".
+// settings, "x86_64/speed/native:has_avx2+enable_pinned_reg=true"; with
+// a Cranelift, "x86_64/speed/native@0.137.1".
 func (c Config) String() string {
 	s := c.Arch + "/" + c.OptLevel + "/" + c.Executor
+	if c.Cranelift != "" {
+		s += "@" + c.Cranelift
+	}
 	if len(c.Flags) > 0 {
 		s += ":" + strings.Join(c.Flags, ",")
 	}

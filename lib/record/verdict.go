@@ -18,6 +18,9 @@ type Verdict struct {
 	// crash or timeout, at least the one side that failed.
 	Sides   []Side `json:"sides,omitempty"`
 	Summary string `json:"summary,omitempty"` // one line for humans
+	// Symptom is, for a regression or fixed verdict, the failure it is
+	// about (divergent, compile_crash, ...): Failure's answer.
+	Symptom Outcome `json:"symptom,omitempty"`
 	// Case is the case itself, included for verdicts other than
 	// "consistent" so that later tools need not join on CaseID.
 	Case *Case `json:"case,omitempty"`
@@ -48,11 +51,25 @@ const (
 	// (StatusUnsupported). Neither is a judgement on Cranelift.
 	OutcomeStackOverflow Outcome = "stack_overflow"
 	OutcomeUnsupported   Outcome = "unsupported"
+	// OutcomeRegression and OutcomeFixed compare versions of Cranelift
+	// (Config.Cranelift): the newest version tested fails (Symptom says
+	// how) where an older one is right, or the reverse.
+	OutcomeRegression Outcome = "regression"
+	OutcomeFixed      Outcome = "fixed"
 )
+
+// Failure is the failure a verdict shows: its Symptom for a regression
+// or fixed verdict, else the verdict itself.
+func (v *Verdict) Failure() Outcome {
+	if v.Symptom != "" {
+		return v.Symptom
+	}
+	return v.Verdict
+}
 
 // Outcomes lists every verdict.
 func Outcomes() []Outcome {
-	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeReferenceDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError, OutcomeStackOverflow, OutcomeUnsupported}
+	return []Outcome{OutcomeConsistent, OutcomeDivergent, OutcomeReferenceDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout, OutcomeHarnessError, OutcomeStackOverflow, OutcomeUnsupported, OutcomeRegression, OutcomeFixed}
 }
 
 // A Side is a group of configurations that ended the same way.
@@ -81,8 +98,16 @@ func (v *Verdict) Validate() error {
 	if v.Input != nil && *v.Input < 0 {
 		p.addf("input", "%d is negative", *v.Input)
 	}
-	if (v.Verdict == OutcomeDivergent || v.Verdict == OutcomeReferenceDivergent) && len(v.Sides) < 2 {
+	if (v.Failure() == OutcomeDivergent || v.Failure() == OutcomeReferenceDivergent) && len(v.Sides) < 2 {
 		p.addf("sides", "%d for a divergence, want at least 2", len(v.Sides))
+	}
+	switch {
+	case (v.Verdict == OutcomeRegression || v.Verdict == OutcomeFixed) && v.Symptom == "":
+		p.addf("symptom", "missing for a %s verdict", v.Verdict)
+	case v.Symptom != "" && v.Verdict != OutcomeRegression && v.Verdict != OutcomeFixed:
+		p.addf("symptom", "%q on a %s verdict, only regression and fixed have one", v.Symptom, v.Verdict)
+	case v.Symptom != "":
+		oneOf(p, "symptom", v.Symptom, OutcomeDivergent, OutcomeReferenceDivergent, OutcomeCompileError, OutcomeCompileCrash, OutcomeCrash, OutcomeTimeout)
 	}
 	for i, s := range v.Sides {
 		field := fmt.Sprintf("sides[%d]", i)

@@ -84,7 +84,7 @@ func regenerate(c *record.Case) string {
 // failingSides are the sides of the verdict that failed, and reference is
 // the side taken as right (nil for crashes: every side that did not fail).
 func failingSides(v *record.Verdict) (failing []record.Side, reference []record.Side) {
-	if divergence(v.Verdict) {
+	if divergence(v.Failure()) {
 		ref := cluster.ReferenceSide(v.Sides)
 		for i, s := range v.Sides {
 			switch {
@@ -97,7 +97,7 @@ func failingSides(v *record.Verdict) (failing []record.Side, reference []record.
 		return failing, reference
 	}
 	for _, s := range v.Sides {
-		if string(s.Status) == string(v.Verdict) {
+		if string(s.Status) == string(v.Failure()) {
 			failing = append(failing, s)
 		} else if s.Status == record.StatusOK || s.Status == record.StatusTrap {
 			reference = append(reference, s)
@@ -135,14 +135,14 @@ func expected(v *record.Verdict) string {
 		return "Not known: the cluster record carries no verdict.\n"
 	}
 	_, ref := failingSides(v)
-	switch v.Verdict {
+	switch v.Failure() {
 	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
 		if len(ref) == 0 {
 			return "Not known.\n"
 		}
 		text := fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), ref[0].Output, configNames(ref))
 		switch {
-		case v.Verdict == record.OutcomeReferenceDivergent:
+		case v.Failure() == record.OutcomeReferenceDivergent:
 			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift; every configuration of Cranelift that ran agrees on another. Either a part all of Cranelift shares is wrong (the mid-end, the documented semantics) or the reference is: check the instruction's documentation.\n"
 		case hasReference(ref[0].Configs):
 			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift.\n"
@@ -195,7 +195,7 @@ func actual(v *record.Verdict) string {
 	}
 	failing, _ := failingSides(v)
 	var b strings.Builder
-	if divergence(v.Verdict) {
+	if divergence(v.Failure()) {
 		for _, s := range failing {
 			fmt.Fprintf(&b, "On %s:\n\n    %s\n\n", configNames([]record.Side{s}), s.Output)
 		}
@@ -341,7 +341,7 @@ func filetestOf(v *record.Verdict, symptom string, notes []string) string {
 	}
 	failingS, refS := failingSides(v)
 	spec := filetest.Spec{Module: mod, Entry: entryName(v.Case), Symptom: symptom, Notes: notes,
-		Compile: v.Verdict == record.OutcomeCompileCrash || v.Verdict == record.OutcomeCompileError}
+		Compile: v.Failure() == record.OutcomeCompileCrash || v.Failure() == record.OutcomeCompileError}
 	var failing []record.Config
 	for _, side := range failingS {
 		failing = append(failing, side.Configs...)
@@ -422,7 +422,7 @@ func runInputs(v *record.Verdict, ref []record.Side) []int {
 	if len(ref) == 0 {
 		return nil
 	}
-	switch v.Verdict {
+	switch v.Failure() {
 	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
 		if v.Input != nil && *v.Input < len(v.Case.Inputs) {
 			return []int{*v.Input}

@@ -1,0 +1,104 @@
+package cranelift
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+)
+
+// PrintReleases writes a table of the releases from `from` on (with
+// minors, the newest patch of each minor version only): each one's
+// rust-version, the installed toolchain that would build it, and what the
+// cache holds of its build with this driver source.
+func PrintReleases(ctx context.Context, w io.Writer, b *Builder, from string, minors bool) error {
+	if _, err := ParseSemver(from); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	rels, err := b.Releases(ctx)
+	if err != nil {
+		return err
+	}
+	if minors {
+		rels = Minors(rels, from)
+	} else {
+		var keep []ReleaseInfo
+		for _, r := range rels {
+			if CompareVersions(r.Version, from) >= 0 {
+				keep = append(keep, r)
+			}
+		}
+		rels = keep
+	}
+	tcs, err := b.Toolchains(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "version\trust-version\ttoolchain\tbuild")
+	for _, r := range rels {
+		tc := "-"
+		if t, err := ChooseToolchain(tcs, r.RustVersion); err == nil {
+			tc = t.Short()
+		} else {
+			tc = "none (needs " + r.RustVersion + ")"
+		}
+		state := b.CacheState(r.Version)
+		if r.Yanked {
+			state += " (yanked)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Version, r.RustVersion, tc, state)
+	}
+	return tw.Flush()
+}
+
+// CacheState says what the cache holds of a release's build with this
+// driver source: "built (153 s)", "fails: REASON", or "-".
+func (b *Builder) CacheState(version string) string {
+	src, err := b.sourceHash()
+	if err != nil {
+		return "-"
+	}
+	info, ok := readBuildInfo(filepath.Join(b.Cache, "drivers", version+"-"+src[:12]))
+	switch {
+	case !ok:
+		return "-"
+	case info.OK:
+		return fmt.Sprintf("built (%.0f s)", info.Seconds)
+	}
+	return "fails: " + info.Reason
+}
+
+// Install copies a driver to path (make's bin/cliff-driver).
+func Install(driver, path string) error {
+	if err := copyFile(driver, path); err != nil {
+		return fmt.Errorf("installing the driver as %s: %w", path, err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Drivers builds (or finds in the cache) the driver of each spec, in
+// order, for cliff-run and cliff-locate's --cranelift. Two specs that
+// are one Cranelift (latest and its release) are an error: their
+// results could not be told apart.
+func Drivers(ctx context.Context, b *Builder, specs []Spec) ([]*Build, error) {
+	var out []*Build
+	seen := map[string]string{}
+	for _, s := range specs {
+		build, err := b.Ensure(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if other, ok := seen[build.Label]; ok {
+			return nil, fmt.Errorf("--cranelift %s and %s are both Cranelift %s", other, s, build.Label)
+		}
+		seen[build.Label] = s.String()
+		out = append(out, build)
+	}
+	return out, nil
+}
