@@ -7,27 +7,31 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"cliff/driver"
+	"cliff/lib/bisect"
 	"cliff/lib/cliapp"
 	"cliff/lib/cranelift"
-	drv "cliff/lib/driver"
+	"cliff/lib/engine"
 )
 
 func main() {
 	os.Exit(cliapp.Run(app(os.Stdout, os.Stderr), os.Args, os.Stderr, nil))
 }
 
+// builder is the tools' driver builder; fromSource leaves out make's
+// driver, so that the default release is built like any other (make
+// itself, and bisect, whose probes must be of one build kind).
 func builder(stderr io.Writer, fromSource bool) (*cranelift.Builder, error) {
-	cache, err := cranelift.DefaultCache()
+	b, err := engine.NewBuilder(stderr)
 	if err != nil {
 		return nil, err
 	}
-	b := &cranelift.Builder{Cache: cache, Source: driver.Source, Log: stderr}
-	if !fromSource {
-		b.DefaultDriver = drv.Find
+	if fromSource {
+		b.DefaultDriver = nil
 	}
 	return b, nil
 }
@@ -105,6 +109,140 @@ bin/cliff-driver, always from source).`,
 						fmt.Fprintln(stdout, path)
 					}
 					return nil
+				},
+			},
+			{
+				Name:      "features",
+				Usage:     "make lib/ir's release table: what each release knows (opcodes, settings, ISA flags), asked of its driver",
+				ArgsUsage: "[SPEC...]  (default: the newest patch release of every minor release from --from on)",
+				Description: `Builds (or finds in the cache) each release's driver and asks it the
+features op; writes the table (lib/ir/releases.go says its format) to
+--write FILE, or stdout. A release that cannot be built is left out and
+named in the table's header. Checkouts are not listed: the table is of
+releases.`,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "write", Value: "-", Usage: "write the table to `FILE` (- is stdout)"},
+					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "the first release, without SPECs"},
+				},
+				Action: func(c *cli.Context) error {
+					b, err := builder(stderr, false)
+					if err != nil {
+						return err
+					}
+					return cranelift.MakeReleaseTable(c.Context, b, c.Args().Slice(), c.String("from"), c.String("write"))
+				},
+			},
+			{
+				Name:      "bisect",
+				Usage:     "find the release where a test file's failure appears or goes away",
+				ArgsUsage: "V1..V2 FILE...  (.clif test files with run lines: findings, cliff-locate's repros)",
+				Description: `For each FILE, runs its run lines (cliff-run's way, on its targets or
+--arch) on releases V1 and V2, then binary-searches the releases crates.io
+serves between them for the change: "fixed in R (last failing: Q)" or
+"broken in R (last passing: Q)". Only the drivers probed are built
+(cached as cliff-cranelift build caches them). A release that does not
+build, or on which every run line is skipped (an opcode it does not know),
+is stepped over. One line per file on stdout, each probe on stderr.`,
+				Flags: []cli.Flag{
+					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only (as cliff-run's --arch)"},
+					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
+					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+				},
+				Action: func(c *cli.Context) error {
+					args := c.Args().Slice()
+					if len(args) < 2 {
+						return cliapp.Usagef("want V1..V2 and at least one FILE")
+					}
+					from, to, ok := strings.Cut(args[0], "..")
+					if !ok || from == "" || to == "" {
+						return cliapp.Usagef("%q: want V1..V2 (0.135.8..0.137.1)", args[0])
+					}
+					arches, err := engine.ParseArches(c.StringSlice("arch"))
+					if err != nil {
+						return cliapp.Usagef("%v", err)
+					}
+					release, err := engine.UseScratchDir("cliff-cranelift")
+					if err != nil {
+						return err
+					}
+					defer release()
+					b, err := builder(stderr, true)
+					if err != nil {
+						return err
+					}
+					for _, file := range args[1:] {
+						res, err := bisect.Run(c.Context, bisect.Options{
+							From: from, To: to, File: file, Arches: arches, Builder: b, Log: stderr,
+							Engine: engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+								CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel},
+						})
+						if err != nil {
+							return err
+						}
+						fmt.Fprintln(stdout, res)
+					}
+					return nil
+				},
+			},
+			{
+				Name:      "matrix",
+				Usage:     "run test files (the findings) on several releases and write the matrix",
+				ArgsUsage: "FILE...",
+				Description: `Runs every FILE's run lines on every release of --cranelift (default: the
+newest patch of each minor release from --from on) and writes a Markdown
+table, one row per file and one column per release: reproduces, fixed,
+cannot build, cannot run (with the reasons below it), and the first and
+last release that reproduce each file. scripts/findings.sh runs it on
+lib/profile/data/findings.`,
+				Flags: []cli.Flag{
+					cliapp.OutputFlag("the Markdown matrix"),
+					&cli.StringSliceFlag{Name: "cranelift", Usage: "the releases, `SPEC`s (comma-separated or repeated)"},
+					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "without --cranelift, the first release"},
+					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only"},
+					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
+					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+				},
+				Action: func(c *cli.Context) error {
+					files := c.Args().Slice()
+					if len(files) == 0 {
+						return cliapp.Usagef("want at least one FILE")
+					}
+					arches, err := engine.ParseArches(c.StringSlice("arch"))
+					if err != nil {
+						return cliapp.Usagef("%v", err)
+					}
+					release, err := engine.UseScratchDir("cliff-cranelift")
+					if err != nil {
+						return err
+					}
+					defer release()
+					b, err := builder(stderr, true)
+					if err != nil {
+						return err
+					}
+					versions, err := cranelift.ReleaseList(c.Context, b, c.StringSlice("cranelift"), c.String("from"))
+					if err != nil {
+						return err
+					}
+					m, err := bisect.RunMatrix(c.Context, bisect.MatrixOptions{
+						Versions: versions, Files: files, Arches: arches, Builder: b, Log: stderr,
+						Engine: engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+							CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel},
+					})
+					if err != nil {
+						return err
+					}
+					w, err := os.Create(c.String("output"))
+					if c.String("output") == "-" {
+						w, err = os.Stdout, nil
+					}
+					if err != nil {
+						return err
+					}
+					if err := m.WriteMarkdown(w); err != nil {
+						return err
+					}
+					return w.Close()
 				},
 			},
 			{

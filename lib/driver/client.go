@@ -88,6 +88,13 @@ func (c *Client) Version(ctx context.Context) (*VersionAnswer, error) {
 	return &a, c.call(ctx, "version", struct{}{}, &a)
 }
 
+// Features asks what the driver's Cranelift knows: its opcodes, shared
+// settings and ISA flags (PROTOCOL.md, op features).
+func (c *Client) Features(ctx context.Context) (*FeaturesAnswer, error) {
+	var a FeaturesAnswer
+	return &a, c.call(ctx, "features", struct{}{}, &a)
+}
+
 // Verify runs Cranelift's verifier on a module; a verifier complaint is a
 // *Failure.
 func (c *Client) Verify(ctx context.Context, clif, target string, flags []string) error {

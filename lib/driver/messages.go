@@ -70,6 +70,21 @@ type VersionAnswer struct {
 	Targets   []string `json:"targets"`
 }
 
+// FeaturesAnswer is the answer to Features: every list sorted by name.
+type FeaturesAnswer struct {
+	Cranelift      string               `json:"cranelift"`
+	Opcodes        []string             `json:"opcodes"`
+	SharedSettings []Setting            `json:"shared_settings"`
+	ISAFlags       map[string][]Setting `json:"isa_flags"` // by target
+}
+
+// A Setting is one of Cranelift's settings or ISA flags.
+type Setting struct {
+	Name   string   `json:"name"`
+	Kind   string   `json:"kind"` // bool, enum, num, preset
+	Values []string `json:"values,omitempty"`
+}
+
 // ParseTestAnswer counts what Cranelift's reader found in a test file.
 type ParseTestAnswer struct {
 	Functions   int `json:"functions"`

@@ -160,6 +160,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		crates[c.Label] = version.Cranelift
 	}
 	e.versions = newVersions(crates)
+	for _, w := range e.workers {
+		w.crates = crates
+	}
 	return e, nil
 }
 

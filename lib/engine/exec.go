@@ -30,13 +30,16 @@ type task struct {
 // A worker owns one driver process per Cranelift of the run and a
 // scratch directory, and runs tasks one at a time.
 type worker struct {
-	drv   map[string]*driver.Client // by Config.Cranelift
-	dir   string
-	lim   limits
-	out   *reporter    // the current run's
-	host  harness.Host // where native code runs, and what it may use
-	tools *toolchains  // shared by the workers: checked once per arch
-	batch int          // counter for scratch file names
+	drv map[string]*driver.Client // by Config.Cranelift
+	// crates are the Cranelift versions of the drivers, by
+	// Config.Cranelift (versionRefusal).
+	crates map[string]string
+	dir    string
+	lim    limits
+	out    *reporter    // the current run's
+	host   harness.Host // where native code runs, and what it may use
+	tools  *toolchains  // shared by the workers: checked once per arch
+	batch  int          // counter for scratch file names
 }
 
 func newWorker(cranelifts []Cranelift, lim limits, host harness.Host, tools *toolchains) (*worker, error) {

@@ -123,6 +123,9 @@ func (w *worker) refused(t *task, u *unit) bool {
 			why = flagRefusal(t.cfg, u.funcs)
 		}
 	}
+	if why == "" && t.cfg.Executor != record.ExecRef {
+		why = versionRefusal(w.crates[t.cfg.Cranelift], u.funcs)
+	}
 	if why == "" {
 		return false
 	}
@@ -133,6 +136,22 @@ func (w *worker) refused(t *task, u *unit) bool {
 	}
 	w.out.skipped(u, t.cfg, string(record.StatusUnsupported)+": "+why)
 	return true
+}
+
+// versionRefusal says why Cranelift version cannot take a module, or "":
+// an opcode that release does not know (lib/ir's release table), which
+// its parser would reject as a compile error, blamed on Cranelift. A
+// case made for another release is refused so, before compiling.
+func versionRefusal(version string, funcs map[string]*ir.Function) string {
+	if version == "" {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(funcs)) {
+		if why := ir.OpcodeRefusal(funcs[name], version); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // flagRefusal says why cfg cannot compile a module, or "": its ISA flags

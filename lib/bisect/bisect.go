@@ -1,0 +1,216 @@
+// Package bisect finds the Cranelift release where a failure appears or
+// goes away. Given a test file whose run lines fail (a finding, a
+// reduced repro) and two releases, it searches the releases crates.io
+// serves between them, building only the drivers it probes
+// (lib/cranelift), for the last release that behaves like the first and
+// the first that behaves like the last. A release that cannot be built,
+// or on which the file cannot be judged (its run lines are all skipped:
+// an opcode that release does not know), is stepped over, as git bisect
+// skip does.
+package bisect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"cliff/lib/cranelift"
+	"cliff/lib/engine"
+	"cliff/lib/extract"
+)
+
+// Options say what to bisect.
+type Options struct {
+	// From and To are the releases at the ends, From the older.
+	From, To string
+	// File is a .clif test file with run lines (or a test compile).
+	File string
+	// Arches restrict the file's targets (nil: the file's own).
+	Arches []string
+	// Engine are the limits of each run; its driver is set per probe.
+	Engine engine.Options
+	// Builder builds the drivers.
+	Builder *cranelift.Builder
+	// Log receives a line per probe.
+	Log io.Writer
+}
+
+// A State is what a file does on one release.
+type State string
+
+const (
+	Fails   State = "fails"   // a run line or compile check fails
+	Passes  State = "passes"  // every run line that ran passed
+	Unknown State = "unknown" // nothing could be judged: the release does not build, or every line was skipped
+)
+
+// A Probe is one release tried.
+type Probe struct {
+	Version string  `json:"version"`
+	State   State   `json:"state"`
+	Why     string  `json:"why,omitempty"` // counts, or why it could not be judged
+	Seconds float64 `json:"seconds"`       // build and run
+}
+
+// A Result is the answer for one file.
+type Result struct {
+	File string `json:"file"`
+	// Kind is "fixed" (fails at From, passes at To), "regression" (the
+	// reverse), or "unchanged" (the same at both ends).
+	Kind string `json:"kind"`
+	// Last is the newest release that behaves as From does, First the
+	// oldest that behaves as To does: the change is between them.
+	Last  string  `json:"last,omitempty"`
+	First string  `json:"first,omitempty"`
+	Tried []Probe `json:"tried"`
+	// Releases is how many releases lie between From and To, both in.
+	Releases int     `json:"releases"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// String is the answer in one line.
+func (r *Result) String() string {
+	switch r.Kind {
+	case "fixed":
+		return fmt.Sprintf("%s: fixed in %s (last failing: %s); %d probes of %d releases, %.0f s", r.File, r.First, r.Last, len(r.Tried), r.Releases, r.Seconds)
+	case "regression":
+		return fmt.Sprintf("%s: broken in %s (last passing: %s); %d probes of %d releases, %.0f s", r.File, r.First, r.Last, len(r.Tried), r.Releases, r.Seconds)
+	}
+	return fmt.Sprintf("%s: %s at both ends (%s, %s); %.0f s", r.File, r.Tried[0].State, r.Tried[0].Version, r.Tried[len(r.Tried)-1].Version, r.Seconds)
+}
+
+// Run bisects one file between two releases.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	start := time.Now()
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if cranelift.CompareVersions(opts.From, opts.To) >= 0 {
+		return nil, fmt.Errorf("bisect %s..%s: want the older release first", opts.From, opts.To)
+	}
+	rels, err := opts.Builder.Releases(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var versions []string
+	for _, r := range rels {
+		if r.Yanked || r.Prerelease() || cranelift.CompareVersions(r.Version, opts.From) < 0 || cranelift.CompareVersions(r.Version, opts.To) > 0 {
+			continue
+		}
+		versions = append(versions, r.Version)
+	}
+	for _, end := range []string{opts.From, opts.To} {
+		if !slices.Contains(versions, end) {
+			return nil, fmt.Errorf("bisect: %s is not a release on crates.io", end)
+		}
+	}
+	res := &Result{File: opts.File, Releases: len(versions)}
+	probe := func(v string) Probe {
+		p := probeRelease(ctx, opts, v)
+		res.Tried = append(res.Tried, p)
+		fmt.Fprintf(opts.Log, "bisect %s: %s %s (%s, %.0f s)\n", opts.File, v, p.State, p.Why, p.Seconds)
+		return p
+	}
+	first, last := probe(versions[0]), probe(versions[len(versions)-1])
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	switch {
+	case first.State == Unknown || last.State == Unknown:
+		bad := first
+		if first.State != Unknown {
+			bad = last
+		}
+		return nil, fmt.Errorf("bisect %s: cannot judge it on %s: %s", opts.File, bad.Version, bad.Why)
+	case first.State == last.State:
+		res.Kind = "unchanged"
+		res.Seconds = time.Since(start).Seconds()
+		return res, nil
+	case first.State == Fails:
+		res.Kind = "fixed"
+	default:
+		res.Kind = "regression"
+	}
+	// lo behaves as the first release, hi as the last; the releases in
+	// between that could not be judged are dropped from the search.
+	cands := slices.Clone(versions)
+	lo, hi := 0, len(cands)-1
+	for hi-lo > 1 {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		mid := (lo + hi) / 2
+		p := probe(cands[mid])
+		switch p.State {
+		case first.State:
+			lo = mid
+		case last.State:
+			hi = mid
+		default:
+			cands = slices.Delete(cands, mid, mid+1)
+			hi--
+		}
+	}
+	res.Last, res.First = cands[lo], cands[hi]
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// probeRelease builds release v's driver and runs the file on it.
+func probeRelease(ctx context.Context, opts Options, v string) Probe {
+	start := time.Now()
+	p := Probe{Version: v, State: Unknown}
+	defer func() { p.Seconds = time.Since(start).Seconds() }()
+	build, err := opts.Builder.Ensure(ctx, cranelift.Spec{Kind: cranelift.Release, Version: v})
+	var be *cranelift.BuildError
+	switch {
+	case errors.As(err, &be):
+		p.Why = "cannot build: " + be.Reason
+		return p
+	case err != nil:
+		p.Why = err.Error()
+		return p
+	}
+	p.State, p.Why = RunFile(ctx, build.Driver, opts.File, opts.Arches, opts.Engine)
+	p.Seconds = time.Since(start).Seconds()
+	return p
+}
+
+// RunFile runs a test file's run lines (or compile checks) with one
+// driver and says whether they fail.
+func RunFile(ctx context.Context, driverPath, file string, arches []string, eopts engine.Options) (State, string) {
+	eopts.DriverPath = driverPath
+	eopts.Cranelifts = nil
+	if eopts.Log == nil {
+		eopts.Log = io.Discard
+	}
+	e, err := engine.New(ctx, eopts)
+	if err != nil {
+		return Unknown, err.Error()
+	}
+	defer e.Close()
+	sources, err := extract.Expand([]string{file})
+	if err != nil {
+		return Unknown, err.Error()
+	}
+	report, err := e.Stream(ctx, engine.StreamOptions{Configs: engine.ConfigSpec{Arches: arches}, Sources: sources, Output: "/dev/null"})
+	if report == nil || err != nil {
+		return Unknown, fmt.Sprint(err)
+	}
+	if err := report.Err(); err != nil {
+		return Unknown, strings.SplitN(err.Error(), "\n", 2)[0]
+	}
+	passed, failed, skipped := report.Totals()
+	why := fmt.Sprintf("%d passed, %d failed, %d skipped", passed, failed, skipped)
+	switch {
+	case failed > 0:
+		return Fails, why
+	case passed > 0:
+		return Passes, why
+	}
+	return Unknown, why + ": nothing could be judged"
+}

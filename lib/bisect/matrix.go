@@ -1,0 +1,150 @@
+package bisect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"cliff/lib/cranelift"
+	"cliff/lib/engine"
+)
+
+// A Matrix is every file run on every release: the findings matrix.
+type Matrix struct {
+	Versions []string
+	Files    []string
+	// Cells are by file, then version.
+	Cells [][]Probe
+	// Builds are per version: how long its driver took to build (0 when
+	// cached) and why it could not be.
+	Builds  []Probe
+	Seconds float64
+}
+
+// MatrixOptions say what to run.
+type MatrixOptions struct {
+	Versions []string
+	Files    []string
+	Arches   []string
+	Engine   engine.Options
+	Builder  *cranelift.Builder
+	Log      io.Writer
+}
+
+// RunMatrix runs every file on every version, one driver at a time.
+func RunMatrix(ctx context.Context, opts MatrixOptions) (*Matrix, error) {
+	start := time.Now()
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	m := &Matrix{Versions: opts.Versions, Files: opts.Files, Cells: make([][]Probe, len(opts.Files))}
+	for _, v := range opts.Versions {
+		t0 := time.Now()
+		build, err := opts.Builder.Ensure(ctx, cranelift.Spec{Kind: cranelift.Release, Version: v})
+		bp := Probe{Version: v, State: Passes}
+		var be *cranelift.BuildError
+		switch {
+		case errors.As(err, &be):
+			bp.State, bp.Why = Unknown, "cannot build: "+be.Reason
+		case err != nil:
+			return nil, err
+		case !build.Cached:
+			bp.Seconds = time.Since(t0).Seconds()
+		}
+		m.Builds = append(m.Builds, bp)
+		for i, f := range opts.Files {
+			p := Probe{Version: v, State: Unknown, Why: bp.Why}
+			if bp.State != Unknown {
+				t1 := time.Now()
+				p.State, p.Why = RunFile(ctx, build.Driver, f, opts.Arches, opts.Engine)
+				p.Seconds = time.Since(t1).Seconds()
+			}
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			fmt.Fprintf(opts.Log, "findings %s: %s %s (%s)\n", v, filepath.Base(f), p.State, p.Why)
+			m.Cells[i] = append(m.Cells[i], p)
+		}
+	}
+	m.Seconds = time.Since(start).Seconds()
+	return m, nil
+}
+
+// cell is a probe as the matrix shows it.
+func cell(p Probe) string {
+	switch {
+	case p.State == Fails:
+		return "reproduces"
+	case p.State == Passes:
+		return "fixed"
+	case strings.HasPrefix(p.Why, "cannot build"):
+		return "cannot build"
+	}
+	return "cannot run"
+}
+
+// WriteMarkdown writes the matrix: one row per file, one column per
+// version, then the first and last version that reproduce it, and the
+// reasons behind every "cannot" cell.
+func (m *Matrix) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("# Findings matrix\n\n")
+	b.WriteString("Each finding file's run lines on each Cranelift release (`scripts/findings.sh`): ")
+	b.WriteString("**reproduces** (a run line fails), fixed (every run line that ran passes), ")
+	b.WriteString("cannot build (the release does not build here), cannot run (nothing could be judged: ")
+	b.WriteString("every run line skipped, as for an opcode the release does not know).\n\n")
+	b.WriteString("| finding |")
+	for _, v := range m.Versions {
+		b.WriteString(" " + v + " |")
+	}
+	b.WriteString(" first | last |\n|---|")
+	for range m.Versions {
+		b.WriteString("---|")
+	}
+	b.WriteString("---|---|\n")
+	notes := map[string]bool{}
+	var noteList []string
+	for i, f := range m.Files {
+		fmt.Fprintf(&b, "| %s |", strings.TrimSuffix(filepath.Base(f), ".clif"))
+		first, last := "-", "-"
+		for _, p := range m.Cells[i] {
+			c := cell(p)
+			if c == "reproduces" {
+				c = "**reproduces**"
+				if first == "-" {
+					first = p.Version
+				}
+				last = p.Version
+			}
+			if strings.HasPrefix(c, "cannot") {
+				note := p.Version + ": " + p.Why
+				if strings.HasPrefix(c, "cannot run") {
+					note = strings.TrimSuffix(filepath.Base(f), ".clif") + " on " + note
+				}
+				if !notes[note] {
+					notes[note] = true
+					noteList = append(noteList, note)
+				}
+			}
+			b.WriteString(" " + c + " |")
+		}
+		fmt.Fprintf(&b, " %s | %s |\n", first, last)
+	}
+	if len(noteList) > 0 {
+		b.WriteString("\nWhy a cell could not be judged:\n\n")
+		for _, n := range noteList {
+			b.WriteString("- " + n + "\n")
+		}
+	}
+	b.WriteString("\nDriver builds (seconds; 0: in the cache):")
+	for _, p := range m.Builds {
+		fmt.Fprintf(&b, " %s %.0f;", p.Version, p.Seconds)
+	}
+	fmt.Fprintf(&b, "\n\nThe matrix took %.0f s.\n", m.Seconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
