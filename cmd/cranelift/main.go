@@ -26,7 +26,7 @@ func main() {
 // driver, so that the default release is built like any other (make
 // itself, and bisect, whose probes must be of one build kind).
 func builder(stderr io.Writer, fromSource bool) (*cranelift.Builder, error) {
-	b, err := engine.NewBuilder(stderr)
+	b, err := cranelift.NewBuilder(stderr)
 	if err != nil {
 		return nil, err
 	}

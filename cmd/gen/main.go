@@ -16,6 +16,7 @@ import (
 
 	"cliff/lib/batchjob"
 	"cliff/lib/cliapp"
+	"cliff/lib/cranelift"
 	"cliff/lib/gen"
 	"cliff/lib/genrun"
 )
@@ -103,6 +104,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
 			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through cliff-driver (about 1 ms per case)"},
 			cliapp.DriverFlag("for --survival"),
+			&cli.StringSliceFlag{Name: "cranelift", EnvVars: []string{cliapp.CraneliftEnv}, Usage: "make cases for these Cranelifts, `SPEC`s as cliff-run takes them: only opcodes every one of them knows (lib/ir's release table); nothing is built"},
 			cliapp.OutputFlag("cases"),
 		},
 		Action: func(c *cli.Context) error {
@@ -111,6 +113,10 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				return nil
 			}
 			if err := checkCombinations(c); err != nil {
+				return err
+			}
+			versions, err := craneliftVersions(c)
+			if err != nil {
 				return err
 			}
 			seed := c.Uint64("seed")
@@ -124,11 +130,25 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Corpus: c.String("corpus"), Mask: c.String("mask"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
 				Enumerate: c.Bool("enumerate"), All: c.Bool("all"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
-				Survival: c.String("survival"), Driver: c.String("driver"),
+				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
 				Output: c.String("output"), Log: stderr,
 			})
 		},
 	}
+}
+
+// craneliftVersions are the versions --cranelift names, none without
+// it; only the default's --cranelift does not narrow anything.
+func craneliftVersions(c *cli.Context) ([]string, error) {
+	specs, err := cranelift.ParseSpecs(c.StringSlice("cranelift"))
+	if err != nil || len(specs) == 0 {
+		return nil, err
+	}
+	b, err := cranelift.NewBuilder(io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	return b.VersionsOf(c.Context, specs)
 }
 
 // checkCombinations refuses options that would otherwise be ignored in

@@ -18,6 +18,9 @@ import (
 	"time"
 
 	"github.com/cespare/xxhash/v2"
+
+	driversrc "cliff/driver"
+	"cliff/lib/driver"
 )
 
 // BuildTimeout bounds one driver build: a cold build of Cranelift takes
@@ -85,6 +88,17 @@ type Builder struct {
 	releases   []ReleaseInfo
 	relErr     error
 	relOnce    sync.Once
+}
+
+// NewBuilder is the driver builder of cliff's tools: the user's cache,
+// the driver source the tool was built with, make's driver as the
+// default; log receives cargo's progress.
+func NewBuilder(log io.Writer) (*Builder, error) {
+	cache, err := DefaultCache()
+	if err != nil {
+		return nil, err
+	}
+	return &Builder{Cache: cache, Source: driversrc.Source, DefaultDriver: driver.Find, Log: log}, nil
 }
 
 // DefaultCache is os.UserCacheDir()/cliff, or $CLIFF_CACHE.

@@ -102,3 +102,34 @@ func Drivers(ctx context.Context, b *Builder, specs []Spec) ([]*Build, error) {
 	}
 	return out, nil
 }
+
+// VersionsOf are the Cranelift versions specs name, without building
+// anything: a release's own, the default's from the driver's manifest,
+// latest's from the registry, a checkout's from its manifests. For
+// cliff-gen, which makes cases for versions it does not run.
+func (b *Builder) VersionsOf(ctx context.Context, specs []Spec) ([]string, error) {
+	var out []string
+	for _, s := range specs {
+		s, err := b.Resolve(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		switch s.Kind {
+		case Release:
+			out = append(out, s.Version)
+		case Default:
+			v, err := b.DefaultVersion()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		case Checkout:
+			co, err := openCheckout(ctx, s.Path)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, co.version)
+		}
+	}
+	return out, nil
+}

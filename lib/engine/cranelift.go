@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 
-	driversrc "cliff/driver"
 	"cliff/lib/cranelift"
 	"cliff/lib/driver"
 )
@@ -33,7 +32,7 @@ func (o *Options) ChooseCranelift(ctx context.Context, driverPath string, specs 
 		o.DriverPath = driverPath
 		return nil, nil
 	}
-	b, err := NewBuilder(log)
+	b, err := cranelift.NewBuilder(log)
 	if err != nil {
 		return nil, err
 	}
@@ -51,15 +50,4 @@ func (o *Options) ChooseCranelift(ctx context.Context, driverPath string, specs 
 		labels = append(labels, b.Label)
 	}
 	return labels, nil
-}
-
-// NewBuilder is the driver builder of cliff's tools: the user's cache,
-// the driver source the tool was built with, make's driver as the
-// default.
-func NewBuilder(log io.Writer) (*cranelift.Builder, error) {
-	cache, err := cranelift.DefaultCache()
-	if err != nil {
-		return nil, err
-	}
-	return &cranelift.Builder{Cache: cache, Source: driversrc.Source, DefaultDriver: driver.Find, Log: log}, nil
 }

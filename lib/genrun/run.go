@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"cliff/lib/driver"
@@ -42,8 +43,11 @@ type Options struct {
 	Refine               bool   // apply every refine pass in the process
 	Survival             string // measure survival on this target; "" does not
 	Driver               string // cliff-driver's path for Survival; "" finds it
-	Output               string // "-" is stdout
-	Log                  io.Writer
+	// Cranelift are the versions the cases are for (lib/cranelift's
+	// VersionsOf): only opcodes each knows are generated.
+	Cranelift []string
+	Output    string // "-" is stdout
+	Log       io.Writer
 }
 
 // survivalTimeout bounds one optimize request to the driver.
@@ -62,7 +66,7 @@ func Run(ctx context.Context, opts Options) error {
 	gopts := gen.Options{
 		Seed: opts.Seed, Profile: prof, ProfileName: opts.Profile, Depth: opts.Depth, Funcs: opts.Funcs,
 		Mutation: opts.Mutation, Inputs: opts.Inputs, CrashOnly: opts.CrashOnly,
-		Record: record.GenOptions{Mask: opts.Mask, Portable: opts.Portable},
+		Record: record.GenOptions{Mask: opts.Mask, Portable: opts.Portable, Cranelift: strings.Join(opts.Cranelift, ",")},
 		Reuse:  true, // write finishes each case before the next
 	}
 	if gopts.Features, err = gen.ParseFeatures(opts.Features); err != nil {
@@ -133,7 +137,7 @@ func loadProfile(opts Options) (*profile.Profile, error) {
 	if opts.Portable {
 		prof = prof.Portable()
 	}
-	return prof, nil
+	return prof.ForCranelift(opts.Cranelift), nil
 }
 
 // write generates and writes the cases one by one; a case that fails the

@@ -314,3 +314,27 @@ func intersectOp(d, e *opData) {
 		}
 	}
 }
+
+// ForCranelift returns p without the opcodes that some of versions does
+// not know (lib/ir's release table), so that a case made from it compiles
+// on each of them: cliff-gen --cranelift, and a campaign on an old
+// release. No versions: p itself.
+func (p *Profile) ForCranelift(versions []string) *Profile {
+	if len(versions) == 0 {
+		return p
+	}
+	q := p.derive(p.Name)
+	t := ir.Releases()
+	for op := range q.ops {
+		name := ir.Opcode(op).String()
+		for _, v := range versions {
+			if !t.Knows(ir.KindOpcode, name, v) {
+				for _, ctrl := range q.ops[op].ctrl.types() {
+					q.ops[op].disallow(ctrl)
+				}
+				break
+			}
+		}
+	}
+	return q
+}

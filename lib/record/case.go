@@ -50,8 +50,12 @@ type GenOptions struct {
 	Mode    string `json:"mode,omitempty"`
 	Index   uint64 `json:"index"`   // the case's index in the seed's stream
 	Profile string `json:"profile"` // "compat", "x86_64", ...
-	Depth   int    `json:"depth"`   // control-flow nesting depth
-	Funcs   int    `json:"funcs"`   // functions per module (at most)
+	// Cranelift are the versions the case was made for (cliff-gen
+	// --cranelift), comma-separated: it uses only opcodes each of them
+	// knows. Empty: the default's.
+	Cranelift string `json:"cranelift,omitempty"`
+	Depth     int    `json:"depth"` // control-flow nesting depth
+	Funcs     int    `json:"funcs"` // functions per module (at most)
 	// Mutation is the probability that a corpus instruction's opcode is
 	// replaced by another of the same shape.
 	Mutation float64 `json:"mutation"`

@@ -88,6 +88,10 @@ func (o *GenOptions) appendJSON(b []byte) []byte {
 	b = strconv.AppendUint(b, o.Index, 10)
 	b = append(b, `,"profile":`...)
 	b = appendJSONString(b, o.Profile)
+	if o.Cranelift != "" {
+		b = append(b, `,"cranelift":`...)
+		b = appendJSONString(b, o.Cranelift)
+	}
 	b = append(b, `,"depth":`...)
 	b = strconv.AppendInt(b, int64(o.Depth), 10)
 	b = append(b, `,"funcs":`...)
