@@ -16,7 +16,7 @@ BINS   := $(addprefix bin/cliff-,$(TOOLS))
 # cliff's version in every tool's --version and output record: the commit,
 # -dirty with uncommitted changes.
 VERSION ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo devel)
-DRIVER_SRC := driver/Cargo.toml driver/Cargo.lock $(shell find driver/src -name '*.rs' 2>/dev/null)
+DRIVER_SRC := driver/Cargo.toml driver/Cargo.lock driver/build.rs $(shell find driver/src -name '*.rs' 2>/dev/null)
 
 .PHONY: all build driver install test generate clean $(BINS)
 

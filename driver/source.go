@@ -10,5 +10,5 @@ import "embed"
 // sources and tests. What else lies here (the docs, this file) is left
 // out, so that it does not change the build key.
 //
-//go:embed Cargo.toml Cargo.lock src tests
+//go:embed Cargo.toml Cargo.lock build.rs src tests
 var Source embed.FS

@@ -25,12 +25,15 @@ func DriverFlag(use string) *cli.StringFlag {
 	return &cli.StringFlag{Name: "driver", Usage: usage}
 }
 
-// CraneliftEnv names the default of --cranelift.
+// CraneliftEnv names the default of --cranelift. It applies when neither
+// --driver, --cranelift nor $CLIFF_DRIVER chooses the driver (a path is
+// the more precise choice), and the tests honour it too:
+// CLIFF_CRANELIFT=0.135.8 scripts/test.sh.
 const CraneliftEnv = "CLIFF_CRANELIFT"
 
 // CraneliftFlag is --cranelift SPEC[,SPEC...], the Cranelifts a tool
 // tests (lib/cranelift's specs), built as needed; several make the
 // version part of every configuration.
 func CraneliftFlag() *cli.StringSliceFlag {
-	return &cli.StringSliceFlag{Name: "cranelift", EnvVars: []string{CraneliftEnv}, Usage: "the Cranelift to test, `SPEC`: a release (0.137.1), latest, default, or a wasmtime checkout's path; several (comma-separated or repeated) run every configuration on each and name it in the results (default: the driver make built; see cliff-cranelift)"}
+	return &cli.StringSliceFlag{Name: "cranelift", Usage: "the Cranelift to test, `SPEC`: a release (0.137.1), latest, default, or a wasmtime checkout's path; several (comma-separated or repeated) run every configuration on each and name it in the results (default: $CLIFF_CRANELIFT, else the driver make built; see cliff-cranelift)"}
 }

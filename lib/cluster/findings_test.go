@@ -24,18 +24,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the findings' expected signatures")
 
-// findingsDir holds the hand-reduced findings; expected.txt beside them is
-// what each function of each finding shows with the pinned Cranelift.
+// findingsDir holds the hand-reduced findings; expected/VERSION.txt
+// beside them is what each function of each finding shows with Cranelift
+// VERSION (the default release and each one the tests have run on:
+// CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
 const findingsDir = "../profile/data/findings"
 
 // TestFindingsReproduce runs every finding through cliff-run's engine (on
 // its target lines and the interpreter when it says `test interpret`, at
 // every opt level) and cliff-diff's judge, and checks that each function
-// still shows the signature recorded in expected.txt: the findings are
-// regressions that say when the Cranelift pin moves past a bug. A
-// function whose failure is gone is reported as fixed, one that fails
-// otherwise as changed. Rewrite expected.txt with -update after checking
-// the difference.
+// still shows the signature recorded in expected/VERSION.txt for the
+// driver's Cranelift: the findings are regressions that say when a
+// release moves past a bug. A function whose failure is gone is reported
+// as fixed, one that fails otherwise as changed, and a release with no
+// file fails the test until -update writes one (after checking it: a
+// finding fixed there says so in its header, "fixed in").
 func TestFindingsReproduce(t *testing.T) {
 	drv, err := drivertest.Path()
 	if err != nil {
@@ -63,12 +66,20 @@ func TestFindingsReproduce(t *testing.T) {
 	}
 	got := signatures(t, out, failedRunLines(log.String()))
 
-	golden := filepath.Join(findingsDir, "expected.txt")
+	version, err := drivertest.Version()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join(findingsDir, "expected", version+".txt")
 	if *update {
-		if err := os.WriteFile(golden, []byte(expectedHeader+strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+		header := strings.ReplaceAll(expectedHeader, "VERSION", version)
+		if err := os.WriteFile(golden, []byte(header+strings.Join(got, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
+	}
+	if _, err := os.Stat(golden); err != nil {
+		t.Fatalf("no expectations for Cranelift %s (%v): run go test ./lib/cluster -run TestFindingsReproduce -update with its driver, and check what changed against the other releases' files", version, err)
 	}
 	want := readExpected(t, golden)
 	gotBy := byFunction(got)
@@ -91,7 +102,7 @@ func TestFindingsReproduce(t *testing.T) {
 	}
 }
 
-const expectedHeader = `# What each finding's functions show with the pinned Cranelift, as
+const expectedHeader = `# What each finding's functions show with Cranelift VERSION, as
 # FILE:%FUNCTION: VERDICT R: K (lib/cluster's signature) or the verdict
 # alone when it is not a Cranelift failure, then the configurations
 # whose run lines fail (a wrong answer no other target shows). Checked by lib/cluster's

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 
+	"cliff/lib/cliapp"
 	"cliff/lib/cranelift"
 	"cliff/lib/driver"
 )
@@ -15,7 +17,15 @@ import (
 // its driver, the results unlabelled as with the default; several make
 // the version an axis, each configuration run on each and labelled
 // (Config.Cranelift). It returns the labels, for ConfigSpec.Cranelifts.
+//
+// Without --driver and --cranelift, $CLIFF_CRANELIFT gives the SPECs,
+// unless $CLIFF_DRIVER names a driver.
 func (o *Options) ChooseCranelift(ctx context.Context, driverPath string, specs []string, log io.Writer) ([]string, error) {
+	if len(specs) == 0 && driverPath == "" && os.Getenv("CLIFF_DRIVER") == "" {
+		if env := os.Getenv(cliapp.CraneliftEnv); env != "" {
+			specs = []string{env}
+		}
+	}
 	parsed, err := cranelift.ParseSpecs(specs)
 	if err != nil {
 		return nil, err

@@ -4,12 +4,17 @@ package scripttest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"cliff/lib/cranelift"
+	"cliff/lib/driver/drivertest"
 )
 
 // Status is the script command "status N PROGRAM [ARGS...]": it runs
@@ -39,7 +44,8 @@ func Status(ts *testscript.TestScript, neg bool, args []string) {
 // Run runs the end-to-end scripts of a command's tests with what they all
 // share: testdata/script when p names no Dir, the status command beside
 // p's own commands, and UPDATE_SCRIPTS=1 to rewrite the scripts' golden
-// sections. p's Setup and Condition are the command's own.
+// sections. p's Setup and Condition are the command's own, besides the
+// shared condition [cranelift:V] (CraneliftCondition).
 func Run(t *testing.T, p testscript.Params) {
 	if p.Dir == "" {
 		p.Dir = "testdata/script"
@@ -49,6 +55,41 @@ func Run(t *testing.T, p testscript.Params) {
 		cmds[name] = cmd
 	}
 	p.Cmds = cmds
+	own := p.Condition
+	p.Condition = func(cond string) (bool, error) {
+		if rest, ok := strings.CutPrefix(cond, "cranelift:"); ok {
+			return CraneliftCondition(rest)
+		}
+		if own == nil {
+			return false, fmt.Errorf("unknown condition %q", cond)
+		}
+		return own(cond)
+	}
 	p.UpdateScripts = os.Getenv("UPDATE_SCRIPTS") != ""
 	testscript.Run(t, p)
+}
+
+// CraneliftCondition is the scripts' condition [cranelift:V], for
+// expectations that hold for some releases only: true when the driver
+// under test (drivertest.Version) is release V's minor (0.135), at least
+// V (>=0.137) or older than V (<0.137).
+func CraneliftCondition(arg string) (bool, error) {
+	have, err := drivertest.Version()
+	if err != nil {
+		return false, err
+	}
+	minor := func(v string) string {
+		p := strings.SplitN(v, ".", 3)
+		if len(p) < 2 {
+			return v
+		}
+		return p[0] + "." + p[1]
+	}
+	switch {
+	case strings.HasPrefix(arg, ">="):
+		return cranelift.CompareVersions(minor(have)+".0", minor(arg[2:])+".0") >= 0, nil
+	case strings.HasPrefix(arg, "<"):
+		return cranelift.CompareVersions(minor(have)+".0", minor(arg[1:])+".0") < 0, nil
+	}
+	return minor(have) == minor(arg), nil
 }

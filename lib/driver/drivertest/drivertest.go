@@ -9,17 +9,25 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
+	"cliff/lib/cliapp"
+	"cliff/lib/cranelift"
 	"cliff/lib/driver"
 )
 
 // Path returns the driver to test with: $CLIFF_DRIVER when set, else
-// bin/cliff-driver of this checkout. The error says it is missing and
-// how to build it.
+// the driver of $CLIFF_CRANELIFT (one SPEC, built into the cache when
+// missing: CLIFF_CRANELIFT=0.135.8 scripts/test.sh tests that release),
+// else bin/cliff-driver of this checkout. The error says it is missing
+// and how to build it.
 func Path() (string, error) {
 	p := os.Getenv("CLIFF_DRIVER")
+	if p == "" && os.Getenv(cliapp.CraneliftEnv) != "" {
+		return craneliftDriver()
+	}
 	if p == "" {
 		_, self, _, ok := runtime.Caller(0)
 		if !ok {
@@ -33,6 +41,48 @@ func Path() (string, error) {
 	}
 	return p, nil
 }
+
+// craneliftDriver builds (or finds) the driver of $CLIFF_CRANELIFT, once
+// per test binary.
+var craneliftDriver = sync.OnceValues(func() (string, error) {
+	env := os.Getenv(cliapp.CraneliftEnv)
+	specs, err := cranelift.ParseSpecs([]string{env})
+	if err != nil {
+		return "", fmt.Errorf("$%s: %w", cliapp.CraneliftEnv, err)
+	}
+	if len(specs) != 1 {
+		return "", fmt.Errorf("$%s=%s: the tests run one Cranelift, not %d", cliapp.CraneliftEnv, env, len(specs))
+	}
+	b, err := cranelift.NewBuilder(os.Stderr)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cranelift.BuildTimeout)
+	defer cancel()
+	build, err := b.Ensure(ctx, specs[0])
+	if err != nil {
+		return "", err
+	}
+	return build.Driver, nil
+})
+
+// Version is the Cranelift version of the driver Path gives (asked of
+// it once), for tests whose expectations depend on the release.
+var Version = sync.OnceValues(func() (string, error) {
+	p, err := Path()
+	if err != nil {
+		return "", err
+	}
+	c := driver.New(p)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := c.Version(ctx)
+	if err != nil {
+		return "", err
+	}
+	return a.Cranelift, nil
+})
 
 // Client returns a client of the driver, closed when tb ends; tb is
 // skipped when the driver is not built.
