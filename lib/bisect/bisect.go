@@ -161,9 +161,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 }
 
 // probeRelease builds release v's driver and runs the file on it.
-func probeRelease(ctx context.Context, opts Options, v string) Probe {
+func probeRelease(ctx context.Context, opts Options, v string) (p Probe) {
 	start := time.Now()
-	p := Probe{Version: v, State: Unknown}
+	p = Probe{Version: v, State: Unknown}
 	defer func() { p.Seconds = time.Since(start).Seconds() }()
 	build, err := opts.Builder.Ensure(ctx, cranelift.Spec{Kind: cranelift.Release, Version: v})
 	var be *cranelift.BuildError
@@ -176,7 +176,6 @@ func probeRelease(ctx context.Context, opts Options, v string) Probe {
 		return p
 	}
 	p.State, p.Why = RunFile(ctx, build.Driver, opts.File, opts.Arches, opts.Engine)
-	p.Seconds = time.Since(start).Seconds()
 	return p
 }
 

@@ -108,6 +108,20 @@ func failureSignature(v *record.Verdict) Signature {
 	if best == "" { // no side with the verdict's status: a malformed verdict
 		best = string(status)
 	}
+	// Releases tested side by side fail alike with messages that differ
+	// (an ISLE rule's line moves): another release's failure is not a
+	// pass that tells the releases apart.
+	all = slices.DeleteFunc(all, func(c record.Config) bool {
+		if c.Cranelift == "" || slices.ContainsFunc(byDiag[best], func(f record.Config) bool { return sameConfig(f, c) }) {
+			return false
+		}
+		for d, cs := range byDiag {
+			if d != best && slices.ContainsFunc(cs, func(f record.Config) bool { return sameConfig(f, c) }) {
+				return true
+			}
+		}
+		return false
+	})
 	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(byDiag[best], all), Diagnostic: best}
 }
 

@@ -185,12 +185,16 @@ func (b *Builder) Ensure(ctx context.Context, spec Spec) (*Build, error) {
 	def, defErr := b.DefaultVersion()
 	if spec.Kind == Default || spec.Kind == Release && defErr == nil && spec.Version == def {
 		if b.DefaultDriver != nil {
-			if p, err := b.DefaultDriver(); err == nil {
-				if defErr != nil {
-					return nil, defErr
+			p, err := b.DefaultDriver()
+			if err == nil {
+				// $CLIFF_DRIVER may name another release's driver: a
+				// release is that driver only when it says so.
+				var v string
+				if v, err = driverVersion(ctx, p); err == nil && (spec.Kind == Default || v == spec.Version) {
+					return &Build{Spec: spec, Version: v, Label: v, Driver: p, Cached: true}, nil
 				}
-				return &Build{Spec: spec, Version: def, Label: def, Driver: p, Cached: true}, nil
-			} else if spec.Kind == Default {
+			}
+			if spec.Kind == Default {
 				return nil, err
 			}
 		}
@@ -253,6 +257,19 @@ func (b *Builder) buildCheckout(ctx context.Context, spec Spec) (*Build, error) 
 		spec: spec, version: co.version, label: co.label(), rustVersion: co.rustVersion,
 		key: key + "-" + src[:12], patches: co.crates,
 	})
+}
+
+// driverVersion asks a driver which Cranelift it was built with.
+func driverVersion(ctx context.Context, path string) (string, error) {
+	c := driver.New(path)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	a, err := c.Version(ctx)
+	if err != nil {
+		return "", err
+	}
+	return a.Cranelift, nil
 }
 
 // A buildJob is one build's inputs.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -51,13 +52,33 @@ func TestVersionAndOneProcessForManyRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(v.Cranelift, "0.135.") || len(v.Targets) != 4 {
+		if !regexp.MustCompile(`^0\.\d{3}\.\d+$`).MatchString(v.Cranelift) || len(v.Targets) != 4 {
 			t.Fatalf("version answer %+v", v)
+		}
+		if want := pinnedVersion(t); want != "" && v.Cranelift != want {
+			t.Fatalf("the default driver is Cranelift %s, driver/Cargo.toml pins %s: rebuild it (make driver)", v.Cranelift, want)
 		}
 	}
 	if c.Starts != 1 {
 		t.Errorf("%d driver processes for 3 requests, want 1", c.Starts)
 	}
+}
+
+// pinnedVersion is the release driver/Cargo.toml pins, when the tests
+// run the default driver (no $CLIFF_DRIVER, no $CLIFF_CRANELIFT); "" else.
+func pinnedVersion(t *testing.T) string {
+	if os.Getenv("CLIFF_DRIVER") != "" || os.Getenv("CLIFF_CRANELIFT") != "" {
+		return ""
+	}
+	data, err := os.ReadFile("../../driver/Cargo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^cranelift-codegen = \{ version = "=([0-9.]+)"`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("driver/Cargo.toml pins no cranelift-codegen version")
+	}
+	return string(m[1])
 }
 
 func TestVerifierComplaintIsAFailure(t *testing.T) {

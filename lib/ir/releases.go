@@ -78,6 +78,9 @@ func ParseReleaseTable(text string) (*ReleaseTable, error) {
 			t.Releases = append(t.Releases, f[1])
 			t.minors = append(t.minors, m)
 		case (f[0] == KindOpcode || f[0] == KindSetting) && len(f) == 3, f[0] == KindISAFlag && len(f) == 4:
+			if len(t.minors) == 0 {
+				return nil, fail("%s before any release line", f[0])
+			}
 			key := strings.Join(f[:len(f)-1], " ")
 			if _, dup := t.known[key]; dup {
 				return nil, fail("%s twice", key)
