@@ -38,7 +38,12 @@
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
 # it exists), MASK (lib/profile/data/known.mask, the findings already
-# known; set it empty to find them again), REF (1: every case also runs on
+# known; set it empty to find them again), CRANELIFT (the Cranelift to
+# test, SPECs as cliff-run --cranelift takes them, default
+# $CLIFF_CRANELIFT, else the default release: CRANELIFT=0.120.2 runs a
+# whole campaign on that release, its drivers built first, generation
+# limited to the opcodes it knows, and its interpreter; several,
+# comma-separated, make the version an axis), REF (1: every case also runs on
 # cliff's own reference interpreter, --arch ref, which then decides who is
 # right, and which finds reference_divergent cases, where all of
 # Cranelift agrees on a wrong answer; 0 leaves it out). Paths are relative to the
@@ -67,11 +72,13 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	[ -e "$file.done" ] && exit 0
 	flags=(--seed "$SEED" --depth "$DEPTH" --profile "$PROFILE" --start "$first" -n "$count")
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
+	[ -n "${CRANELIFT:-}" ] && flags+=(--cranelift "$CRANELIFT")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
 	# A campaign.env from before the swarm ran every case on the four
 	# targets with their default flags.
 	run=(--arch "${ARCHES:-x86_64,aarch64,riscv64,s390x}" --opt "$OPTS")
 	[ "${SWARM:-0}" = 1 ] && run+=(--swarm "$SEED:$first" --swarm-sets "$SETS")
+	[ -n "${CRANELIFT:-}" ] && run+=(--cranelift "$CRANELIFT")
 	cd "$here"
 	status=0
 	{
@@ -116,7 +123,7 @@ new_campaign() {
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
-	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM; do
+	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM CRANELIFT; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done > "$dir/campaign.env"
 	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
@@ -142,6 +149,7 @@ else
 	# and kept in campaign.env, and every case record states it.
 	SEED=${3:-${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}}
 	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1} SWARM=${SWARM:-1} REF=${REF:-1}
+	CRANELIFT=${CRANELIFT:-${CLIFF_CRANELIFT:-}}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 	CORPUS=$(abs "${CORPUS-}")
@@ -183,6 +191,13 @@ else
 		dirs=("$OUT")
 	fi
 fi
+if [ -n "${CRANELIFT:-}" ]; then
+	# Build (or find) the drivers once, before the chunks ask for them
+	# side by side; a release that cannot be built stops here, in one line.
+	IFS=, read -r -a specs <<< "$CRANELIFT"
+	"$here/bin/cliff-cranelift" build "${specs[@]}" > /dev/null 2> "$root/cranelift.log" ||
+		die "$(grep -m1 'cannot build\|not a release\|cliff-cranelift:' "$root/cranelift.log" || tail -n 1 "$root/cranelift.log")"
+fi
 chunks=$(((N + CHUNK - 1) / CHUNK))
 total=$((chunks * ${#dirs[@]}))
 jobs=${JOBS:-$(nproc)}
@@ -190,7 +205,7 @@ jobs=$((jobs < total ? jobs : total))
 if [ "$mode" = new ] || [ ! -f "$root/scenarios.env" ]; then
 	verb=campaign
 	[ "$mode" = resume ] && verb="campaign (resumed: $(find "$OUT" -name 'chunk-*.done' | wc -l) of $chunks chunks done)"
-	echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, swarm=${SWARM:-0}, $chunks chunks of $CHUNK on $jobs jobs, in $OUT"
+	echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, swarm=${SWARM:-0}, cranelift=${CRANELIFT:-default}, $chunks chunks of $CHUNK on $jobs jobs, in $OUT"
 else
 	verb=scenarios
 	[ "$mode" = resume ] && verb="scenarios (resumed: $(find "$root" -name 'chunk-*.done' | wc -l) of $total chunks done)"

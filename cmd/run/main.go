@@ -220,6 +220,9 @@ func run(c *cli.Context) error {
 		return cli.Exit(err, exitError)
 	}
 	defer e.Close()
+	if c.IsSet("swarm") {
+		isa = engine.ForReleases(isa, e.CraneliftVersions())
+	}
 	report, err := e.Stream(c.Context, engine.StreamOptions{
 		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: c.StringSlice("set"), Cranelifts: versions},
 		Sources:  sources,

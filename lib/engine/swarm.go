@@ -10,6 +10,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"cliff/lib/arch"
+	"cliff/lib/ir"
 )
 
 // The flag and setting swarm. A campaign compiles each chunk of cases
@@ -105,6 +106,57 @@ func DrawSwarm(k SwarmKey, arches []string, perArch int) map[string][]Variant {
 			}
 			out[name] = append(out[name], v)
 		}
+	}
+	return out
+}
+
+// ForReleases drops from drawn variants the ISA flags and settings that
+// some of the Cranelift versions does not know (lib/ir's release table),
+// so that a swarm drawn for the newest release runs on an old one too:
+// an unknown flag would stop the run before any case. What the user
+// chose with --isa-flags is not filtered: refusing it is the answer.
+func ForReleases(variants map[string][]Variant, versions []string) map[string][]Variant {
+	if len(versions) == 0 {
+		return variants
+	}
+	t := ir.Releases()
+	knownBy := func(kind, name string) bool {
+		for _, v := range versions {
+			if !t.Knows(kind, name, v) {
+				return false
+			}
+		}
+		return true
+	}
+	out := map[string][]Variant{}
+	for a, vs := range variants {
+		for _, v := range vs {
+			w := Variant{Flags: []string{}}
+			for _, f := range v.Flags {
+				name, _, _ := strings.Cut(f, "=")
+				if knownBy(ir.KindISAFlag, a+" "+name) {
+					w.Flags = append(w.Flags, f)
+				}
+			}
+			for _, s := range v.Settings {
+				name, _, _ := strings.Cut(s, "=")
+				if knownBy(ir.KindSetting, name) {
+					w.Settings = append(w.Settings, s)
+				}
+			}
+			if !slices.ContainsFunc(out[a], func(x Variant) bool { return x.String() == w.String() }) {
+				out[a] = append(out[a], w)
+			}
+		}
+	}
+	return out
+}
+
+// CraneliftVersions are the crate versions of the engine's drivers.
+func (e *Engine) CraneliftVersions() []string {
+	var out []string
+	for _, c := range e.drivers {
+		out = append(out, e.versions.cranelift[c.Label])
 	}
 	return out
 }
