@@ -168,3 +168,31 @@ func TestOpFlagsNameOpcodes(t *testing.T) {
 		}
 	}
 }
+
+// TestForReleases: a swarm's flags and settings that an older release
+// does not know are dropped for a run on it (has_apx is 0.137's), the
+// rest kept, and variants that become equal are kept once.
+func TestForReleases(t *testing.T) {
+	drawn := map[string][]Variant{"x86_64": {
+		{Flags: []string{"has_avx", "has_apx"}, Settings: []string{"regalloc_algorithm=single_pass", "no_such_setting_anywhere=1"}},
+		{Flags: []string{"has_avx"}, Settings: []string{"regalloc_algorithm=single_pass", "no_such_setting_anywhere=1"}},
+	}}
+	tests := []struct {
+		versions []string
+		want     []string
+	}{
+		{nil, []string{"has_avx,has_apx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1", "has_avx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1"}},
+		{[]string{"0.137.1"}, []string{"has_avx,has_apx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1", "has_avx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1"}},
+		{[]string{"0.135.8"}, []string{"has_avx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1"}},
+		{[]string{"0.137.1", "0.135.8"}, []string{"has_avx+regalloc_algorithm=single_pass,no_such_setting_anywhere=1"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, v := range ForReleases(drawn, tt.versions)["x86_64"] {
+			got = append(got, v.String())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ForReleases(%v) = %q, want %q", tt.versions, got, tt.want)
+		}
+	}
+}
