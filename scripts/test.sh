@@ -3,8 +3,20 @@
 # tests of all packages, and the campaign and census scripts' own tests. CI runs
 # exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that
 # Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
+#
+#   scripts/test.sh          what CI runs, well inside its 90 minutes
+#   scripts/test.sh --full   also the slow ones: a wasmtime-like checkout
+#                            built from its paths (scripts/checkout_test.sh,
+#                            5 to 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+full=0
+for arg in "$@"; do
+	case $arg in
+	--full) full=1 ;;
+	*) echo "test.sh: unknown argument $arg" >&2; exit 2 ;;
+	esac
+done
 # The tests compare two releases side by side (cmd/run's versions.txtar):
 # the default one make builds, and 0.135.8 from the driver cache (built
 # here the first time, a few minutes; then found at once).
@@ -14,3 +26,6 @@ go vet ./...
 go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/census_test.sh
+if [ "$full" = 1 ]; then
+	scripts/checkout_test.sh
+fi
