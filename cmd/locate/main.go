@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -72,6 +73,7 @@ records finished before are written).`,
 			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
 			cliapp.DriverFlag(""),
 			cliapp.CraneliftFlag(),
+			&cli.StringFlag{Name: "bisect", Usage: "bisect each reduced file between two Cranelift releases, `V1..V2` (0.130.2..0.137.1): the release where the failure appears or goes away, in the location record (bisect) and cliff-cluster's report"},
 			&cli.BoolFlag{Name: "summary", Usage: "print one line per failure and the totals to stderr at the end"},
 		},
 		Action: func(c *cli.Context) error {
@@ -82,6 +84,11 @@ records finished before are written).`,
 				return err
 			}
 			defer release()
+			if b := c.String("bisect"); b != "" {
+				if from, to, ok := strings.Cut(b, ".."); !ok || from == "" || to == "" {
+					return cliapp.Usagef("--bisect %q: want V1..V2 (0.130.2..0.137.1)", b)
+				}
+			}
 			eopts := engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
 				CompileTimeout: c.Duration("compile-timeout"), Fuel: c.Uint64("fuel"), Log: io.Discard}
 			if _, err := eopts.ChooseCranelift(c.Context, c.String("driver"), c.StringSlice("cranelift"), stderr); err != nil {
@@ -98,6 +105,7 @@ records finished before are written).`,
 				MaskOut: c.String("mask-out"),
 				Budget:  c.Duration("budget"),
 				Engine:  eopts,
+				Bisect:  c.String("bisect"),
 				Log:     stderr,
 			})
 			if c.Bool("summary") && sum != nil {

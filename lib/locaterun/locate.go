@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"cliff/lib/bisect"
 	"cliff/lib/cluster"
+	"cliff/lib/cranelift"
 	"cliff/lib/engine"
 	"cliff/lib/filetest"
 	"cliff/lib/iredit"
@@ -130,6 +134,16 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 		if err := os.WriteFile(path, []byte(loc.Repro), 0o644); err != nil {
 			return nil, err
 		}
+	}
+	if l.opts.Bisect != "" && ctx.Err() == nil {
+		b, err := l.bisect(ctx, loc)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			loc.Notes = append(loc.Notes, "bisect: "+err.Error())
+		}
+		loc.Bisect = b
 	}
 	var cul *locate.Culprit
 	if bctx.Err() == nil {
@@ -378,4 +392,43 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 		}
 	}
 	return filetest.Render(spec)
+}
+
+// bisect runs the reduced file on the releases of --bisect, on the
+// architectures that fail in it, for the release where it changes.
+func (l *locator) bisect(ctx context.Context, loc *record.Location) (*record.Bisection, error) {
+	from, to, ok := strings.Cut(l.opts.Bisect, "..")
+	if !ok {
+		return nil, fmt.Errorf("--bisect %q: want V1..V2", l.opts.Bisect)
+	}
+	dir, err := os.MkdirTemp("", "cliff-bisect-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "repro.clif")
+	if err := os.WriteFile(file, []byte(loc.Repro), 0o644); err != nil {
+		return nil, err
+	}
+	var arches []string
+	for _, c := range loc.Configs {
+		a := c.Arch
+		if c.Executor == record.ExecInterp {
+			a = record.ExecInterp
+		}
+		if c.Executor != record.ExecRef && !slices.Contains(arches, a) {
+			arches = append(arches, a)
+		}
+	}
+	b, err := cranelift.NewBuilder(io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	eopts := l.opts.Engine
+	eopts.Log = nil
+	res, err := bisect.Run(ctx, bisect.Options{From: from, To: to, File: file, Arches: arches, Engine: eopts, Builder: b, Log: l.opts.Log})
+	if err != nil {
+		return nil, err
+	}
+	return &record.Bisection{From: from, To: to, Kind: res.Kind, Last: res.Last, First: res.First, Probes: len(res.Tried), Seconds: res.Seconds}, nil
 }

@@ -33,6 +33,9 @@ type Options struct {
 	Budget time.Duration
 	// Engine are the engine's options (driver, limits, log).
 	Engine engine.Options
+	// Bisect, when set ("0.130.2..0.137.1"), bisects each reduced file
+	// between those releases (lib/bisect) into the location's Bisect.
+	Bisect string
 	// Log receives one progress line per failure.
 	Log io.Writer
 }

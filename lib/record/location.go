@@ -32,6 +32,37 @@ type Location struct {
 	Repro   string   `json:"repro,omitempty"`
 	Configs []Config `json:"configs,omitempty"` // the configurations that disagree
 	Notes   []string `json:"notes,omitempty"`   // what the locator tried and saw
+	// Bisect is where among Cranelift's releases the reduced case's
+	// failure appears or goes away (cliff-locate --bisect).
+	Bisect *Bisection `json:"bisect,omitempty"`
+}
+
+// A Bisection is the answer of a bisection between two releases.
+type Bisection struct {
+	From string `json:"from"` // the releases bisected between
+	To   string `json:"to"`
+	// Kind is "fixed" (fails at From, passes at To), "regression" (the
+	// reverse) or "unchanged".
+	Kind string `json:"kind"`
+	// Last behaves as From does, First as To does: the change lies
+	// between them, adjacent releases among those that could be judged.
+	Last  string `json:"last,omitempty"`
+	First string `json:"first,omitempty"`
+	// Probes is how many releases were built and run; Seconds how long
+	// it took.
+	Probes  int     `json:"probes"`
+	Seconds float64 `json:"seconds"`
+}
+
+// String is the answer in words.
+func (b *Bisection) String() string {
+	switch b.Kind {
+	case "fixed":
+		return fmt.Sprintf("fixed in Cranelift %s (last failing: %s)", b.First, b.Last)
+	case "regression":
+		return fmt.Sprintf("appeared in Cranelift %s (last passing: %s)", b.First, b.Last)
+	}
+	return fmt.Sprintf("the same in Cranelift %s and %s", b.From, b.To)
 }
 
 // Location levels, coarsest first (the snippet levels share the first

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cliff/lib/cluster"
+	"cliff/lib/cranelift"
 	"cliff/lib/filetest"
 	"cliff/lib/iredit"
 	"cliff/lib/record"
@@ -36,6 +37,9 @@ func ClusterPage(e Entry, clifName string) string {
 			more = fmt.Sprintf(" (first %d of %d)", len(c.Members), c.Count)
 		}
 		fmt.Fprintf(&b, "- Members%s: %s\n", more, strings.Join(c.Members, ", "))
+	}
+	if line := releasesLine(v, e.Location); line != "" {
+		fmt.Fprintf(&b, "- Releases: %s\n", line)
 	}
 	if e.Location != nil {
 		fmt.Fprintf(&b, "- Location: %s\n", locationText(e.Location))
@@ -233,6 +237,43 @@ func actual(v *record.Verdict) string {
 	return b.String()
 }
 
+// releasesLine says which of the Cranelift releases a run tested side by
+// side show the failure, and where a bisection put it; "" when the run
+// tested one release and nothing was bisected.
+func releasesLine(v *record.Verdict, loc *record.Location) string {
+	var parts []string
+	if v != nil {
+		failing, _ := failingSides(v)
+		bad := map[string]bool{}
+		for _, s := range failing {
+			for _, c := range s.Configs {
+				bad[c.Cranelift] = true
+			}
+		}
+		labels := craneliftLabels(v)
+		var shown []string
+		for _, l := range labels {
+			state := "does not reproduce"
+			if bad[l] {
+				state = "reproduces"
+			}
+			shown = append(shown, l+" "+state)
+		}
+		if len(shown) > 0 {
+			newest := labels[len(labels)-1]
+			still := "the newest release tested, " + newest + ", no longer has it"
+			if bad[newest] {
+				still = "still in the newest release tested, " + newest
+			}
+			parts = append(parts, still+" ("+strings.Join(shown, "; ")+")")
+		}
+	}
+	if loc != nil && loc.Bisect != nil {
+		parts = append(parts, fmt.Sprintf("bisected between %s and %s: %s", loc.Bisect.From, loc.Bisect.To, loc.Bisect))
+	}
+	return strings.Join(parts, "; ")
+}
+
 func environment(v *record.Verdict) string {
 	if v == nil {
 		return "\n"
@@ -247,7 +288,15 @@ func environment(v *record.Verdict) string {
 			}
 		}
 	}
-	if versions != nil {
+	if labels := craneliftLabels(v); len(labels) > 1 {
+		fmt.Fprintf(&b, "- Cranelift: %s (side by side; see Releases above)\n", strings.Join(labels, ", "))
+		if versions != nil {
+			fmt.Fprintf(&b, "- cliff: %s\n", orUnknown(versions.Cliff))
+			if versions.QEMU != "" {
+				fmt.Fprintf(&b, "- QEMU (qemu-user, for the runs of other architectures): %s\n", versions.QEMU)
+			}
+		}
+	} else if versions != nil {
 		fmt.Fprintf(&b, "- Cranelift: %s\n", orUnknown(versions.Cranelift))
 		fmt.Fprintf(&b, "- cliff: %s\n", orUnknown(versions.Cliff))
 		if versions.QEMU != "" {
@@ -275,6 +324,29 @@ func environment(v *record.Verdict) string {
 		}
 	}
 	return b.String()
+}
+
+// craneliftLabels are the releases a verdict's configurations name,
+// oldest first.
+func craneliftLabels(v *record.Verdict) []string {
+	var labels []string
+	for _, s := range v.Sides {
+		for _, c := range s.Configs {
+			if c.Cranelift != "" && !slices.Contains(labels, c.Cranelift) {
+				labels = append(labels, c.Cranelift)
+			}
+		}
+	}
+	slices.SortFunc(labels, compareReleases)
+	return labels
+}
+
+// compareReleases orders release labels by version (a checkout's by the
+// version before its @).
+func compareReleases(a, b string) int {
+	va, _, _ := strings.Cut(a, "@")
+	vb, _, _ := strings.Cut(b, "@")
+	return cranelift.CompareVersions(va, vb)
 }
 
 func orUnknown(s string) string {
