@@ -66,6 +66,12 @@ the case shows, the others being named in the summary:
 Results with status stack_overflow or unsupported are limits and gaps of a
 configuration, not Cranelift failures: they are left out and the case is
 judged on the others (its summary names them after "not compared:").
+Several releases (cliff-run --cranelift A,B: each configuration names
+its release) refine a failure into
+  regression     the newest release fails where an older one is right
+  fixed          the reverse: an older release fails, the newest is right
+with the failure itself as the verdict's "symptom"; a release's
+configurations count with their backend's as one voice.
 A case with fewer than two answers is consistent when nothing failed; its
 summary says "only one configuration ran". Verdicts other than consistent
 carry the case.
