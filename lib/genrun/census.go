@@ -3,8 +3,11 @@ package genrun
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"cliff/lib/gen"
+	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
 	"cliff/lib/profile"
@@ -32,10 +35,15 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 	if err != nil {
 		return err
 	}
-	var written, rejected, inexpressible int // inexpressible: control flow, calls, traps, addresses
+	var written, rejected, inexpressible, unknown int // inexpressible: control flow, calls, traps, addresses
+	releases := ir.Releases()
 	for _, c := range combos {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
+		}
+		if slices.ContainsFunc(opts.Cranelift, func(v string) bool { return !releases.Knows(ir.KindOpcode, c.Op.String(), v) }) {
+			unknown++ // a release that does not know the opcode would only reject it
+			continue
 		}
 		rec, mod, ok := gen.CensusCase(c, opts.Seed, prof.Settings)
 		if !ok {
@@ -47,6 +55,7 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 			continue
 		}
 		rec.Options.Profile = opts.Profile
+		rec.Options.Cranelift = strings.Join(opts.Cranelift, ",")
 		rec.Metrics = metrics.Of(mod)
 		summary.Add(rec.Metrics)
 		if err := w.Write(rec); err != nil {
@@ -56,5 +65,8 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 	}
 	fmt.Fprintf(opts.Log, "cliff-gen: census of %s: %d of %d combinations written; %d rejected by cliff's verifier, %d left out (control flow, calls, traps, addresses: no one-instruction case)\n",
 		opts.Profile, written, len(combos), rejected, inexpressible)
+	if unknown > 0 {
+		fmt.Fprintf(opts.Log, "cliff-gen: %d combinations left out: their opcode is unknown to Cranelift %s\n", unknown, strings.Join(opts.Cranelift, ", "))
+	}
 	return nil
 }
