@@ -7,7 +7,9 @@
 #   - runs a test file on it with cliff-run --cranelift DIR;
 #   - builds it again: found in the cache, nothing rebuilt;
 #   - changes a source file without committing: a new key, labelled
-#     -dirty.HASH, built incrementally, and it still runs.
+#     -dirty.HASH, built incrementally, and it still runs;
+#   - commits a panic and an unrelated change after it, and bisects the
+#     commits (cliff-cranelift bisect --checkout): it names the panic's.
 # About 5 to 10 minutes (the crates are built from their paths); run by
 # scripts/test.sh --full. Exit status 0 when all holds.
 set -euo pipefail
@@ -70,4 +72,32 @@ grep -q "Cranelift $version@${rev:0:12}-dirty\.[0-9a-f]\{8\}: .* (built in " "$w
 [ "$(cat "$work/dirty-path")" != "$(cat "$work/path")" ] || fail "the changed checkout has the clean one's driver"
 echo "checkout_test.sh: rebuilt after a change in $(($(date +%s) - start)) s"
 bin/cliff-run --cranelift "$co" --summary -o /dev/null "$work/add.clif" 2> "$work/run2.log" || fail "cliff-run on the changed checkout"
+
+# Bisecting commits: A (the release), B (a panic injected in
+# Context::compile for functions named bisect_me), C (an unrelated
+# change); cliff-cranelift bisect --checkout A..C finds B, each step an
+# incremental build of the commit.
+git -C "$co" checkout -q -- .
+perl -0pi -e 's/(\) -> CompileResult<.\x27_, &CompiledCode> \{\n)/$1        assert!(!self.func.name.to_string().contains("bisect_me"), "injected by checkout_test.sh");\n/' "$co/cranelift/codegen/src/context.rs"
+grep -q 'injected by checkout_test.sh' "$co/cranelift/codegen/src/context.rs" || fail "could not inject the panic"
+git -C "$co" -c user.name=cliff -c user.email=cliff@localhost commit -q -am "inject a panic"
+injected=$(git -C "$co" rev-parse HEAD)
+echo "// unrelated" >> "$co/cranelift/entity/src/lib.rs"
+git -C "$co" -c user.name=cliff -c user.email=cliff@localhost commit -q -am "an unrelated change"
+cat > "$work/bisect.clif" <<'CLIF'
+test run
+target x86_64
+
+function %bisect_me(i64) -> i64 {
+block0(v0: i64):
+    return v0
+}
+; run: %bisect_me(7) == 7
+CLIF
+start=$(date +%s)
+bin/cliff-cranelift bisect --checkout "$co" --arch x86_64 "$rev..HEAD" "$work/bisect.clif" > "$work/bisect.out" 2> "$work/bisect.log" ||
+	{ tail -n 20 "$work/bisect.log" >&2; fail "bisect --checkout"; }
+grep -q "broken in ${injected:0:12} inject a panic (last passing: ${rev:0:12})" "$work/bisect.out" || fail "bisect answer: $(cat "$work/bisect.out")"
+[ "$(git -C "$co" rev-parse HEAD)" = "$(git -C "$co" rev-parse main 2>/dev/null || git -C "$co" rev-parse master)" ] || fail "the work tree was not put back"
+echo "checkout_test.sh: bisected 3 commits in $(($(date +%s) - start)) s: $(cat "$work/bisect.out")"
 echo "checkout_test.sh: ok"

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -135,15 +136,22 @@ releases.`,
 			{
 				Name:      "bisect",
 				Usage:     "find the release where a test file's failure appears or goes away",
-				ArgsUsage: "V1..V2 FILE...  (.clif test files with run lines: findings, cliff-locate's repros)",
+				ArgsUsage: "V1..V2 FILE...  (.clif test files with run lines: findings, cliff-locate's repros; with --checkout, V1 and V2 are commits)",
 				Description: `For each FILE, runs its run lines (cliff-run's way, on its targets or
 --arch) on releases V1 and V2, then binary-searches the releases crates.io
 serves between them for the change: "fixed in R (last failing: Q)" or
 "broken in R (last passing: Q)". Only the drivers probed are built
 (cached as cliff-cranelift build caches them). A release that does not
 build, or on which every run line is skipped (an opcode it does not know),
-is stepped over. One line per file on stdout, each probe on stderr.`,
+is stepped over. One line per file on stdout, each probe on stderr.
+
+With --checkout DIR (a wasmtime work tree, clean), V1 and V2 are commits
+(any git revision) and git bisect run searches the commits between them,
+each step building that commit's driver (cached by commit; cargo rebuilds
+only the crates that changed) and running the file; the answer names the
+first commit that behaves as V2 does. The work tree is put back as it was.`,
 				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "checkout", Usage: "bisect the commits of the wasmtime checkout `DIR` instead of releases"},
 					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only (as cliff-run's --arch)"},
 					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
 					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
@@ -170,16 +178,65 @@ is stepped over. One line per file on stdout, each probe on stderr.`,
 					if err != nil {
 						return err
 					}
+					eopts := engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
+						CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}
 					for _, file := range args[1:] {
-						res, err := bisect.Run(c.Context, bisect.Options{
-							From: from, To: to, File: file, Arches: arches, Builder: b, Log: stderr,
-							Engine: engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
-								CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel},
-						})
+						var res *bisect.Result
+						var err error
+						if dir := c.String("checkout"); dir != "" {
+							self, serr := os.Executable()
+							if serr != nil {
+								return serr
+							}
+							abs, _ := filepath.Abs(file)
+							res, err = bisect.Commits(c.Context, bisect.CommitOptions{
+								Checkout: dir, From: from, To: to, File: abs, Arches: arches, Engine: eopts,
+								Builder: b, Log: stderr, Step: []string{self, "bisect-step"},
+							})
+						} else {
+							res, err = bisect.Run(c.Context, bisect.Options{
+								From: from, To: to, File: file, Arches: arches, Builder: b, Log: stderr, Engine: eopts,
+							})
+						}
 						if err != nil {
 							return err
 						}
 						fmt.Fprintln(stdout, res)
+					}
+					return nil
+				},
+			},
+			{
+				Name:      "bisect-step",
+				Hidden:    true,
+				Usage:     "one step of git bisect run (bisect --checkout calls it): exit 0 the file behaves as --old, 1 it does not, 125 cannot tell",
+				ArgsUsage: "CHECKOUT FILE",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "old", Required: true, Usage: "the state at the older end: fails or passes"},
+					&cli.StringSliceFlag{Name: "arch"},
+				},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 2 {
+						return cliapp.Usagef("want CHECKOUT FILE")
+					}
+					release, err := engine.UseScratchDir("cliff-cranelift")
+					if err != nil {
+						return err
+					}
+					defer release()
+					b, err := builder(stderr, true)
+					if err != nil {
+						return err
+					}
+					arches, err := engine.ParseArches(c.StringSlice("arch"))
+					if err != nil {
+						return cliapp.Usagef("%v", err)
+					}
+					eopts := engine.Options{Jobs: runtime.NumCPU(), Timeout: engine.DefaultTimeout,
+						CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}
+					code := bisect.Step(c.Context, b, c.Args().Get(0), c.Args().Get(1), arches, eopts, bisect.State(c.String("old")), stderr)
+					if code != 0 {
+						return cli.Exit("", code)
 					}
 					return nil
 				},
