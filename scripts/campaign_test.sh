@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of scripts/campaign.sh (scripts/test.sh runs it): a small
 # campaign run from another directory with relative paths, its printed
-# seed, compressed results only, an honest job count, exit status 0; an
+# seed, compressed results only, an honest job count, exit status 0 or 1
+# (a fresh seed may find a bug); an
 # unfinished campaign is not replaced; one killed with SIGKILL and resumed
 # gives the same verdicts as an uninterrupted one, with nothing left over
 # (each chunk's swarm of flag sets and settings drawn again the same); a
@@ -25,7 +26,12 @@ mkdir tmp
 export TMPDIR=$work/tmp
 
 # From another directory, OUT relative to it; a fresh seed, printed.
-OUT=rel CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 20 2 > first.log 2>&1 || fail "exit $?: $(cat first.log)"
+# A fresh seed may draw a known bug the mask cannot hold back (finding 23
+# needs the swarm's single_pass allocator): exit 1, a finding, is no
+# failure of the script.
+status=0
+OUT=rel CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 20 2 > first.log 2>&1 || status=$?
+[ "$status" -le 1 ] || fail "exit $status: $(cat first.log)"
 grep -q '^== campaign: 20 cases, depth 2, seed [0-9]\+, .*2 chunks of 10 on 2 jobs, in '"$work"'/rel$' first.log ||
 	fail "header: $(head -n1 first.log)"
 if [ ! -f rel/chunk-0.results.jsonl.zst ] || [ ! -f rel/failures.jsonl.zst ]; then fail "no .zst results in rel/: $(ls rel)"; fi
@@ -33,7 +39,9 @@ if compgen -G 'rel/*results.jsonl' > /dev/null; then fail "an uncompressed copy 
 grep -q '^cases 20: consistent' first.log || fail "verdicts: $(cat first.log)"
 
 # One chunk, one job; two campaigns without a seed differ.
-OUT=one CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 5 2 > one.log 2>&1 || fail "exit $?: $(cat one.log)"
+status=0
+OUT=one CHUNK=10 JOBS=4 "$repo/scripts/campaign.sh" 5 2 > one.log 2>&1 || status=$?
+[ "$status" -le 1 ] || fail "exit $status: $(cat one.log)"
 grep -q '1 chunks of 10 on 1 jobs' one.log || fail "job count: $(head -n1 one.log)"
 seed1=$(sed -n 's/.* seed \([0-9]*\),.*/\1/p' first.log)
 seed2=$(sed -n 's/.* seed \([0-9]*\),.*/\1/p' one.log)

@@ -87,10 +87,15 @@ done
 build() {
 	echo "== building the instrumented driver in $COV_TARGET_DIR" >&2
 	mkdir -p "$COV_TARGET_DIR"
+	# The default release's toolchain (its rust-version), as every build
+	# of the driver chooses it.
+	local tc
+	[ -x "$here/bin/cliff-cranelift" ] || (cd "$here" && make -s bin/cliff-cranelift) || die "make bin/cliff-cranelift failed"
+	tc=$("$here/bin/cliff-cranelift" toolchain) || die "no Rust toolchain builds the default Cranelift release"
 	(cd "$here/driver" &&
 		CARGO_TARGET_DIR=$COV_TARGET_DIR RUSTC_WRAPPER=$here/scripts/sancov-rustc.sh \
 			CARGO_PROFILE_RELEASE_STRIP=none \
-			timeout "$BUILD_TIMEOUT" cargo build --release --locked --quiet --features coverage) ||
+			timeout "$BUILD_TIMEOUT" rustup run "$tc" cargo build --release --locked --quiet --features coverage) ||
 		die "building the instrumented driver failed (or timed out after $BUILD_TIMEOUT)"
 	# (grep reads all of nm's output: with -q, nm's SIGPIPE fails the pipe)
 	nm "$DRIVER" 2>/dev/null | grep __sanitizer_cov_pcs_init > /dev/null ||

@@ -303,6 +303,23 @@ lib/profile/data/findings.`,
 				},
 			},
 			{
+				Name:      "toolchain",
+				Usage:     "print the installed Rust toolchain that builds a release (none: the default), as rustup names it (for cargo +TOOLCHAIN)",
+				ArgsUsage: "[VERSION]",
+				Action: func(c *cli.Context) error {
+					b, err := builder(stderr, false)
+					if err != nil {
+						return err
+					}
+					tc, err := cranelift.ToolchainFor(c.Context, b, c.Args().First())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintln(stdout, tc.Name)
+					return nil
+				},
+			},
+			{
 				Name:  "releases",
 				Usage: "list Cranelift's releases, the rust-version of each and the installed toolchain that builds it",
 				Flags: []cli.Flag{

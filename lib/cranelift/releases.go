@@ -133,3 +133,33 @@ func (b *Builder) VersionsOf(ctx context.Context, specs []Spec) ([]string, error
 	}
 	return out, nil
 }
+
+// ToolchainFor is the installed toolchain that builds a release (""
+// the default release): its rust-version from the registry, chosen as
+// every build chooses it.
+func ToolchainFor(ctx context.Context, b *Builder, version string) (Toolchain, error) {
+	if version == "" {
+		v, err := b.DefaultVersion()
+		if err != nil {
+			return Toolchain{}, err
+		}
+		version = v
+	}
+	rels, err := b.Releases(ctx)
+	if err != nil {
+		return Toolchain{}, err
+	}
+	rel, ok := Find(rels, version)
+	if !ok {
+		return Toolchain{}, fmt.Errorf("Cranelift %s is not a release on crates.io", version)
+	}
+	tcs, err := b.Toolchains(ctx)
+	if err != nil {
+		return Toolchain{}, err
+	}
+	tc, err := ChooseToolchain(tcs, rel.RustVersion)
+	if err != nil {
+		return Toolchain{}, &BuildError{Spec: version, Reason: err.Error()}
+	}
+	return tc, nil
+}
