@@ -213,15 +213,14 @@ func (b *Builder) Ensure(ctx context.Context, spec Spec) (*Build, error) {
 }
 
 func (b *Builder) buildRelease(ctx context.Context, spec Spec) (*Build, error) {
-	rels, err := b.Releases(ctx)
+	rel, ok, err := b.release(ctx, spec.Version)
 	if err != nil {
 		return nil, err
 	}
-	rel, ok := Find(rels, spec.Version)
 	if !ok {
 		newest := "none"
-		if n := len(rels); n > 0 {
-			newest = rels[n-1].Version
+		if rels, _ := b.Releases(ctx); len(rels) > 0 {
+			newest = rels[len(rels)-1].Version
 		}
 		return nil, fmt.Errorf("Cranelift %s is not a release on crates.io (the newest is %s)", spec.Version, newest)
 	}
@@ -237,6 +236,27 @@ func (b *Builder) buildRelease(ctx context.Context, spec Spec) (*Build, error) {
 		job.locked = true // the committed Cargo.lock is this release's
 	}
 	return b.build(ctx, job)
+}
+
+// release describes a release: the default one from the driver's own
+// manifest (so that set-up builds it without asking the registry), the
+// others from crates.io's index.
+func (b *Builder) release(ctx context.Context, version string) (ReleaseInfo, bool, error) {
+	if def, err := b.DefaultVersion(); err == nil && def == version {
+		data, err := fs.ReadFile(b.Source, "Cargo.toml")
+		if err != nil {
+			return ReleaseInfo{}, false, err
+		}
+		if rv := tomlKeys(string(data), "[package]")["rust-version"]; rv != "" {
+			return ReleaseInfo{Version: version, RustVersion: strings.Trim(rv, `"`)}, true, nil
+		}
+	}
+	rels, err := b.Releases(ctx)
+	if err != nil {
+		return ReleaseInfo{}, false, err
+	}
+	rel, ok := Find(rels, version)
+	return rel, ok, nil
 }
 
 func (b *Builder) buildCheckout(ctx context.Context, spec Spec) (*Build, error) {

@@ -145,11 +145,10 @@ func ToolchainFor(ctx context.Context, b *Builder, version string) (Toolchain, e
 		}
 		version = v
 	}
-	rels, err := b.Releases(ctx)
+	rel, ok, err := b.release(ctx, version)
 	if err != nil {
 		return Toolchain{}, err
 	}
-	rel, ok := Find(rels, version)
 	if !ok {
 		return Toolchain{}, fmt.Errorf("Cranelift %s is not a release on crates.io", version)
 	}
