@@ -52,7 +52,13 @@ OUT=whole CHUNK=10 "$repo/scripts/campaign.sh" 30 2 7 > whole.log 2>&1 || fail "
 OUT=killed CHUNK=10 setsid "$repo/scripts/campaign.sh" 30 2 7 > killed.log 2>&1 &
 pid=$!
 while [ ! -s killed/chunk-0.results.jsonl.zst ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-pkill -KILL -s "$pid" 2>/dev/null || true # the session: Parallel gives each job its own group
+# The session: Parallel gives each job its own group. Again until none is
+# left: a process forked while pkill reads the process list escapes it
+# (seen under load: a chunk's cliff-run then held its journal's lock).
+for _ in $(seq 50); do
+	pkill -KILL -s "$pid" 2>/dev/null || break
+	sleep 0.1
+done
 { wait "$pid"; } 2>/dev/null || true
 status=0
 OUT=killed "$repo/scripts/campaign.sh" 30 2 7 > refused.log 2>&1 || status=$?
@@ -86,7 +92,10 @@ archs=$(zstdcat rv0/chunk-*.results.jsonl.zst | grep -o '"config":{[^}]*}' | gre
 OUT=five CHUNK=5 setsid "$repo/scripts/campaign.sh" --scenarios 10 2 7 > five.log 2>&1 &
 pid=$!
 while [ ! -s five/compat/chunk-0.results.jsonl.zst ] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
-pkill -KILL -s "$pid" 2>/dev/null || true
+for _ in $(seq 50); do
+	pkill -KILL -s "$pid" 2>/dev/null || break
+	sleep 0.1
+done
 { wait "$pid"; } 2>/dev/null || true
 status=0
 if [ ! -e five/finished ]; then
