@@ -37,6 +37,41 @@ func builder(stderr io.Writer, fromSource bool) (*cranelift.Builder, error) {
 	return b, nil
 }
 
+// A runSetup is what the commands that run test files share: the
+// architectures of --arch, a scratch directory (release removes it), the
+// builder (every release from source) and the engine's limits (--jobs and
+// --timeout where the command has them, else cliff-run's defaults).
+type runSetup struct {
+	arches  []string
+	builder *cranelift.Builder
+	engine  engine.Options
+	release func()
+}
+
+func newRunSetup(c *cli.Context, stderr io.Writer) (*runSetup, error) {
+	arches, err := engine.ParseArches(c.StringSlice("arch"))
+	if err != nil {
+		return nil, cliapp.Usagef("%v", err)
+	}
+	b, err := builder(stderr, true)
+	if err != nil {
+		return nil, err
+	}
+	release, err := engine.UseScratchDir("cliff-cranelift")
+	if err != nil {
+		return nil, err
+	}
+	r := &runSetup{arches: arches, builder: b, release: release,
+		engine: engine.Options{Jobs: runtime.NumCPU(), Timeout: engine.DefaultTimeout, CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}}
+	if c.IsSet("jobs") {
+		r.engine.Jobs = c.Int("jobs")
+	}
+	if c.IsSet("timeout") {
+		r.engine.Timeout = c.Duration("timeout")
+	}
+	return r, nil
+}
+
 func app(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "cliff-cranelift",
@@ -165,21 +200,12 @@ first commit that behaves as V2 does. The work tree is put back as it was.`,
 					if !ok || from == "" || to == "" {
 						return cliapp.Usagef("%q: want V1..V2 (0.135.8..0.137.1)", args[0])
 					}
-					arches, err := engine.ParseArches(c.StringSlice("arch"))
-					if err != nil {
-						return cliapp.Usagef("%v", err)
-					}
-					release, err := engine.UseScratchDir("cliff-cranelift")
+					run, err := newRunSetup(c, stderr)
 					if err != nil {
 						return err
 					}
-					defer release()
-					b, err := builder(stderr, true)
-					if err != nil {
-						return err
-					}
-					eopts := engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
-						CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}
+					defer run.release()
+					arches, b, eopts := run.arches, run.builder, run.engine
 					for _, file := range args[1:] {
 						var res *bisect.Result
 						var err error
@@ -219,22 +245,12 @@ first commit that behaves as V2 does. The work tree is put back as it was.`,
 					if c.NArg() != 2 {
 						return cliapp.Usagef("want CHECKOUT FILE")
 					}
-					release, err := engine.UseScratchDir("cliff-cranelift")
+					run, err := newRunSetup(c, stderr)
 					if err != nil {
 						return err
 					}
-					defer release()
-					b, err := builder(stderr, true)
-					if err != nil {
-						return err
-					}
-					arches, err := engine.ParseArches(c.StringSlice("arch"))
-					if err != nil {
-						return cliapp.Usagef("%v", err)
-					}
-					eopts := engine.Options{Jobs: runtime.NumCPU(), Timeout: engine.DefaultTimeout,
-						CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}
-					code := bisect.Step(c.Context, b, c.Args().Get(0), c.Args().Get(1), arches, eopts, bisect.State(c.String("old")), stderr)
+					defer run.release()
+					code := bisect.Step(c.Context, run.builder, c.Args().Get(0), c.Args().Get(1), run.arches, run.engine, bisect.State(c.String("old")), stderr)
 					if code != 0 {
 						return cli.Exit("", code)
 					}
@@ -264,27 +280,17 @@ lib/profile/data/findings.`,
 					if len(files) == 0 {
 						return cliapp.Usagef("want at least one FILE")
 					}
-					arches, err := engine.ParseArches(c.StringSlice("arch"))
-					if err != nil {
-						return cliapp.Usagef("%v", err)
-					}
-					release, err := engine.UseScratchDir("cliff-cranelift")
+					run, err := newRunSetup(c, stderr)
 					if err != nil {
 						return err
 					}
-					defer release()
-					b, err := builder(stderr, true)
-					if err != nil {
-						return err
-					}
-					versions, err := cranelift.ReleaseList(c.Context, b, c.StringSlice("cranelift"), c.String("from"))
+					defer run.release()
+					versions, err := cranelift.ReleaseList(c.Context, run.builder, c.StringSlice("cranelift"), c.String("from"))
 					if err != nil {
 						return err
 					}
 					m, err := bisect.RunMatrix(c.Context, bisect.MatrixOptions{
-						Versions: versions, Files: files, Arches: arches, Builder: b, Log: stderr,
-						Engine: engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
-							CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel},
+						Versions: versions, Files: files, Arches: run.arches, Builder: run.builder, Log: stderr, Engine: run.engine,
 					})
 					if err != nil {
 						return err

@@ -119,21 +119,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
-	switch {
-	case first.State == Unknown || last.State == Unknown:
-		bad := first
-		if first.State != Unknown {
-			bad = last
-		}
-		return nil, fmt.Errorf("bisect %s: cannot judge it on %s: %s", opts.File, bad.Version, bad.Why)
-	case first.State == last.State:
-		res.Kind = "unchanged"
+	if res.Kind, err = change(opts.File, first, last); err != nil {
+		return nil, err
+	}
+	if res.Kind == "unchanged" {
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
-	case first.State == Fails:
-		res.Kind = "fixed"
-	default:
-		res.Kind = "regression"
 	}
 	// lo behaves as the first release, hi as the last; the releases in
 	// between that could not be judged are dropped from the search.
@@ -158,6 +149,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Last, res.First = cands[lo], cands[hi]
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// change says what the two ends of a bisection show: "fixed" (the
+// older fails, the newer passes), "regression" (the reverse) or
+// "unchanged"; an end that cannot be judged is an error.
+func change(file string, first, last Probe) (string, error) {
+	switch {
+	case first.State == Unknown || last.State == Unknown:
+		bad := first
+		if first.State != Unknown {
+			bad = last
+		}
+		return "", fmt.Errorf("bisect %s: cannot judge it on %s: %s", file, bad.Version, bad.Why)
+	case first.State == last.State:
+		return "unchanged", nil
+	case first.State == Fails:
+		return "fixed", nil
+	}
+	return "regression", nil
 }
 
 // probeRelease builds release v's driver and runs the file on it.

@@ -96,23 +96,16 @@ func Commits(ctx context.Context, opts CommitOptions) (*Result, error) {
 	}
 	defer git("checkout", "-q", head)
 	first, last := probe(from), probe(to)
-	switch {
-	case first.State == Unknown || last.State == Unknown:
-		bad := first
-		if first.State != Unknown {
-			bad = last
-		}
-		return nil, fmt.Errorf("bisect %s: cannot judge it at %s: %s", opts.File, bad.Version, bad.Why)
-	case first.State == last.State:
-		res.Kind = "unchanged"
+	if res.Kind, err = change(opts.File, first, last); err != nil {
+		return nil, err
+	}
+	if res.Kind == "unchanged" {
 		res.Seconds = time.Since(start).Seconds()
 		return res, nil
 	}
 	oldTerm, newTerm := "good", "bad"
-	res.Kind = "regression"
-	if first.State == Fails {
+	if res.Kind == "fixed" {
 		oldTerm, newTerm = "broken", "fixed"
-		res.Kind = "fixed"
 	}
 	if _, err := git("bisect", "start", "--term-old="+oldTerm, "--term-new="+newTerm, to, from); err != nil {
 		return nil, err

@@ -279,13 +279,19 @@ func (b *Builder) buildCheckout(ctx context.Context, spec Spec) (*Build, error) 
 	})
 }
 
-// driverVersion asks a driver which Cranelift it was built with.
-func driverVersion(ctx context.Context, path string) (string, error) {
+// ask starts the driver at path, asks it one question within a minute
+// and ends it.
+func ask[T any](ctx context.Context, path string, question func(*driver.Client, context.Context) (T, error)) (T, error) {
 	c := driver.New(path)
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	a, err := c.Version(ctx)
+	return question(c, ctx)
+}
+
+// driverVersion asks a driver which Cranelift it was built with.
+func driverVersion(ctx context.Context, path string) (string, error) {
+	a, err := ask(ctx, path, (*driver.Client).Version)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"cliff/lib/driver"
 	"cliff/lib/ir"
@@ -16,11 +15,7 @@ import (
 
 // Features asks a driver what its Cranelift knows.
 func Features(ctx context.Context, driverPath string) (*driver.FeaturesAnswer, error) {
-	c := driver.New(driverPath)
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	a, err := c.Features(ctx)
+	a, err := ask(ctx, driverPath, (*driver.Client).Features)
 	if err != nil {
 		return nil, fmt.Errorf("%s: features: %w", driverPath, err)
 	}
@@ -151,21 +146,12 @@ func ReleaseList(ctx context.Context, b *Builder, specs []string, from string) (
 		return nil, err
 	}
 	for _, s := range parsed {
-		s, err := b.Resolve(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		switch s.Kind {
-		case Checkout:
+		if s.Kind == Checkout {
 			return nil, fmt.Errorf("%s: a checkout, want releases", s)
-		case Default:
-			v, err := b.DefaultVersion()
-			if err != nil {
-				return nil, err
-			}
-			s = Spec{Kind: Release, Version: v}
 		}
-		versions = append(versions, s.Version)
+	}
+	if versions, err = b.VersionsOf(ctx, parsed); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(versions, CompareVersions)
 	return slices.Compact(versions), nil
