@@ -115,40 +115,45 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		fmt.Fprintf(opts.Log, "bisect %s: %s %s (%s, %.0f s)\n", opts.File, v, p.State, p.Why, p.Seconds)
 		return p
 	}
-	first, last := probe(versions[0]), probe(versions[len(versions)-1])
-	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
-	}
-	if res.Kind, err = change(opts.File, first, last); err != nil {
+	res.Kind, res.Last, res.First, err = search(ctx, opts.File, versions, probe)
+	if err != nil {
 		return nil, err
 	}
-	if res.Kind == "unchanged" {
-		res.Seconds = time.Since(start).Seconds()
-		return res, nil
-	}
-	// lo behaves as the first release, hi as the last; the releases in
-	// between that could not be judged are dropped from the search.
-	cands := slices.Clone(versions)
-	lo, hi := 0, len(cands)-1
-	for hi-lo > 1 {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		mid := (lo + hi) / 2
-		p := probe(cands[mid])
-		switch p.State {
-		case first.State:
-			lo = mid
-		case last.State:
-			hi = mid
-		default:
-			cands = slices.Delete(cands, mid, mid+1)
-			hi--
-		}
-	}
-	res.Last, res.First = cands[lo], cands[hi]
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// search judges the ends of versions (oldest first) and, when they
+// differ, binary-searches between them: the kind of change, the last
+// version that behaves as the first and the first that behaves as the
+// last. Versions in between that cannot be judged are dropped from the
+// search, as git bisect skip does.
+func search(ctx context.Context, file string, versions []string, probe func(string) Probe) (kind, last, first string, err error) {
+	lo, hi := probe(versions[0]), probe(versions[len(versions)-1])
+	if ctx.Err() != nil {
+		return "", "", "", context.Cause(ctx)
+	}
+	if kind, err = change(file, lo, hi); err != nil || kind == "unchanged" {
+		return kind, "", "", err
+	}
+	cands := slices.Clone(versions)
+	l, h := 0, len(cands)-1
+	for h-l > 1 {
+		if ctx.Err() != nil {
+			return "", "", "", context.Cause(ctx)
+		}
+		mid := (l + h) / 2
+		switch p := probe(cands[mid]); p.State {
+		case lo.State:
+			l = mid
+		case hi.State:
+			h = mid
+		default:
+			cands = slices.Delete(cands, mid, mid+1)
+			h--
+		}
+	}
+	return kind, cands[l], cands[h], nil
 }
 
 // change says what the two ends of a bisection show: "fixed" (the
