@@ -30,6 +30,9 @@ func keys(a *driver.FeaturesAnswer) []string {
 	}
 	for _, s := range a.SharedSettings {
 		out = append(out, ir.KindSetting+" "+s.Name)
+		for _, v := range s.Values {
+			out = append(out, ir.KindSettingValue+" "+s.Name+"="+v)
+		}
 	}
 	for target, flags := range a.ISAFlags {
 		for _, f := range flags {
@@ -76,8 +79,10 @@ func WriteReleaseTable(w io.Writer, releases []string, answers []*driver.Feature
 			return 0
 		case strings.HasPrefix(k, ir.KindSetting+" "):
 			return 1
+		case strings.HasPrefix(k, ir.KindSettingValue+" "):
+			return 2
 		}
-		return 2
+		return 3
 	}
 	slices.SortFunc(names, func(a, b string) int {
 		if d := kindRank(a) - kindRank(b); d != 0 {
@@ -116,7 +121,7 @@ func Stale(t *ir.ReleaseTable, a *driver.FeaturesAnswer, max int) []string {
 			add(fmt.Sprintf("%s: Cranelift %s has it, the table says not", k, a.Cranelift))
 		}
 	}
-	for _, kind := range []string{ir.KindOpcode, ir.KindSetting, ir.KindISAFlag} {
+	for _, kind := range []string{ir.KindOpcode, ir.KindSetting, ir.KindSettingValue, ir.KindISAFlag} {
 		for _, name := range t.Names(kind) {
 			if t.Knows(kind, name, a.Cranelift) && !have[kind+" "+name] {
 				add(fmt.Sprintf("%s %s: the table says Cranelift %s has it, it does not", kind, name, a.Cranelift))

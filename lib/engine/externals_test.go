@@ -52,3 +52,33 @@ func TestExternalNames(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionRefusal: a module with an opcode an older release does not
+// know (sequence_point came after 0.120) is refused for that release, with
+// the opcode and the releases that know it, and taken by the others; a
+// version the release table cannot place refuses nothing.
+func TestVersionRefusal(t *testing.T) {
+	m, err := parser.ParseModule("t.clif", []byte("function %f(i64) -> i64 {\nblock0(v0: i64):\n    sequence_point\n    return v0\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]*ir.Function{}
+	for _, f := range m.Funcs {
+		funcs[f.Name] = f
+	}
+	tests := []struct{ version, want string }{
+		{"0.120.2", "opcode sequence_point: Cranelift 0.120.2 does not know it (releases that do: 0.1"},
+		{"0.125.4", "opcode sequence_point: Cranelift 0.125.4 does not know it"},
+		{"0.135.8", ""},
+		{"0.137.1", ""},
+		{"0.139.0@0123456789ab", ""},
+		{"0.119.1", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got := versionRefusal(tt.version, funcs)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("versionRefusal(%q) = %q, want %q", tt.version, got, tt.want)
+		}
+	}
+}

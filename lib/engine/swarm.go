@@ -110,8 +110,9 @@ func DrawSwarm(k SwarmKey, arches []string, perArch int) map[string][]Variant {
 	return out
 }
 
-// ForReleases drops from drawn variants the ISA flags and settings that
-// some of the Cranelift versions does not know (lib/ir's release table),
+// ForReleases drops from drawn variants the ISA flags, settings and
+// setting values that some of the Cranelift versions does not know
+// (lib/ir's release table),
 // so that a swarm drawn for the newest release runs on an old one too:
 // an unknown flag would stop the run before any case. What the user
 // chose with --isa-flags is not filtered: refusing it is the answer.
@@ -140,7 +141,7 @@ func ForReleases(variants map[string][]Variant, versions []string) map[string][]
 			}
 			for _, s := range v.Settings {
 				name, _, _ := strings.Cut(s, "=")
-				if knownBy(ir.KindSetting, name) {
+				if knownBy(ir.KindSetting, name) && knownBy(ir.KindSettingValue, s) {
 					w.Settings = append(w.Settings, s)
 				}
 			}

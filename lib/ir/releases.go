@@ -21,6 +21,7 @@ import (
 //	release 0.120.2                  a release listed, oldest first
 //	opcode band_not 0.120-0.133      the minor releases that know it
 //	setting enable_verifier 0.120-   ("-" at the end: up to the newest listed)
+//	setting_value regalloc_algorithm=single_pass 0.126-
 //	isa_flag x86_64 has_avx 0.120-
 //
 // A version is looked up by its minor release: 0.135.8 and a checkout's
@@ -55,7 +56,10 @@ func Releases() *ReleaseTable {
 const (
 	KindOpcode  = "opcode"
 	KindSetting = "setting"
-	KindISAFlag = "isa_flag" // named "ARCH FLAG"
+	// KindSettingValue is one value of an enum setting, named
+	// "NAME=VALUE": regalloc_algorithm=single_pass is not 0.120's.
+	KindSettingValue = "setting_value"
+	KindISAFlag      = "isa_flag" // named "ARCH FLAG"
 )
 
 // ParseReleaseTable reads the format above.
@@ -77,7 +81,7 @@ func ParseReleaseTable(text string) (*ReleaseTable, error) {
 			}
 			t.Releases = append(t.Releases, f[1])
 			t.minors = append(t.minors, m)
-		case (f[0] == KindOpcode || f[0] == KindSetting) && len(f) == 3, f[0] == KindISAFlag && len(f) == 4:
+		case (f[0] == KindOpcode || f[0] == KindSetting || f[0] == KindSettingValue) && len(f) == 3, f[0] == KindISAFlag && len(f) == 4:
 			if len(t.minors) == 0 {
 				return nil, fail("%s before any release line", f[0])
 			}
@@ -91,7 +95,7 @@ func ParseReleaseTable(text string) (*ReleaseTable, error) {
 			}
 			t.known[key] = set
 		default:
-			return nil, fail("want release V, opcode NAME RANGES, setting NAME RANGES or isa_flag ARCH NAME RANGES")
+			return nil, fail("want release V, opcode NAME RANGES, setting NAME RANGES, setting_value NAME=VALUE RANGES or isa_flag ARCH NAME RANGES")
 		}
 	}
 	if len(t.Releases) == 0 {
