@@ -6,8 +6,10 @@
 #                                     every minor release from 0.120 on
 #
 # Writes $OUT/matrix.md (OUT=out/findings): one row per finding, one
-# column per release (reproduces, fixed, cannot build, cannot run, with
-# the reasons), the first and last release that reproduce each finding,
+# column per release (reproduces, fails otherwise, fixed, cannot build,
+# cannot run, with the reasons; a finding reproduces where it fails the
+# way it does on 0.135.8, where the findings were made,
+# findings/expected/0.135.8.txt), the first and last release that reproduce each finding,
 # the build time of each driver (0 when cached) and the whole run's time.
 # Drivers are built as cliff-cranelift builds them and stay in
 # ~/.cache/cliff/drivers: a second run builds nothing. ARCH=x86_64 (say)
@@ -24,7 +26,8 @@ for s in "$@"; do specs+=(--cranelift "$s"); done
 arch=()
 [ -n "${ARCH:-}" ] && arch=(--arch "$ARCH")
 start=$(date +%s)
-bin/cliff-cranelift matrix "${specs[@]}" "${arch[@]}" -o "$out/matrix.md" lib/profile/data/findings/*.clif 2> "$out/findings.log" || {
+bin/cliff-cranelift matrix "${specs[@]}" "${arch[@]}" --expect lib/profile/data/findings/expected/0.135.8.txt \
+	-o "$out/matrix.md" lib/profile/data/findings/*.clif 2> "$out/findings.log" || {
 	tail -n 20 "$out/findings.log" >&2
 	echo "findings.sh: the matrix failed, see $out/findings.log" >&2
 	exit 2

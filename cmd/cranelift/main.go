@@ -271,6 +271,7 @@ lib/profile/data/findings.`,
 					cliapp.OutputFlag("the Markdown matrix"),
 					&cli.StringSliceFlag{Name: "cranelift", Usage: "the releases, `SPEC`s (comma-separated or repeated)"},
 					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "without --cranelift, the first release"},
+					&cli.StringFlag{Name: "expect", Usage: "how each file fails where it shows its finding, from `FILE` (findings/expected/VERSION.txt): a file failing only otherwise on a release does not reproduce there"},
 					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only"},
 					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
 					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
@@ -289,8 +290,14 @@ lib/profile/data/findings.`,
 					if err != nil {
 						return err
 					}
+					var expect map[string][]string
+					if path := c.String("expect"); path != "" {
+						if expect, err = bisect.ExpectedKinds(path); err != nil {
+							return err
+						}
+					}
 					m, err := bisect.RunMatrix(c.Context, bisect.MatrixOptions{
-						Versions: versions, Files: files, Arches: run.arches, Builder: run.builder, Log: stderr, Engine: run.engine,
+						Versions: versions, Files: files, Arches: run.arches, Builder: run.builder, Log: stderr, Engine: run.engine, Expect: expect,
 					})
 					if err != nil {
 						return err

@@ -54,6 +54,8 @@ type Probe struct {
 	State   State   `json:"state"`
 	Why     string  `json:"why,omitempty"` // counts, or why it could not be judged
 	Seconds float64 `json:"seconds"`       // build and run
+	// Kinds are how the failing run lines failed (FailKinds).
+	Kinds []string `json:"kinds,omitempty"`
 }
 
 // A Result is the answer for one file.
@@ -190,41 +192,68 @@ func probeRelease(ctx context.Context, opts Options, v string) (p Probe) {
 		p.Why = err.Error()
 		return p
 	}
-	p.State, p.Why = RunFile(ctx, build.Driver, opts.File, opts.Arches, opts.Engine)
+	p.State, p.Why, p.Kinds = RunFile(ctx, build.Driver, opts.File, opts.Arches, opts.Engine)
 	return p
 }
 
 // RunFile runs a test file's run lines (or compile checks) with one
-// driver and says whether they fail.
-func RunFile(ctx context.Context, driverPath, file string, arches []string, eopts engine.Options) (State, string) {
+// driver and says whether they fail, and how (FailKinds).
+func RunFile(ctx context.Context, driverPath, file string, arches []string, eopts engine.Options) (State, string, []string) {
 	eopts.DriverPath = driverPath
 	eopts.Cranelifts = nil
-	if eopts.Log == nil {
-		eopts.Log = io.Discard
-	}
+	var log strings.Builder
+	eopts.Log = &log
 	e, err := engine.New(ctx, eopts)
 	if err != nil {
-		return Unknown, err.Error()
+		return Unknown, err.Error(), nil
 	}
 	defer e.Close()
 	sources, err := extract.Expand([]string{file})
 	if err != nil {
-		return Unknown, err.Error()
+		return Unknown, err.Error(), nil
 	}
 	report, err := e.Stream(ctx, engine.StreamOptions{Configs: engine.ConfigSpec{Arches: arches}, Sources: sources, Output: "/dev/null"})
 	if report == nil || err != nil {
-		return Unknown, fmt.Sprint(err)
+		return Unknown, fmt.Sprint(err), nil
 	}
 	if err := report.Err(); err != nil {
-		return Unknown, strings.SplitN(err.Error(), "\n", 2)[0]
+		return Unknown, strings.SplitN(err.Error(), "\n", 2)[0], nil
 	}
 	passed, failed, skipped := report.Totals()
 	why := fmt.Sprintf("%d passed, %d failed, %d skipped", passed, failed, skipped)
 	switch {
 	case failed > 0:
-		return Fails, why
+		return Fails, why, FailKinds(log.String())
 	case passed > 0:
-		return Passes, why
+		return Passes, why, nil
 	}
-	return Unknown, why + ": nothing could be judged"
+	return Unknown, why + ": nothing could be judged", nil
+}
+
+// FailKinds reads the engine's FAIL lines and says how the run lines
+// failed, each kind once, sorted: compile_crash (Cranelift panicked),
+// compile_error (it refused the function: a lowering it lacks, say),
+// wrong (a wrong value or trap), crash, timeout.
+func FailKinds(log string) []string {
+	var kinds []string
+	for _, line := range strings.Split(log, "\n") {
+		if !strings.Contains(line, ": FAIL ") {
+			continue
+		}
+		kind := "other"
+		for _, k := range []struct{ marker, kind string }{
+			{": compile_crash: ", "compile_crash"}, {": compile_error: ", "compile_error"},
+			{": got ", "wrong"}, {": trap", "wrong"}, {": crash", "crash"}, {": timeout", "timeout"},
+		} {
+			if strings.Contains(line, k.marker) {
+				kind = k.kind
+				break
+			}
+		}
+		if !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds
 }

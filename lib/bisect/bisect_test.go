@@ -83,8 +83,9 @@ func TestMatrixMarkdown(t *testing.T) {
 		Files:    []string{"findings/03-x.clif", "findings/04-y.clif"},
 		Cells: [][]Probe{
 			{{Version: "0.120.2", State: Unknown, Why: "0 passed, 0 failed, 6 skipped: nothing could be judged"}, {Version: "0.135.8", State: Fails}, {Version: "0.137.1", State: Passes}},
-			{{Version: "0.120.2", State: Unknown, Why: "cannot build: needs Rust 1.99"}, {Version: "0.135.8", State: Fails}, {Version: "0.137.1", State: Fails}},
+			{{Version: "0.120.2", State: Unknown, Why: "cannot build: needs Rust 1.99"}, {Version: "0.135.8", State: Fails, Kinds: []string{"compile_crash"}}, {Version: "0.137.1", State: Fails, Kinds: []string{"compile_error"}}},
 		},
+		Expect:  map[string][]string{"04-y.clif": {"compile_crash"}},
 		Builds:  []Probe{{Version: "0.120.2", Seconds: 0}, {Version: "0.135.8", Seconds: 181}, {Version: "0.137.1"}},
 		Seconds: 200,
 	}
@@ -96,7 +97,7 @@ func TestMatrixMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"| finding | 0.120.2 | 0.135.8 | 0.137.1 | first | last |",
 		"| 03-x | cannot run | **reproduces** | fixed | 0.135.8 | 0.135.8 |",
-		"| 04-y | cannot build | **reproduces** | **reproduces** | 0.135.8 | 0.137.1 |",
+		"| 04-y | cannot build | **reproduces** | fails otherwise (compile_error) | 0.135.8 | 0.135.8 |",
 		"- 03-x on 0.120.2: 0 passed, 0 failed, 6 skipped: nothing could be judged",
 		"- 0.120.2: cannot build: needs Rust 1.99",
 		"0.135.8 181;",
@@ -104,5 +105,36 @@ func TestMatrixMarkdown(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the matrix lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestFailKinds(t *testing.T) {
+	log := `f.clif:9: FAIL x86_64/none/native: %a: 1 run lines: compile_crash: internal error
+f.clif:12: FAIL x86_64/none/native: %b: 1 run lines: compile_error: function %b: Unsupported feature
+f.clif:20: FAIL riscv64/speed/qemu: run: %c(1) == 2: got 3
+f.clif:20: FAIL riscv64/none/qemu: run: %c(1) == 2: got 3
+f.clif:22: SKIP interp/none/interp: run: %d(1) == 2: unsupported: not implemented
+`
+	if got := strings.Join(FailKinds(log), ","); got != "compile_crash,compile_error,wrong" {
+		t.Errorf("FailKinds = %s", got)
+	}
+}
+
+func TestExpectedKinds(t *testing.T) {
+	exp, err := ExpectedKinds("../profile/data/findings/expected/0.135.8.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		"01-x86_64-band-bor-f16-f128.clif":                "compile_crash",
+		"05-aarch64-fpromote-f16-fdemote-f128-wrong.clif": "wrong",
+		"20-riscv64-swizzle-splat-index.clif":             "wrong,crash",
+	} {
+		if got := strings.Join(exp[file], ","); got != want {
+			t.Errorf("%s: %s, want %s", file, got, want)
+		}
+	}
+	if _, ok := exp["12-qemu72-riscv64-vfcvt-rtz-assert.clif"]; ok {
+		t.Errorf("a QEMU finding (harness_error) has Cranelift failure kinds")
 	}
 }

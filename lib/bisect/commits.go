@@ -169,5 +169,6 @@ func checkoutState(ctx context.Context, b *cranelift.Builder, checkout, file str
 	case err != nil:
 		return Unknown, err.Error()
 	}
-	return RunFile(ctx, build.Driver, file, arches, eopts)
+	state, why, _ := RunFile(ctx, build.Driver, file, arches, eopts)
+	return state, why
 }

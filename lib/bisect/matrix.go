@@ -1,11 +1,14 @@
 package bisect
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,6 +20,10 @@ import (
 type Matrix struct {
 	Versions []string
 	Files    []string
+	// Expect are the ways each file (by base name) fails when it shows its
+	// finding (ExpectedKinds); a file failing only otherwise on a release
+	// (a lowering that release lacks, say) does not reproduce it there.
+	Expect map[string][]string
 	// Cells are by file, then version.
 	Cells [][]Probe
 	// Builds are per version: how long its driver took to build (0 when
@@ -33,6 +40,8 @@ type MatrixOptions struct {
 	Engine   engine.Options
 	Builder  *cranelift.Builder
 	Log      io.Writer
+	// Expect is Matrix.Expect.
+	Expect map[string][]string
 }
 
 // RunMatrix runs every file on every version, one driver at a time.
@@ -41,7 +50,7 @@ func RunMatrix(ctx context.Context, opts MatrixOptions) (*Matrix, error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	m := &Matrix{Versions: opts.Versions, Files: opts.Files, Cells: make([][]Probe, len(opts.Files))}
+	m := &Matrix{Versions: opts.Versions, Files: opts.Files, Cells: make([][]Probe, len(opts.Files)), Expect: opts.Expect}
 	for _, v := range opts.Versions {
 		t0 := time.Now()
 		build, err := opts.Builder.Ensure(ctx, cranelift.Spec{Kind: cranelift.Release, Version: v})
@@ -60,7 +69,7 @@ func RunMatrix(ctx context.Context, opts MatrixOptions) (*Matrix, error) {
 			p := Probe{Version: v, State: Unknown, Why: bp.Why}
 			if bp.State != Unknown {
 				t1 := time.Now()
-				p.State, p.Why = RunFile(ctx, build.Driver, f, opts.Arches, opts.Engine)
+				p.State, p.Why, p.Kinds = RunFile(ctx, build.Driver, f, opts.Arches, opts.Engine)
 				p.Seconds = time.Since(t1).Seconds()
 			}
 			if ctx.Err() != nil {
@@ -74,9 +83,12 @@ func RunMatrix(ctx context.Context, opts MatrixOptions) (*Matrix, error) {
 	return m, nil
 }
 
-// cell is a probe as the matrix shows it.
-func cell(p Probe) string {
+// cell is a probe as the matrix shows it, given how the file fails when
+// it shows its finding (nil: any failure).
+func cell(p Probe, expect []string) string {
 	switch {
+	case p.State == Fails && expect != nil && !slices.ContainsFunc(p.Kinds, func(k string) bool { return slices.Contains(expect, k) }):
+		return "fails otherwise (" + strings.Join(p.Kinds, ", ") + ")"
 	case p.State == Fails:
 		return "reproduces"
 	case p.State == Passes:
@@ -94,7 +106,8 @@ func (m *Matrix) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("# Findings matrix\n\n")
 	b.WriteString("Each finding file's run lines on each Cranelift release (`scripts/findings.sh`): ")
-	b.WriteString("**reproduces** (a run line fails), fixed (every run line that ran passes), ")
+	b.WriteString("**reproduces** (a run line fails the way the finding does: a panic, a wrong answer, ...), ")
+	b.WriteString("fails otherwise (its run lines fail, but not so: a lowering the release lacks, say), fixed (every run line that ran passes), ")
 	b.WriteString("cannot build (the release does not build here), cannot run (nothing could be judged: ")
 	b.WriteString("every run line skipped, as for an opcode the release does not know).\n\n")
 	b.WriteString("| finding |")
@@ -112,7 +125,7 @@ func (m *Matrix) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s |", strings.TrimSuffix(filepath.Base(f), ".clif"))
 		first, last := "-", "-"
 		for _, p := range m.Cells[i] {
-			c := cell(p)
+			c := cell(p, m.Expect[filepath.Base(f)])
 			if c == "reproduces" {
 				c = "**reproduces**"
 				if first == "-" {
@@ -147,4 +160,54 @@ func (m *Matrix) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "\n\nThe matrix took %.0f s.\n", m.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ExpectedKinds reads a findings expectation file (findings/expected/
+// VERSION.txt: "FILE:%FN: VERDICT ...[; run lines fail on ...]") into the
+// ways each file fails where it shows its findings: compile_crash and
+// compile_error as themselves, a divergence or a wrong answer only the
+// run lines see as wrong (and crash), a crash as crash. A file whose
+// functions show nothing of Cranelift's (harness_error: QEMU's bugs) is
+// left out: any failure counts there.
+func ExpectedKinds(path string) (map[string][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		file, rest, ok := strings.Cut(line, ":%")
+		_, rest, ok2 := strings.Cut(rest, ": ")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("%s:%d: want FILE:%%FUNCTION: VERDICT", path, n)
+		}
+		verdict, _, _ := strings.Cut(rest, " ")
+		verdict = strings.TrimSuffix(verdict, ";")
+		var kinds []string
+		switch verdict {
+		case "compile_crash", "compile_error":
+			kinds = []string{verdict}
+		case "divergent", "reference_divergent":
+			kinds = []string{"wrong", "crash"}
+		case "crash", "timeout":
+			kinds = []string{verdict}
+		case "consistent":
+			if strings.Contains(rest, "run lines fail") {
+				kinds = []string{"wrong"}
+			}
+		}
+		for _, k := range kinds {
+			if !slices.Contains(out[file], k) {
+				out[file] = append(out[file], k)
+			}
+		}
+	}
+	return out, sc.Err()
 }
