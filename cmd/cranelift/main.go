@@ -75,7 +75,7 @@ func newRunSetup(c *cli.Context, stderr io.Writer) (*runSetup, error) {
 func app(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:  "cliff-cranelift",
-		Usage: "build cliff-driver for any Cranelift and list the releases",
+		Usage: "the Cranelifts cliff tests: drivers built per release or checkout, the release list, bisection, the findings matrix",
 		Description: `SPEC is a Cranelift release (0.137.1), latest (the newest release an
 installed Rust toolchain builds; crates.io is asked at most once a day),
 default (the driver make built, the release driver/Cargo.toml pins), or
