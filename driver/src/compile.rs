@@ -3,13 +3,14 @@
 //! function of a module compiled (see `object.rs`).
 
 use crate::clif::{parse_module, symbol_fragment};
+use crate::compat::{self, Reloc};
 use crate::names::{Import, ModuleNames, LOCAL_FUNCTION};
 use crate::panics;
 use crate::protocol::Failure;
 use cranelift_codegen::control::ControlPlane;
-use cranelift_codegen::ir::{ExternalName, Function};
+use cranelift_codegen::ir::Function;
 use cranelift_codegen::isa::TargetIsa;
-use cranelift_codegen::{CodegenError, Context, FinalizedMachReloc, FinalizedRelocTarget};
+use cranelift_codegen::{CodegenError, Context};
 
 /// One function's machine code, before it is placed in the object.
 pub struct CompiledFunction {
@@ -28,7 +29,7 @@ pub struct MachineCode {
     pub alignment: u64,
     /// Code and constant pool.
     pub bytes: Vec<u8>,
-    pub relocs: Vec<FinalizedMachReloc>,
+    pub relocs: Vec<Reloc>,
     /// `(offset from the function's start, trap code as in CLIF)`.
     pub traps: Vec<(u32, String)>,
 }
@@ -190,12 +191,9 @@ fn blocked_by(
 fn local_targets(func: &Function, code: &MachineCode) -> Vec<usize> {
     code.relocs
         .iter()
-        .filter_map(|r| match r.target {
-            FinalizedRelocTarget::ExternalName(ExternalName::User(reference)) => {
-                let name = &func.params.user_named_funcs()[reference];
-                (name.namespace == LOCAL_FUNCTION).then_some(name.index as usize)
-            }
-            _ => None,
+        .filter_map(|r| {
+            let name = &func.params.user_named_funcs()[compat::reloc_user_name(r)?];
+            (name.namespace == LOCAL_FUNCTION).then_some(name.index as usize)
         })
         .collect()
 }
@@ -223,7 +221,7 @@ fn compile_function(
     };
     let buffer = &compiled.buffer;
     let code = MachineCode {
-        alignment: u64::from(buffer.alignment),
+        alignment: u64::from(compat::code_alignment(compiled)),
         bytes: buffer.data().to_vec(),
         relocs: buffer.relocs().to_vec(),
         traps: buffer

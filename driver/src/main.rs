@@ -7,9 +7,11 @@
 //! stdin ends.
 
 mod clif;
+mod compat;
 mod compile;
 #[cfg(feature = "coverage")]
 mod coverage;
+mod features;
 mod interpret;
 mod machine;
 mod names;

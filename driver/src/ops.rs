@@ -17,6 +17,7 @@ pub fn dispatch(request: &Value) -> Result<Body, Failure> {
     let op = request.get("op").and_then(Value::as_str).unwrap_or("");
     match op {
         "version" => Ok(version()),
+        "features" => Ok(crate::features::features()?),
         "verify" => verify(request),
         "compile" => compile(request),
         "interpret" => crate::interpret::interpret(request),
@@ -29,20 +30,9 @@ pub fn dispatch(request: &Value) -> Result<Body, Failure> {
 
 fn version() -> Body {
     let mut out = Map::new();
-    out.insert("cranelift".into(), cranelift_version().into());
+    out.insert("cranelift".into(), crate::compat::CRANELIFT_VERSION.into());
     out.insert("targets".into(), target::TARGETS.to_vec().into());
     out
-}
-
-/// The cranelift-codegen version this driver was built with, read from the
-/// Cargo.lock it was built from (cranelift-codegen exports no constant).
-fn cranelift_version() -> &'static str {
-    const LOCK: &str = include_str!("../Cargo.lock");
-    LOCK.split("[[package]]")
-        .find(|p| p.contains("name = \"cranelift-codegen\"\n"))
-        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = \"")))
-        .and_then(|v| v.strip_suffix('"'))
-        .unwrap_or("unknown")
 }
 
 #[derive(Deserialize)]
@@ -301,8 +291,9 @@ struct ParseTestRequest {
 fn parse_test(request: &Value) -> Result<Body, Failure> {
     let req: ParseTestRequest = fields(request)?;
     let (functions, commands) = panics::catch(|| -> Result<(usize, usize), Failure> {
-        let test = cranelift_reader::parse_test(&req.clif, cranelift_reader::ParseOptions::default())
-            .map_err(|e| Failure::Error(format!("parse error: line {e}")))?;
+        let test =
+            cranelift_reader::parse_test(&req.clif, cranelift_reader::ParseOptions::default())
+                .map_err(|e| Failure::Error(format!("parse error: line {e}")))?;
         let mut commands = 0;
         for (func, details) in &test.functions {
             for comment in &details.comments {
