@@ -35,8 +35,8 @@ fn main() {
     let manifest_dir =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let lock = find_lock(&manifest_dir);
-    println!("cargo:rerun-if-changed={}", lock.display());
-    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed={}", lock.display());
+    println!("cargo::rerun-if-changed=build.rs");
     let text =
         fs::read_to_string(&lock).unwrap_or_else(|e| panic!("reading {}: {e}", lock.display()));
     let version = codegen_version(&text).unwrap_or_else(|| {
@@ -48,11 +48,11 @@ fn main() {
     let minor = minor_of(&version).unwrap_or_else(|| {
         panic!("cranelift-codegen version {version:?} is not MAJOR.MINOR.PATCH")
     });
-    println!("cargo:rustc-env=CLIFF_CRANELIFT_VERSION={version}");
+    println!("cargo::rustc-env=CLIFF_CRANELIFT_VERSION={version}");
     for (name, _meaning, before) in CFGS {
         println!("cargo::rustc-check-cfg=cfg({name})");
         if minor < *before {
-            println!("cargo:rustc-cfg={name}");
+            println!("cargo::rustc-cfg={name}");
         }
     }
 }

@@ -35,10 +35,15 @@ pub fn reloc_user_name(reloc: &Reloc) -> Option<UserExternalNameRef> {
 }
 
 /// The alignment the function's code needs. The field is `alignment`
-/// before 0.137, `min_alignment` from 0.137.
+/// before 0.137.
+#[cfg(cranelift_buffer_alignment)]
 pub fn code_alignment(code: &CompiledCode) -> u32 {
-    #[cfg(cranelift_buffer_alignment)]
-    return code.buffer.alignment;
-    #[cfg(not(cranelift_buffer_alignment))]
-    return code.buffer.min_alignment;
+    code.buffer.alignment
+}
+
+/// The alignment the function's code needs. The field is `min_alignment`
+/// from 0.137.
+#[cfg(not(cranelift_buffer_alignment))]
+pub fn code_alignment(code: &CompiledCode) -> u32 {
+    code.buffer.min_alignment
 }
