@@ -78,7 +78,7 @@ bin/cliff-run --cranelift "$co" --summary -o /dev/null "$work/add.clif" 2> "$wor
 # change); cliff-cranelift bisect --checkout A..C finds B, each step an
 # incremental build of the commit.
 git -C "$co" checkout -q -- .
-perl -0pi -e 's/(\) -> CompileResult<.\x27_, &CompiledCode> \{\n)/$1        assert!(!self.func.name.to_string().contains("bisect_me"), "injected by checkout_test.sh");\n/' "$co/cranelift/codegen/src/context.rs"
+perl -0pi -e 's/(pub fn compile\(\n[^{]*?\{\n)/$1        assert!(!self.func.name.to_string().contains("bisect_me"), "injected by checkout_test.sh");\n/' "$co/cranelift/codegen/src/context.rs"
 grep -q 'injected by checkout_test.sh' "$co/cranelift/codegen/src/context.rs" || fail "could not inject the panic"
 git -C "$co" -c user.name=cliff -c user.email=cliff@localhost commit -q -am "inject a panic"
 injected=$(git -C "$co" rev-parse HEAD)
