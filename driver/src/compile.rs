@@ -75,6 +75,9 @@ pub struct ModuleFailure {
     pub failure: Failure,
 }
 
+/// One function's name and how its compilation went.
+type NamedResult = (String, Result<(Function, MachineCode), Failure>);
+
 /// Parses, verifies (as part of compilation) and compiles module `index`.
 /// Each function is compiled under `catch_unwind`, every one of them even
 /// after a failure, so that each failure names its own function.
@@ -91,8 +94,7 @@ pub fn compile_module(
         .map_err(|c| unnamed(c.into()))?
         .map_err(|e| unnamed(e.into()))?;
     let mut names = ModuleNames::new(&functions);
-    let mut results: Vec<(String, Result<(Function, MachineCode), Failure>)> =
-        Vec::with_capacity(functions.len());
+    let mut results: Vec<NamedResult> = Vec::with_capacity(functions.len());
     for func in functions.drain(..) {
         let name = func.name.to_string();
         let result = match panics::catch(|| {
@@ -148,9 +150,7 @@ pub fn compile_module(
 /// For each function that compiled, the first function that failed among
 /// those its code refers to, directly or through other functions of the
 /// module; `None` when there is none, and for the failed ones.
-fn blocked_by(
-    results: &[(String, Result<(Function, MachineCode), Failure>)],
-) -> Vec<Option<usize>> {
+fn blocked_by(results: &[NamedResult]) -> Vec<Option<usize>> {
     let targets: Vec<Vec<usize>> = results
         .iter()
         .map(|(_, r)| match r {

@@ -90,7 +90,9 @@ pub fn run<'a>(
         if executed == limits.fuel {
             return Ok(End::FuelExhausted(executed));
         }
-        if executed % CLOCK_EVERY == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if executed.is_multiple_of(CLOCK_EVERY)
+            && limits.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             return Ok(End::DeadlinePassed(executed));
         }
         executed += 1;
