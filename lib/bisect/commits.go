@@ -83,7 +83,7 @@ func Commits(ctx context.Context, opts CommitOptions) (*Result, error) {
 	res := &Result{File: opts.File}
 	probe := func(rev string) Probe {
 		t0 := time.Now()
-		p := Probe{Version: shortRev(rev), State: Unknown}
+		p := Probe{Version: cranelift.ShortRev(rev), State: Unknown}
 		if _, err := git("checkout", "-q", rev); err != nil {
 			p.Why = err.Error()
 		} else {
@@ -128,19 +128,12 @@ func Commits(ctx context.Context, opts CommitOptions) (*Result, error) {
 	}
 	subject, _ := git("log", "-1", "--format=%s", changed)
 	parent, _ := git("rev-parse", changed+"^")
-	res.First = shortRev(changed) + " " + subject
-	res.Last = shortRev(parent)
+	res.First = cranelift.ShortRev(changed) + " " + subject
+	res.Last = cranelift.ShortRev(parent)
 	steps, _ := git("bisect", "log")
 	res.Releases = strings.Count(steps, "\ngit bisect ") // the commits git judged
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
-}
-
-func shortRev(rev string) string {
-	if len(rev) > 12 {
-		return rev[:12]
-	}
-	return rev
 }
 
 // Step is one step of git bisect run: the state of the file at the

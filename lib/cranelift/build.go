@@ -82,7 +82,7 @@ type Builder struct {
 	// Log receives cargo's progress and a line per build.
 	Log io.Writer
 
-	once       sync.Once
+	tcOnce     sync.Once
 	toolchains []Toolchain
 	tcErr      error
 	releases   []ReleaseInfo
@@ -133,7 +133,7 @@ func (b *Builder) Releases(ctx context.Context) ([]ReleaseInfo, error) {
 
 // Toolchains lists the installed Rust toolchains (once per Builder).
 func (b *Builder) Toolchains(ctx context.Context) ([]Toolchain, error) {
-	b.once.Do(func() { b.toolchains, b.tcErr = Toolchains(ctx) })
+	b.tcOnce.Do(func() { b.toolchains, b.tcErr = Toolchains(ctx) })
 	return b.toolchains, b.tcErr
 }
 
@@ -269,7 +269,7 @@ func (b *Builder) buildCheckout(ctx context.Context, spec Spec) (*Build, error) 
 		return nil, err
 	}
 	where := xxhash.Sum64String(co.root)
-	key := fmt.Sprintf("checkout-%016x-%s", where, shortRev(co.rev))
+	key := fmt.Sprintf("checkout-%016x-%s", where, ShortRev(co.rev))
 	if co.dirty != "" {
 		key += "-dirty." + co.dirty[:8]
 	}

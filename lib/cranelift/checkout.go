@@ -28,14 +28,15 @@ type checkout struct {
 // label is how results name a checkout's Cranelift: its version, commit
 // and, when the tree has uncommitted changes, their hash.
 func (c *checkout) label() string {
-	s := c.version + "@" + shortRev(c.rev)
+	s := c.version + "@" + ShortRev(c.rev)
 	if c.dirty != "" {
 		s += "-dirty." + c.dirty[:8]
 	}
 	return s
 }
 
-func shortRev(rev string) string {
+// ShortRev is a commit's first 12 hex digits, as labels and keys write it.
+func ShortRev(rev string) string {
 	if len(rev) > 12 {
 		return rev[:12]
 	}
