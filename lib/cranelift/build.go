@@ -81,6 +81,9 @@ type Builder struct {
 	DefaultDriver func() (string, error)
 	// Log receives cargo's progress and a line per build.
 	Log io.Writer
+	// IndexURL is crates.io's index entry of cranelift-codegen; IndexURL
+	// (the package's) when empty.
+	IndexURL string
 
 	tcOnce     sync.Once
 	toolchains []Toolchain
@@ -122,7 +125,7 @@ func (b *Builder) log() io.Writer {
 
 // Registry is the crates.io index, cached in Cache.
 func (b *Builder) Registry() *Registry {
-	return &Registry{Cache: filepath.Join(b.Cache, "registry", "cranelift-codegen.index")}
+	return &Registry{Cache: filepath.Join(b.Cache, "registry", "cranelift-codegen.index"), URL: b.IndexURL}
 }
 
 // Releases lists Cranelift's releases (once per Builder).
@@ -213,26 +216,30 @@ func (b *Builder) Ensure(ctx context.Context, spec Spec) (*Build, error) {
 }
 
 func (b *Builder) buildRelease(ctx context.Context, spec Spec) (*Build, error) {
-	rel, ok, err := b.release(ctx, spec.Version)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		newest := "none"
-		if rels, _ := b.Releases(ctx); len(rels) > 0 {
-			newest = rels[len(rels)-1].Version
-		}
-		return nil, fmt.Errorf("Cranelift %s is not a release on crates.io (the newest is %s)", spec.Version, newest)
-	}
 	src, err := b.sourceHash()
 	if err != nil {
 		return nil, err
 	}
 	job := &buildJob{
-		spec: spec, version: rel.Version, label: rel.Version, rustVersion: rel.RustVersion,
-		key: rel.Version + "-" + src[:12],
+		spec: spec, version: spec.Version, label: spec.Version, key: spec.Version + "-" + src[:12],
+		// Asked only when the cache lacks the build: a cached driver
+		// needs no registry.
+		describe: func(ctx context.Context) (string, error) {
+			rel, ok, err := b.release(ctx, spec.Version)
+			if err != nil {
+				return "", err
+			}
+			if !ok {
+				newest := "none"
+				if rels, _ := b.Releases(ctx); len(rels) > 0 {
+					newest = rels[len(rels)-1].Version
+				}
+				return "", fmt.Errorf("Cranelift %s is not a release on crates.io (the newest is %s)", spec.Version, newest)
+			}
+			return rel.RustVersion, nil
+		},
 	}
-	if def, err := b.DefaultVersion(); err == nil && def == rel.Version {
+	if def, err := b.DefaultVersion(); err == nil && def == spec.Version {
 		job.locked = true // the committed Cargo.lock is this release's
 	}
 	return b.build(ctx, job)
@@ -274,8 +281,9 @@ func (b *Builder) buildCheckout(ctx context.Context, spec Spec) (*Build, error) 
 		key += "-dirty." + co.dirty[:8]
 	}
 	return b.build(ctx, &buildJob{
-		spec: spec, version: co.version, label: co.label(), rustVersion: co.rustVersion,
-		key: key + "-" + src[:12], patches: co.crates,
+		spec: spec, version: co.version, label: co.label(),
+		describe: func(context.Context) (string, error) { return co.rustVersion, nil },
+		key:      key + "-" + src[:12], patches: co.crates,
 	})
 }
 
@@ -300,11 +308,15 @@ func driverVersion(ctx context.Context, path string) (string, error) {
 
 // A buildJob is one build's inputs.
 type buildJob struct {
-	spec                        Spec
-	version, label, rustVersion string
-	key                         string
-	patches                     map[string]string
-	locked                      bool
+	spec           Spec
+	version, label string
+	// describe gives the rust-version the build needs (or why there is
+	// nothing to build), asked only when the cache lacks the build.
+	describe    func(context.Context) (string, error)
+	rustVersion string // describe's answer
+	key         string
+	patches     map[string]string
+	locked      bool
 }
 
 // buildInfo is build.json, what the cache keeps of a build.
@@ -322,6 +334,15 @@ type buildInfo struct {
 func (b *Builder) build(ctx context.Context, job *buildJob) (*Build, error) {
 	dir := filepath.Join(b.Cache, "drivers", job.key)
 	res := &Build{Spec: job.spec, Version: job.version, Label: job.label, Key: job.key, Dir: dir, Driver: filepath.Join(dir, "cliff-driver")}
+	if info, ok := readBuildInfo(dir); !ok || !info.OK || !exists(res.Driver) {
+		// Only a build the cache lacks needs its release described (the
+		// registry asked): nothing is made in the cache for a release
+		// that does not exist.
+		var err error
+		if job.rustVersion, err = job.describe(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -337,7 +358,7 @@ func (b *Builder) build(ctx context.Context, job *buildJob) (*Build, error) {
 		if !info.OK {
 			return nil, &BuildError{Spec: job.spec.String(), Reason: info.Reason, Log: logIfThere(dir)}
 		}
-		if _, err := os.Stat(res.Driver); err == nil {
+		if exists(res.Driver) {
 			res.Cached = true
 			return res, nil
 		}
@@ -526,9 +547,13 @@ func writeBuildInfo(dir string, info buildInfo) error {
 	return writeFileAtomic(filepath.Join(dir, "build.json"), append(data, '\n'))
 }
 
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func logIfThere(dir string) string {
-	p := filepath.Join(dir, "build.log")
-	if _, err := os.Stat(p); err == nil {
+	if p := filepath.Join(dir, "build.log"); exists(p) {
 		return p
 	}
 	return ""

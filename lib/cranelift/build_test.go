@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 )
@@ -83,6 +84,25 @@ func TestBuildCachesByKey(t *testing.T) {
 	log, _ := os.ReadFile(calls)
 	if n := strings.Count(string(log), "build --release"); n != 1 {
 		t.Errorf("cargo ran %d times for one key, want 1:\n%s", n, log)
+	}
+	// A build in the cache needs no registry: one that is down, with no
+	// index cached, is not asked.
+	var asked atomic.Int32
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer down.Close()
+	os.Remove(b.Registry().Cache)
+	offline := &Builder{Cache: b.Cache, Source: b.Source, IndexURL: down.URL}
+	if again, err := offline.Ensure(ctx, Spec{Kind: Release, Version: "0.120.2"}); err != nil || !again.Cached || asked.Load() != 0 {
+		t.Errorf("a cached build with the registry down: %+v, %v, %d requests; want the cached driver and none", again, err, asked.Load())
+	}
+	if _, err := offline.Ensure(ctx, Spec{Kind: Release, Version: "0.123.20"}); err == nil || !strings.Contains(err.Error(), "the list of Cranelift releases") {
+		t.Errorf("a build the cache lacks, with the registry down: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(b.Cache, "drivers", "0.123.20-"+first.Key[len("0.120.2-"):])); err == nil {
+		t.Errorf("a release that could not be described left a directory in the cache")
 	}
 	// A changed driver source is a new key: built again.
 	b2 := &Builder{Cache: b.Cache, Source: fstest.MapFS{

@@ -55,6 +55,20 @@ func Run(t *testing.T, p testscript.Params) {
 		cmds[name] = cmd
 	}
 	p.Cmds = cmds
+	setup := p.Setup
+	p.Setup = func(env *testscript.Env) error {
+		// A tool that builds a driver asks crates.io: the machine's TLS
+		// roots and proxies are its own (a sandbox's egress CA, say).
+		for _, v := range []string{"SSL_CERT_FILE", "SSL_CERT_DIR", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy"} {
+			if val, ok := os.LookupEnv(v); ok {
+				env.Setenv(v, val)
+			}
+		}
+		if setup != nil {
+			return setup(env)
+		}
+		return nil
+	}
 	own := p.Condition
 	p.Condition = func(cond string) (bool, error) {
 		if rest, ok := strings.CutPrefix(cond, "cranelift:"); ok {
