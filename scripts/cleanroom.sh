@@ -316,6 +316,15 @@ etc_files() { # ROOT
 		fi
 	done
 	cp -L /etc/resolv.conf "$r/etc/resolv.conf"
+	# The network's own certificate authorities (a TLS-inspecting egress
+	# proxy's, which the host keeps in /usr/local/share/ca-certificates):
+	# part of the network, as resolv.conf is, not something set-up could
+	# install. cliff-run asks crates.io which rust-version a release needs.
+	if compgen -G '/usr/local/share/ca-certificates/*.crt' > /dev/null; then
+		mkdir -p "$r/usr/local/share/ca-certificates"
+		cp /usr/local/share/ca-certificates/*.crt "$r/usr/local/share/ca-certificates/"
+		cat /usr/local/share/ca-certificates/*.crt >> "$r/etc/ssl/certs/ca-certificates.crt"
+	fi
 	printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$r/etc/hosts"
 	printf '#!/bin/sh\nexit 101\n' > "$r/usr/sbin/policy-rc.d"
 	chmod 755 "$r/usr/sbin/policy-rc.d"
