@@ -31,15 +31,6 @@ func TestScripts(t *testing.T) {
 			if cache, err := os.UserCacheDir(); err == nil {
 				env.Setenv("XDG_CACHE_HOME", cache)
 			}
-			for _, v := range []string{"PATH", "RUSTUP_HOME", "CARGO_HOME"} {
-				if val := os.Getenv(v); val != "" {
-					env.Setenv(v, val)
-				}
-			}
-			if home, err := os.UserHomeDir(); err == nil {
-				// rustup and cargo find their homes through it.
-				env.Setenv("HOME", home)
-			}
 			return nil
 		},
 	})

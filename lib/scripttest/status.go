@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,6 +62,18 @@ func Run(t *testing.T, p testscript.Params) {
 		// roots and proxies are its own (a sandbox's egress CA, say).
 		for _, v := range []string{"SSL_CERT_FILE", "SSL_CERT_DIR", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy"} {
 			if val, ok := os.LookupEnv(v); ok {
+				env.Setenv(v, val)
+			}
+		}
+		// A tool that builds a driver runs rustup and cargo, which find
+		// their toolchains and registry under the user's home, not the
+		// script's.
+		if home, err := os.UserHomeDir(); err == nil {
+			for v, dir := range map[string]string{"RUSTUP_HOME": ".rustup", "CARGO_HOME": ".cargo"} {
+				val, ok := os.LookupEnv(v)
+				if !ok {
+					val = filepath.Join(home, dir)
+				}
 				env.Setenv(v, val)
 			}
 		}
