@@ -26,8 +26,10 @@ driver: bin/cliff-driver
 
 # cliff-cranelift embeds the driver's source and builds it the way every
 # other Cranelift is built (lib/cranelift), so make needs no toolchain logic.
+# Cargo's output goes to bin/cliff-driver.log, shown only when the build
+# fails: set-up's errors stay one line.
 bin/cliff-driver: bin/cliff-cranelift $(DRIVER_SRC)
-	bin/cliff-cranelift build --install $@ >/dev/null
+	@bin/cliff-cranelift build --install $@ >/dev/null 2>bin/cliff-driver.log || { cat bin/cliff-driver.log >&2; exit 1; }
 
 $(BINS): bin/cliff-%:
 	$(GO) build -ldflags "-X cliff/lib/cliapp.stamp=$(VERSION)" -o $@ ./cmd/$*
