@@ -43,13 +43,13 @@ echo "== Debian packages"
 # gcc, libc6-dev and make build the driver (cargo links with cc) and the
 # harness for this machine's architecture; each other target needs its
 # cross compiler and its static C library, which the compiler package only
-# recommends (and recommendations are not installed here); qemu-user-static
+# recommends (and recommendations are not installed here); QEMU (below)
 # runs the other targets' code, and x86_64 code this CPU cannot; parallel
 # runs campaigns; zstd reads the compressed results in the scripts and
 # their tests (zstdcat); ca-certificates lets cargo and go download over
 # https.
 host_deb=$(dpkg --print-architecture)
-packages="ca-certificates gcc libc6-dev make qemu-user-static parallel zstd"
+packages="ca-certificates gcc libc6-dev make parallel zstd"
 for target in x86_64:amd64 aarch64:arm64 riscv64:riscv64 s390x:s390x; do
 	arch=${target%%:*} deb=${target#*:}
 	[ "$deb" = "$host_deb" ] && continue
@@ -59,9 +59,9 @@ missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
 if [ -n "$missing" ]; then
-	sudo=""
-	[ "$(id -u)" = 0 ] || sudo="sudo"
 	echo "installing:$missing"
 	timeout 600 $sudo apt-get update -qq || die "apt-get update failed (is a Debian mirror reachable?)"
 	# shellcheck disable=SC2086 # one word per package
@@ -72,6 +72,38 @@ if [ -n "$missing" ]; then
 			die "package $p did not install (apt-get install $p)"
 	done
 fi
+
+echo "== QEMU"
+# QEMU 10 (Debian 13's, in bookworm-backports) runs riscv64's Zcb, Zfa,
+# Zicond and Zvbb, which bookworm's QEMU 7.2 lacks; cliff probes whichever
+# QEMU it finds (lib/harness/emulators.go), so 7.2 still works, with those
+# flag sets skipped. On bookworm the backports suite is added, signed by
+# Debian's own archive keyring, when it is missing.
+qemu_installed() {
+	dpkg-query -W -f='${Version}' qemu-user-static 2>/dev/null
+}
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+if [ "$codename" = bookworm ] && ! dpkg --compare-versions "$(qemu_installed || echo 0)" ge 1:10; then
+	if ! grep -rqs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		echo "adding bookworm-backports to /etc/apt/sources.list.d/cliff-backports.sources"
+		printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" "Suites: bookworm-backports" \
+			"Components: main" "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+			$sudo tee /etc/apt/sources.list.d/cliff-backports.sources >/dev/null
+	fi
+	if timeout 600 $sudo apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive timeout 1800 $sudo apt-get install -y -qq --no-install-recommends \
+			-t bookworm-backports qemu-user qemu-user-static >/dev/null; then
+		:
+	else
+		echo "setup.sh: note: QEMU 10 did not install from bookworm-backports; going on with bookworm's QEMU 7.2" >&2
+	fi
+fi
+if ! qemu_installed >/dev/null; then
+	timeout 600 $sudo apt-get update -qq || die "apt-get update failed (is a Debian mirror reachable?)"
+	DEBIAN_FRONTEND=noninteractive timeout 1800 $sudo apt-get install -y -qq --no-install-recommends qemu-user-static >/dev/null ||
+		die "apt-get install failed for: qemu-user-static"
+fi
+echo "qemu-user-static $(qemu_installed)"
 
 if ! command -v cargo >/dev/null 2>&1; then
 	die "Rust (cargo) is required to build driver/: install it with rustup (https://rustup.rs)"

@@ -14,7 +14,6 @@ import (
 
 	"cliff/lib/census"
 	"cliff/lib/cliapp"
-	"cliff/lib/profile"
 )
 
 // Exit statuses.
@@ -91,12 +90,9 @@ FILE: record N, a verdict of a case that is not a census case, I/O error).`,
 
 // writeSummary prints one line per target: its counts by class.
 func writeSummary(w io.Writer, res *census.Result) {
-	for _, arch := range profile.Arches {
-		t := res.Tallies[arch]
-		if t == nil {
-			continue
-		}
-		fmt.Fprintf(w, "%s: %d combinations:", arch, t.Judged)
+	for _, target := range res.Targets() {
+		t := res.Tallies[target]
+		fmt.Fprintf(w, "%s: %d combinations:", target, t.Judged)
 		for _, c := range census.Classes() {
 			if n := t.ByClass[c]; n > 0 {
 				fmt.Fprintf(w, " %s %d", c, n)

@@ -59,18 +59,21 @@ var (
 	qemuAbort = regexp.MustCompile(`(?i)qemu|Assertion .* failed`)
 )
 
-// Classify classifies arch's results among all of a case's results (every
-// target's and the interpreter's). ok is false when arch has no result
-// that says anything (none, or only unsupported and stack_overflow).
-// qemuKnown reports whether known.mask lists the combination as a QEMU
-// bug on arch: a crash or timeout under QEMU is then the emulator's.
-func Classify(arch string, all []record.RunResult, qemuKnown bool) (f Finding, ok bool) {
+// Classify classifies target's results among all of a case's results
+// (every target's and the interpreter's). ok is false when the target has
+// no result that says anything (none, or only unsupported and
+// stack_overflow). qemuKnown reports whether known.mask lists the
+// combination as a QEMU bug on the target's architecture: a crash or
+// timeout under QEMU is then the emulator's. The other flag sets of the
+// same architecture vote as that architecture (reference): they are one
+// backend.
+func Classify(target Target, all []record.RunResult, qemuKnown bool) (f Finding, ok bool) {
 	var mine, interp, others []record.RunResult
 	for _, r := range all {
 		switch {
 		case r.Config.Executor == record.ExecInterp:
 			interp = append(interp, r)
-		case r.Config.Arch == arch:
+		case TargetOf(r.Config) == target:
 			mine = append(mine, r)
 		default:
 			others = append(others, r)

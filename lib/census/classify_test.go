@@ -103,7 +103,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, ok := Classify(tt.arch, tt.results, tt.qemuKnown)
+			f, ok := Classify(TargetOf(record.Config{Arch: tt.arch}), tt.results, tt.qemuKnown)
 			if tt.none {
 				if ok {
 					t.Fatalf("got %+v, want no finding", f)
@@ -123,5 +123,34 @@ func TestClassify(t *testing.T) {
 				t.Errorf("detail %q, want it to contain %q", f.Detail, tt.detail)
 			}
 		})
+	}
+}
+
+// TestTargets: a configuration's target is its architecture and the name
+// of its flag set, and the report's table lists the targets with new rows
+// first, the rest in table order.
+func TestTargets(t *testing.T) {
+	for _, tt := range []struct {
+		c    record.Config
+		want Target
+	}{
+		{record.Config{Arch: "riscv64", Flags: []string{"has_v", "has_zba", "has_zbb", "has_zbc", "has_zbs"}}, Target{"riscv64", "default"}},
+		{record.Config{Arch: "riscv64", Flags: []string{"has_v"}}, Target{"riscv64", "v"}},
+		{record.Config{Arch: "riscv64"}, Target{"riscv64", "base"}},
+		{record.Config{Arch: "s390x"}, Target{"s390x", "default"}},
+		{record.Config{Arch: "x86_64"}, Target{"x86_64", "sse2"}},
+		{record.Config{Arch: "aarch64", Flags: []string{"has_lse", "has_fp16"}}, Target{"aarch64", "has_lse,has_fp16"}},
+	} {
+		if got := TargetOf(tt.c); got != tt.want {
+			t.Errorf("TargetOf(%v) = %v, want %v", tt.c, got, tt.want)
+		}
+	}
+	tally := func(news int) *Tally { return &Tally{ByClass: map[Class]int{}, New: map[Class]int{ClassPanic: news}} }
+	res := &Result{Tallies: map[Target]*Tally{
+		{"riscv64", "zcb"}: tally(1), {"riscv64", "default"}: tally(0), {"x86_64", "default"}: tally(0), {"x86_64", "avx512"}: tally(2),
+	}}
+	want := []Target{{"x86_64", "avx512"}, {"riscv64", "zcb"}, {"x86_64", "default"}, {"riscv64", "default"}}
+	if got := tableOrder(res); !slices.Equal(got, want) {
+		t.Errorf("tableOrder = %v, want %v", got, want)
 	}
 }

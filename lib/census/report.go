@@ -4,44 +4,44 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
-
-	"cliff/lib/profile"
 )
 
 // reportClasses are the classes the report counts, in its columns' order.
 var reportClasses = []Class{ClassFine, ClassUnlowered, ClassPanic, ClassWrong, ClassQemu, ClassInvalid, ClassError, ClassHarness, ClassInterp}
 
-// Report writes census.md: the counts per target and class, known vs new;
-// then per target every failing combination, new ones first within each
-// class, with its opt levels, diagnostic and what knows it; Cranelift's
+// Report writes census.md: the counts per target (a backend and a flag
+// set) and class, known vs new, the targets with new rows first; then per
+// target every failing combination, new ones first within each class,
+// with its opt levels, diagnostic and what knows it; Cranelift's
 // verifier's rejections (cliff's verifier discrepancies); and the fine
 // combinations a profile excludes (candidates to re-enable).
 func Report(out io.Writer, res *Result) error {
 	w := bufio.NewWriter(out)
 	fmt.Fprintf(w, "# Lowering census\n\n")
 	fmt.Fprintf(w, "Every opcode x controlling type x free type x condition code of each target's universe that cliff's verifier accepts (`cliff-gen --enumerate --all`), compiled at every opt level and run on edge-value inputs against the interpreter (`scripts/census.sh`). A cell is `N (new M)`: combinations of that class, and how many of them nothing (facts.txt, known.mask, findings/) knows.\n\n")
-	fmt.Fprintf(w, "| target | combinations |")
+	fmt.Fprintf(w, "| target (flag set) | combinations |")
 	for _, c := range reportClasses {
 		fmt.Fprintf(w, " %s |", c)
 	}
 	fmt.Fprintf(w, "\n|---|---|%s\n", strings.Repeat("---|", len(reportClasses)))
-	for _, arch := range arches(res) {
-		t := res.Tallies[arch]
-		fmt.Fprintf(w, "| %s | %d |", arch, t.Judged)
+	for _, target := range tableOrder(res) {
+		t := res.Tallies[target]
+		fmt.Fprintf(w, "| %s | %d |", target, t.Judged)
 		for _, c := range reportClasses {
 			fmt.Fprintf(w, " %s |", cell(t, c))
 		}
 		fmt.Fprintln(w)
 	}
-	for _, arch := range arches(res) {
-		fmt.Fprintf(w, "\n## %s\n", arch)
+	for _, target := range res.Targets() {
+		fmt.Fprintf(w, "\n## %s\n", target)
 		for _, c := range Classes() {
 			if c == ClassFine {
 				continue
 			}
-			rows := res.rowsOf(arch, c)
+			rows := res.rowsOf(target, c)
 			if len(rows) == 0 {
 				continue
 			}
@@ -64,7 +64,7 @@ func Report(out io.Writer, res *Result) error {
 				fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Key, strings.Join(r.Opts, ", "), cellText(r.Detail), cellText(known))
 			}
 		}
-		if rows := res.rowsOf(arch, ClassFine); len(rows) > 0 {
+		if rows := res.rowsOf(target, ClassFine); len(rows) > 0 {
 			fmt.Fprintf(w, "\n### Candidates to re-enable: %d\n\nFine at every opt level here, but the profile excludes them (the profiles are left as they are; these are for a person to check against upstream):\n\n| combination | excluded by |\n|---|---|\n", len(rows))
 			for _, r := range rows {
 				fmt.Fprintf(w, "| `%s` | %s |\n", r.Key, cellText(strings.Join(r.Refs, "; ")))
@@ -74,14 +74,28 @@ func Report(out io.Writer, res *Result) error {
 	return w.Flush()
 }
 
-func arches(res *Result) []string {
-	var out []string
-	for _, a := range profile.Arches {
-		if res.Tallies[a] != nil {
-			out = append(out, a)
-		}
-	}
+// Targets lists the targets that ran: by architecture, then by flag set
+// in lib/arch's table order.
+func (res *Result) Targets() []Target {
+	return slices.SortedFunc(maps.Keys(res.Tallies), compareTargets)
+}
+
+// tableOrder is targets with the ones that have new rows first, so that
+// the summary table opens with what needs a look.
+func tableOrder(res *Result) []Target {
+	out := res.Targets()
+	slices.SortStableFunc(out, func(a, b Target) int {
+		return min(newRows(res.Tallies[b]), 1) - min(newRows(res.Tallies[a]), 1)
+	})
 	return out
+}
+
+func newRows(t *Tally) int {
+	n := 0
+	for _, c := range t.New {
+		n += c
+	}
+	return n
 }
 
 func cell(t *Tally, c Class) string {
@@ -91,10 +105,10 @@ func cell(t *Tally, c Class) string {
 	return fmt.Sprintf("%d (new %d)", t.ByClass[c], t.New[c])
 }
 
-func (res *Result) rowsOf(arch string, c Class) []Row {
+func (res *Result) rowsOf(target Target, c Class) []Row {
 	var out []Row
 	for _, r := range res.Rows {
-		if r.Arch == arch && r.Class == c {
+		if r.target() == target && r.Class == c {
 			out = append(out, r)
 		}
 	}

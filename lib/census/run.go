@@ -28,7 +28,8 @@ type Row struct {
 	Kind     string   `json:"kind"`
 	Version  int      `json:"v"`
 	Arch     string   `json:"arch"`
-	Key      string   `json:"key"` // universe.Key: "fcvt_to_uint.i8.f64"
+	FlagSet  string   `json:"flag_set"` // Target.Set: "default", "zcb"
+	Key      string   `json:"key"`      // universe.Key: "fcvt_to_uint.i8.f64"
 	Class    Class    `json:"class"`
 	Opts     []string `json:"opt_levels,omitempty"` // of the configurations that show Class
 	Configs  []string `json:"configs,omitempty"`
@@ -50,7 +51,7 @@ type Tally struct {
 // Result is what Run found: the rows, by target, and the tallies.
 type Result struct {
 	Rows    []Row
-	Tallies map[string]*Tally
+	Tallies map[Target]*Tally
 }
 
 // Options say what Run reads and writes.
@@ -71,10 +72,10 @@ func Run(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	defer closer.Close()
-	res = &Result{Tallies: map[string]*Tally{}}
+	res = &Result{Tallies: map[Target]*Tally{}}
 	readErr := res.read(ctx, readers, opts.Known)
 	slices.SortStableFunc(res.Rows, func(a, b Row) int {
-		if c := slices.Index(profile.Arches, a.Arch) - slices.Index(profile.Arches, b.Arch); c != 0 {
+		if c := compareTargets(a.target(), b.target()); c != 0 {
 			return c
 		}
 		if c := slices.Index(Classes(), a.Class) - slices.Index(Classes(), b.Class); c != 0 {
@@ -188,20 +189,26 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 			}
 		}
 	}
-	for _, arch := range profile.Arches {
-		if !slices.ContainsFunc(results, func(r record.RunResult) bool { return r.Config.Arch == arch && r.Config.Executor != record.ExecInterp }) {
-			continue
+	var targets []Target
+	for _, r := range results {
+		t := TargetOf(r.Config)
+		if r.Config.Executor != record.ExecInterp && slices.Contains(profile.Arches, t.Arch) && !slices.Contains(targets, t) {
+			targets = append(targets, t)
 		}
-		f, ok := Classify(arch, results, k.QemuKnown(arch, combo))
+	}
+	slices.SortFunc(targets, compareTargets)
+	for _, t := range targets {
+		arch := t.Arch
+		f, ok := Classify(t, results, k.QemuKnown(arch, combo))
 		if !ok {
 			continue
 		}
-		res.count(arch, f.Class, false)
+		res.count(t, f.Class, false)
 		excluded := k.Excluded(arch, combo)
 		if f.Class == ClassFine && len(excluded) == 0 {
 			continue
 		}
-		row := Row{Kind: RowKind, Version: RowVersion, Arch: arch, Key: key, Class: f.Class, Opts: OptLevels(f.Configs),
+		row := Row{Kind: RowKind, Version: RowVersion, Arch: arch, FlagSet: t.Set, Key: key, Class: f.Class, Opts: OptLevels(f.Configs),
 			Detail: f.Detail, Message: f.Message, Excluded: len(excluded) > 0, CaseID: v.CaseID}
 		for _, c := range f.Configs {
 			row.Configs = append(row.Configs, c.String())
@@ -209,18 +216,21 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 		row.Refs = k.Refs(arch, combo, f)
 		row.New = f.Class != ClassFine && len(row.Refs) == 0
 		if row.New {
-			res.count(arch, f.Class, true)
+			res.count(t, f.Class, true)
 		}
 		res.Rows = append(res.Rows, row)
 	}
 	return nil
 }
 
-func (res *Result) count(arch string, c Class, isNew bool) {
-	t := res.Tallies[arch]
+// target is the row's target.
+func (r Row) target() Target { return Target{Arch: r.Arch, Set: r.FlagSet} }
+
+func (res *Result) count(target Target, c Class, isNew bool) {
+	t := res.Tallies[target]
 	if t == nil {
 		t = &Tally{ByClass: map[Class]int{}, New: map[Class]int{}}
-		res.Tallies[arch] = t
+		res.Tallies[target] = t
 	}
 	if isNew {
 		t.New[c]++

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"cliff/lib/arch"
@@ -31,16 +33,33 @@ func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []
 			errs = append(errs, err)
 			continue
 		}
-		how := "under " + target.Emulator()
+		var how string
 		if target.Native() {
 			how = "natively"
 			if level := host.Level(); level != "" {
 				how += " (an " + level + " CPU" + lacking(host) + ")"
 			}
+		} else {
+			emu, err := harness.ProbeEmulator(ctx, target)
+			if err != nil {
+				fmt.Fprintf(out, "%s: probing the emulator: %v\n", a, err)
+				errs = append(errs, err)
+				continue
+			}
+			how = "under " + emu.String() + emulatorLacks(emu)
 		}
 		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, target.Compiler(), how)
 	}
 	return errors.Join(errs...)
+}
+
+// emulatorLacks names the ISA flags an emulator cannot run, whose code
+// is skipped.
+func emulatorLacks(emu *harness.Emulator) string {
+	if len(emu.Lacks) == 0 {
+		return ""
+	}
+	return "; it cannot run " + strings.Join(slices.Sorted(maps.Keys(emu.Lacks)), ", ")
 }
 
 // lacking says what happens to x86_64 code this host cannot run.

@@ -53,7 +53,7 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 		w.execute(ctx, t, b.only(pending), where) // QEMU runs the code as compiled
 		return
 	}
-	qemuOff := harness.QemuBlockers(arch, flags)
+	qemuOff := harness.QemuBlockers(w.host, arch, flags)
 	if !slices.Equal(qemuOff, nativeOff) { // else that build was just tried
 		pending = w.runIdentical(ctx, t, b, pending, qemuOff, true)
 	}
@@ -61,6 +61,11 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 		why := err.Error()
 		if len(nativeOff) > 0 || len(qemuOff) > 0 {
 			why += "; and the code differs without it"
+		}
+		for _, e := range pending {
+			// Recorded, so that a campaign can say how much this machine
+			// could not run; unsupported results are never compared.
+			e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusUnsupported, Message: shorten(record.NotRunnableHere + why)}
 		}
 		w.out.skippedEntries(pending, t.cfg.Arch, t.cfg.String(), why)
 	}

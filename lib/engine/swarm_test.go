@@ -123,20 +123,46 @@ func TestDrawSwarmCoversTheTable(t *testing.T) {
 	}
 }
 
-// TestFlagSetsRunUnderQemu: the swarm never draws a set that QEMU 7.2
-// cannot run: every flag set of the table has a -cpu (lib/harness's CPU
-// table, whose every row is probed against QEMU) and no flag QEMU lacks.
+// TestFlagSetsRunUnderQemu: a set without Beyond runs under QEMU 7.2,
+// the baseline (lib/harness's CPU table, whose every row is probed); a set
+// with Beyond does not, but runs under QEMU 10 when it names a QEMU, or
+// natively on a host with every x86_64 feature when it names a host, so
+// that Beyond says the truth both ways.
 func TestFlagSetsRunUnderQemu(t *testing.T) {
+	v4 := harness.Host{Arch: harness.X86_64, Features: []string{
+		"abm", "avx", "avx2", "avx512_bitalg", "avx512_vnni", "avx512dq", "avx512f", "avx512vbmi", "avx512vl",
+		"bmi1", "bmi2", "cx16", "fma", "pni", "popcnt", "sse4_1", "sse4_2", "ssse3"}}
 	for _, a := range arch.All() {
 		if len(a.FlagSets) < 2 || a.FlagSets[0].Name != arch.DefaultSet {
 			t.Errorf("%s: want the default set first and another", a.Name)
 		}
+		target := harness.Arch(a.Name)
+		baseline := harness.Host{Arch: "none", Emulators: map[harness.Arch]*harness.Emulator{target: harness.BaselineEmulator(target)}}
 		for _, s := range a.FlagSets {
-			if _, err := harness.QemuCPU(harness.Arch(a.Name), s.Flags); err != nil {
-				t.Errorf("%s %s: %v", a.Name, s.Name, err)
-			}
-			if off := harness.QemuBlockers(harness.Arch(a.Name), s.Flags); len(off) > 0 {
-				t.Errorf("%s %s: QEMU cannot run %v", a.Name, s.Name, off)
+			off := harness.QemuBlockers(baseline, target, s.Flags)
+			switch {
+			case s.Beyond == "" && len(off) > 0:
+				t.Errorf("%s %s: QEMU 7.2 cannot run %v; say so in Beyond", a.Name, s.Name, off)
+			case s.Beyond == "":
+				if _, err := harness.Place(baseline, target, s.Flags); err != nil {
+					t.Errorf("%s %s: %v", a.Name, s.Name, err)
+				}
+			case len(off) == 0:
+				t.Errorf("%s %s: QEMU 7.2 runs it all, yet Beyond says %q", a.Name, s.Name, s.Beyond)
+			case strings.Contains(s.Beyond, "QEMU"):
+				emu := harness.BaselineEmulator(target)
+				emu.Version, emu.Lacks, emu.NoProperty = "10.0.2", map[string]string{}, nil // what the probe of QEMU 10 found (lib/harness TestQemu10)
+				if off := harness.QemuBlockers(harness.Host{Arch: "none", Emulators: map[harness.Arch]*harness.Emulator{target: emu}}, target, s.Flags); len(off) > 0 {
+					t.Errorf("%s %s: QEMU 10 cannot run %v", a.Name, s.Name, off)
+				}
+			case strings.Contains(s.Beyond, "host"):
+				if target != harness.X86_64 {
+					t.Errorf("%s %s: host features are x86_64's only", a.Name, s.Name)
+				} else if where, err := harness.Place(v4, target, s.Flags); err != nil || where.Emulated {
+					t.Errorf("%s %s: on a host with AVX-512: %v, %v; want native", a.Name, s.Name, where, err)
+				}
+			default:
+				t.Errorf("%s %s: Beyond %q names neither a QEMU nor a host", a.Name, s.Name, s.Beyond)
 			}
 		}
 	}

@@ -54,19 +54,19 @@ func (a Arch) Compiler() string {
 	return string(a) + "-linux-gnu-gcc"
 }
 
-// Emulator is the qemu-user binary that runs a's code on another host.
+// Emulator is the name of the qemu-user binary that runs a's code on
+// another host; EmulatorPath finds it.
 func (a Arch) Emulator() string { return "qemu-" + string(a) + "-static" }
 
 // Available reports whether the tools to link and run a's code are
 // installed, naming the missing one.
 func Available(a Arch) error {
-	tools := []string{a.Compiler()}
-	if !a.Native() {
-		tools = append(tools, a.Emulator())
+	if _, err := exec.LookPath(a.Compiler()); err != nil {
+		return fmt.Errorf("%s: %s not installed: %w", a, a.Compiler(), err)
 	}
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("%s: %s not installed: %w", a, tool, err)
+	if !a.Native() {
+		if _, err := EmulatorPath(a); err != nil {
+			return fmt.Errorf("%s: %s not installed: %w", a, a.Emulator(), err)
 		}
 	}
 	return nil

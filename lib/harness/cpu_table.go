@@ -2,12 +2,13 @@ package harness
 
 import "strconv"
 
-// How QEMU 7.2 (Debian 12's qemu-user-static) emulates each ISA flag of
-// Cranelift 0.135, and what an x86_64 host must have to run it natively. Every claim
-// here was checked by running an instruction that needs the feature under
-// qemu with the resulting -cpu string; TestCPUTableAgainstQemu repeats
-// those checks (the probes are in cpu_table_test.go), so a new row needs a
-// probe.
+// How to ask qemu-user for each ISA flag of Cranelift, and what an x86_64
+// host must have to run it natively. Whether a given QEMU can run the
+// flag's code is not written here but probed (emulators.go): an
+// instruction that needs the feature runs under the emulator with the
+// -cpu these rules build, once per QEMU binary. Each row with a property
+// or a need has such a probe (probes.go); TestCPUTableAgainstQemu checks
+// the rows against the installed QEMU.
 //
 // Flags absent from a table are unknown: QemuCPU rejects them when true
 // and ignores them when false.
@@ -18,16 +19,21 @@ type flagRule struct {
 	// on and off are qemu -cpu properties added to the model when the flag
 	// is true or false.
 	on, off string
+	// oldOn and oldOff are the same properties as older QEMUs spell them
+	// (7.2's "Zfhmin", 10's "zfhmin"), tried when the emulator refuses on.
+	oldOn, oldOff string
 	// needs is a CPU feature the flag needs, in the vocabulary of the
 	// table's models (aarch64) or of /proc/cpuinfo (x86_64, for Host).
 	needs string
 	// vlen: for riscv64 has_zvl<N>b, the minimum vector length N.
 	vlen int
-	// unsupported, when set, is why QEMU 7.2 cannot run code using the flag.
-	unsupported string
-	// ungated: QEMU runs the feature's instructions even with the feature
-	// off, so code that wrongly uses it is not caught.
-	ungated bool
+	// baseline, when set, is why QEMU 7.2 (Debian 12's, the oldest
+	// cliff supports) cannot run code using the flag: what cliff assumes
+	// of an emulator it could not probe.
+	baseline string
+	// base: the flag is part of the base CPU (rv64gc), which cannot be
+	// switched off, so it needs no probe.
+	base bool
 }
 
 // A cpuModel is a qemu -cpu model and the features (needs) it has.
@@ -53,28 +59,34 @@ var cpuTables = map[Arch]cpuTable{
 		rules: append([]flagRule{
 			// The base is rv64gc: glibc and the harness need it, so the
 			// extensions cannot be turned off.
-			{flag: "has_m", ungated: true},
-			{flag: "has_a", ungated: true},
-			{flag: "has_f", ungated: true},
-			{flag: "has_d", ungated: true},
-			{flag: "has_zicsr", ungated: true},
-			{flag: "has_zifencei", ungated: true},
-			{flag: "has_zca", ungated: true},
-			{flag: "has_zcd", ungated: true},
-			{flag: "has_zcb", unsupported: "QEMU 7.2 has no Zcb (no zcb property; c.not raises SIGILL)"},
-			{flag: "has_zfa", unsupported: "QEMU 7.2 has no Zfa (no zfa property; fli.s raises SIGILL)"},
-			{flag: "has_zfhmin", on: "Zfhmin=true", off: "Zfhmin=false"},
-			{flag: "has_zfh", on: "Zfh=true", off: "Zfh=false"},
+			{flag: "has_m", base: true},
+			{flag: "has_a", base: true},
+			{flag: "has_f", base: true},
+			{flag: "has_d", base: true},
+			{flag: "has_zicsr", base: true},
+			{flag: "has_zifencei", base: true},
+			{flag: "has_zca", base: true},
+			{flag: "has_zcd", base: true},
+			{flag: "has_zcb", on: "zcb=true", off: "zcb=false", baseline: "QEMU 7.2 has no Zcb (no zcb property; c.not raises SIGILL)"},
+			{flag: "has_zfa", on: "zfa=true", off: "zfa=false", baseline: "QEMU 7.2 has no Zfa (no zfa property; fli.s raises SIGILL)"},
+			{flag: "has_zfhmin", on: "zfhmin=true", off: "zfhmin=false", oldOn: "Zfhmin=true", oldOff: "Zfhmin=false"},
+			{flag: "has_zfh", on: "zfh=true", off: "zfh=false", oldOn: "Zfh=true", oldOff: "Zfh=false"},
 			{flag: "has_v", on: "v=true,vext_spec=v1.0,elen=64", off: "v=false"},
-			// QEMU 7.2 runs SEW=16 vector floating point whenever V is on.
-			{flag: "has_zvfh", ungated: true},
-			{flag: "has_zvbb", unsupported: "QEMU 7.2 has no Zvbb (no zvbb property; vandn.vv raises SIGILL)"},
+			// QEMU 7.2 has no zvfh property and runs SEW=16 vector
+			// floating point whenever V is on; QEMU 10 gates it, and
+			// refuses Zvfh without Zfhmin, which the ISA requires of it
+			// but Cranelift's flags do not. QEMU 10 also runs Zfa's fli.h
+			// only with Zfh, where the ISA allows Zfh or Zvfh (finding
+			// 31), so Zfh is on with Zvfh: scalar Zfh code wrongly
+			// emitted for Zvfh alone is not caught.
+			{flag: "has_zvfh", on: "zvfh=true,zfhmin=true,zfh=true", off: "zvfh=false"},
+			{flag: "has_zvbb", on: "zvbb=true", off: "zvbb=false", baseline: "QEMU 7.2 has no Zvbb (no zvbb property; vandn.vv raises SIGILL)"},
 			{flag: "has_zbkb", on: "zbkb=true", off: "zbkb=false"},
 			{flag: "has_zba", on: "zba=true", off: "zba=false"},
 			{flag: "has_zbb", on: "zbb=true", off: "zbb=false"},
 			{flag: "has_zbc", on: "zbc=true", off: "zbc=false"},
 			{flag: "has_zbs", on: "zbs=true", off: "zbs=false"},
-			{flag: "has_zicond", unsupported: "QEMU 7.2 has no Zicond (no zicond property; czero.eqz raises SIGILL)"},
+			{flag: "has_zicond", on: "zicond=true", off: "zicond=false", baseline: "QEMU 7.2 has no Zicond (no zicond property; czero.eqz raises SIGILL)"},
 		}, vlenRules()...),
 	},
 	S390X: {
@@ -83,12 +95,12 @@ var cpuTables = map[Arch]cpuTable{
 		// for facilities TCG lacks.
 		base: "qemu",
 		rules: []flagRule{
-			{flag: "has_mie3", on: "minste3=on", off: "minste3=off", ungated: true},
+			{flag: "has_mie3", on: "minste3=on", off: "minste3=off"},
 			// Only some instructions are gated: vcefb raises SIGILL with
 			// vxeh2=off, vlbrg and vsld do not.
 			{flag: "has_vxrs_ext2", on: "vxeh2=on", off: "vxeh2=off"},
-			{flag: "has_mie4", unsupported: "QEMU 7.2 has no Miscellaneous-Instruction-Extensions 4 (arch15: clzg raises SIGILL even with -cpu max)"},
-			{flag: "has_vxrs_ext3", unsupported: "QEMU 7.2 has no Vector-Enhancements 3 (arch15: vclzq raises SIGILL even with -cpu max)"},
+			{flag: "has_mie4", on: "mie4=on", off: "mie4=off", baseline: "QEMU 7.2 has no Miscellaneous-Instruction-Extensions 4 (arch15: clzg raises SIGILL even with -cpu max)"},
+			{flag: "has_vxrs_ext3", on: "vxeh3=on", off: "vxeh3=off", baseline: "QEMU 7.2 has no Vector-Enhancements 3 (arch15: vclzq raises SIGILL even with -cpu max)"},
 		},
 	},
 	AArch64: {
@@ -131,30 +143,36 @@ var cpuTables = map[Arch]cpuTable{
 			{flag: "has_ssse3", needs: "ssse3", on: "ssse3=on", off: "ssse3=off"},
 			{flag: "has_cmpxchg16b", needs: "cx16", on: "cx16=on", off: "cx16=off"},
 			{flag: "has_sse41", needs: "sse4_1", on: "sse4.1=on", off: "sse4.1=off"},
-			{flag: "has_sse42", needs: "sse4_2", on: "sse4.2=on", off: "sse4.2=off"},
+			// QEMU 10's decoder runs SSE4.2's instructions only with the
+			// levels below it on (7.2's did not care); Cranelift's
+			// has_sse42 implies them anyway.
+			{flag: "has_sse42", needs: "sse4_2", on: "sse4.2=on,sse4.1=on,ssse3=on,pni=on", off: "sse4.2=off"},
 			{flag: "has_avx", needs: "avx", on: "avx=on,xsave=on", off: "avx=off"},
 			{flag: "has_avx2", needs: "avx2", on: "avx2=on,avx=on,xsave=on", off: "avx2=off"},
 			{flag: "has_fma", needs: "fma", on: "fma=on,avx=on,xsave=on", off: "fma=off"},
-			{flag: "has_avx_vnni", needs: "avx_vnni", unsupported: "QEMU 7.2 has no AVX-VNNI ({vex} vpdpbusd raises SIGILL even with -cpu max)"},
-			{flag: "has_avx512bitalg", needs: "avx512_bitalg", unsupported: qemuNoAVX512},
-			{flag: "has_avx512dq", needs: "avx512dq", unsupported: qemuNoAVX512},
-			{flag: "has_avx512vl", needs: "avx512vl", unsupported: qemuNoAVX512},
-			{flag: "has_avx512vbmi", needs: "avx512vbmi", unsupported: qemuNoAVX512},
-			{flag: "has_avx512f", needs: "avx512f", unsupported: qemuNoAVX512},
-			{flag: "has_avx512vnni", needs: "avx512_vnni", unsupported: qemuNoAVX512},
+			{flag: "has_avx_vnni", needs: "avx_vnni", on: "avx-vnni=on,avx=on,xsave=on", off: "avx-vnni=off", baseline: "QEMU 7.2 has no AVX-VNNI ({vex} vpdpbusd raises SIGILL even with -cpu max)"},
+			{flag: "has_avx512bitalg", needs: "avx512_bitalg", on: "avx512-bitalg=on,avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512-bitalg=off", baseline: qemuNoAVX512},
+			{flag: "has_avx512dq", needs: "avx512dq", on: "avx512dq=on,avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512dq=off", baseline: qemuNoAVX512},
+			{flag: "has_avx512vl", needs: "avx512vl", on: "avx512vl=on,avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512vl=off", baseline: qemuNoAVX512},
+			{flag: "has_avx512vbmi", needs: "avx512vbmi", on: "avx512vbmi=on,avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512vbmi=off", baseline: qemuNoAVX512},
+			{flag: "has_avx512f", needs: "avx512f", on: "avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512f=off", baseline: qemuNoAVX512},
+			{flag: "has_avx512vnni", needs: "avx512_vnni", on: "avx512-vnni=on,avx512f=on,avx2=on,avx=on,xsave=on", off: "avx512-vnni=off", baseline: qemuNoAVX512},
 			{flag: "has_popcnt", needs: "popcnt", on: "popcnt=on", off: "popcnt=off"},
 			{flag: "has_bmi1", needs: "bmi1", on: "bmi1=on", off: "bmi1=off"},
 			// QEMU 7.2 decodes SHLX, SARX and SHRX (BMI2) only with BMI1
 			// on too.
 			{flag: "has_bmi2", needs: "bmi2", on: "bmi2=on,bmi1=on", off: "bmi2=off"},
-			{flag: "has_lzcnt", needs: "abm", on: "abm=on", off: "abm=off"}, // Linux and QEMU call LZCNT "abm"
+			// Linux and QEMU call LZCNT "abm"; QEMU 10 decodes it only with
+			// BMI1 on too.
+			{flag: "has_lzcnt", needs: "abm", on: "abm=on,bmi1=on", off: "abm=off"},
 		},
 	},
 }
 
 const qemuNoAVX512 = "QEMU 7.2 has no AVX-512 (vpaddd on zmm registers raises SIGILL even with -cpu max)"
 
-// QEMU 7.2 accepts a VLEN "in the range [128, 1024]".
+// QEMU 7.2 and 10 accept a VLEN "in the range [128, 1024]"; an emulator
+// that was probed says its own maximum (Emulator.MaxVlen).
 const (
 	qemuMinVlen = 128
 	qemuMaxVlen = 1024
@@ -167,7 +185,7 @@ func vlenRules() []flagRule {
 	for n := 32; n <= 65536; n *= 2 {
 		r := flagRule{flag: "has_zvl" + strconv.Itoa(n) + "b", vlen: n}
 		if n > qemuMaxVlen {
-			r.unsupported = "QEMU 7.2 supports VLEN up to 1024 bits"
+			r.baseline = "QEMU 7.2 supports VLEN up to 1024 bits"
 		}
 		rules = append(rules, r)
 	}

@@ -1,125 +1,51 @@
 package harness
 
 import (
-	"bytes"
 	"context"
-	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
-// A probe is an instruction that needs a CPU feature, as bytes in memory
-// order for testdata/probe.c, with the flags it also needs (a vector
-// instruction needs has_v). Encodings come from binutils 2.40 where it
-// knows the instruction, from the ISA manuals (and Cranelift's emitters)
-// where it does not (zicond, zfa, zcb, zvbb, s390x arch15).
-type probe struct {
-	hex  string
-	with []string
-}
-
-var probes = map[string]probe{
-	"riscv64/has_m":        {hex: "3385c502"},                                       // mul a0, a1, a2
-	"riscv64/has_a":        {hex: "2f200500"},                                       // amoadd.w zero, zero, (a0)
-	"riscv64/has_f":        {hex: "53700000"},                                       // fadd.s ft0, ft0, ft0
-	"riscv64/has_d":        {hex: "53700002"},                                       // fadd.d ft0, ft0, ft0
-	"riscv64/has_zicsr":    {hex: "73253000"},                                       // frcsr a0
-	"riscv64/has_zifencei": {hex: "0f100000"},                                       // fence.i
-	"riscv64/has_zca":      {hex: "0100"},                                           // c.nop
-	"riscv64/has_zcd":      {hex: "0220"},                                           // c.fldsp ft0, 0(sp)
-	"riscv64/has_zcb":      {hex: "759d"},                                           // c.not a0
-	"riscv64/has_zfa":      {hex: "530018f0"},                                       // fli.s ft0, 1.0
-	"riscv64/has_zfhmin":   {hex: "53002040"},                                       // fcvt.s.h ft0, ft0
-	"riscv64/has_zfh":      {hex: "53700004"},                                       // fadd.h ft0, ft0, ft0
-	"riscv64/has_v":        {hex: "57750001" + "57000002"},                          // vsetvli a0, zero, e32; vadd.vv v0, v0, v0
-	"riscv64/has_zvfh":     {hex: "57758000" + "57100002", with: []string{"has_v"}}, // vsetvli a0, zero, e16; vfadd.vv v0, v0, v0
-	"riscv64/has_zvbb":     {hex: "57750001" + "57000006", with: []string{"has_v"}}, // vsetvli a0, zero, e32; vandn.vv v0, v0, v0
-	"riscv64/has_zbkb":     {hex: "33c5c508"},                                       // pack a0, a1, a2
-	"riscv64/has_zba":      {hex: "33a5c520"},                                       // sh1add a0, a1, a2
-	"riscv64/has_zbb":      {hex: "33f5c540"},                                       // andn a0, a1, a2
-	"riscv64/has_zbc":      {hex: "3395c50a"},                                       // clmul a0, a1, a2
-	"riscv64/has_zbs":      {hex: "3395c528"},                                       // bset a0, a1, a2
-	"riscv64/has_zicond":   {hex: "33d5c50e"},                                       // czero.eqz a0, a1, a2
-
-	"s390x/has_mie3":      {hex: "b9f53012"},     // ncrk %r1, %r2, %r3
-	"s390x/has_vxrs_ext2": {hex: "e712000020c3"}, // vcefb %v1, %v2, 0, 0
-	"s390x/has_mie4":      {hex: "b9680012"},     // clzg %r1, %r2
-	"s390x/has_vxrs_ext3": {hex: "e71200004053"}, // vclzq %v1, %v2
-
-	"aarch64/has_lse":             {hex: "020021b8"}, // ldadd w1, w2, [x0]
-	"aarch64/has_fp16":            {hex: "2028e21e"}, // fadd h0, h1, h2
-	"aarch64/has_dotprod":         {hex: "2094824e"}, // sdot v0.4s, v1.16b, v2.16b
-	"aarch64/has_i8mm":            {hex: "209c824e"}, // usdot v0.4s, v1.16b, v2.16b
-	"aarch64/has_pauth":           {hex: "4100c1da"}, // pacia x1, x2
-	"aarch64/sign_return_address": {hex: "4100c1da"}, // pacia x1, x2
-
-	"x86_64/has_sse3":       {hex: "f20f7cc0"},   // haddps %xmm0, %xmm0
-	"x86_64/has_ssse3":      {hex: "660f3800c0"}, // pshufb %xmm0, %xmm0
-	"x86_64/has_cmpxchg16b": {hex: "f0480fc70f"}, // lock cmpxchg16b (%rdi)
-	"x86_64/has_sse41":      {hex: "660f3817c0"}, // ptest %xmm0, %xmm0
-	"x86_64/has_sse42":      {hex: "660f3837c0"}, // pcmpgtq %xmm0, %xmm0
-	"x86_64/has_avx":        {hex: "c5fc58c0"},   // vaddps %ymm0, %ymm0, %ymm0
-	"x86_64/has_avx2":       {hex: "c5fdfec0"},   // vpaddd %ymm0, %ymm0, %ymm0
-	"x86_64/has_fma":        {hex: "c4e279b8c0"}, // vfmadd231ps %xmm0, %xmm0, %xmm0
-	"x86_64/has_popcnt":     {hex: "f3480fb8c0"}, // popcnt %rax, %rax
-	"x86_64/has_bmi1":       {hex: "c4e2f8f2c0"}, // andn %rax, %rax, %rax
-	"x86_64/has_bmi2":       {hex: "c4e2f9f7c0"}, // shlx %rax, %rax, %rax
-	// Without LZCNT the bytes are BSR, which answers 0 for 1 instead of
-	// 63: mov $1, %eax; lzcnt %rax, %rax; cmp $63, %rax; je 1f; ud2; 1: nop
-	"x86_64/has_lzcnt":        {hex: "b801000000" + "f3480fbdc0" + "4883f83f" + "7402" + "0f0b" + "90"},
-	"x86_64/has_avx_vnni":     {hex: "c4e27950c0"},   // {vex} vpdpbusd %xmm0, %xmm0, %xmm0
-	"x86_64/has_avx512f":      {hex: "62f17d48fec0"}, // vpaddd %zmm0, %zmm0, %zmm0
-	"x86_64/has_avx512vl":     {hex: "62a17d00fec0"}, // vpaddd %xmm16, %xmm16, %xmm16
-	"x86_64/has_avx512dq":     {hex: "62f2fd4840c0"}, // vpmullq %zmm0, %zmm0, %zmm0
-	"x86_64/has_avx512bitalg": {hex: "62f27d4854c0"}, // vpopcntb %zmm0, %zmm0
-	"x86_64/has_avx512vbmi":   {hex: "62f27d488dc0"}, // vpermb %zmm0, %zmm0, %zmm0
-	"x86_64/has_avx512vnni":   {hex: "62f27d4850c0"}, // vpdpbusd %zmm0, %zmm0, %zmm0
-}
-
-// Probe exit statuses (testdata/probe.c).
-const (
-	probeRan    = 0
-	probeSIGILL = 4
-)
-
-// buildProbe compiles testdata/probe.c statically for arch.
-func buildProbe(t *testing.T, arch Arch) string {
+// probed is the installed QEMU for arch, as ProbeEmulator measures it.
+func probed(t testing.TB, arch Arch) *Emulator {
 	t.Helper()
-	exe := filepath.Join(t.TempDir(), "probe")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, arch.Compiler(), "-O2", "-static", "-o", exe, filepath.Join("testdata", "probe.c")).CombinedOutput()
+	requireArch(t, arch)
+	e, err := ProbeEmulator(context.Background(), arch)
 	if err != nil {
-		t.Fatalf("build probe: %v\n%s", err, out)
+		t.Fatal(err)
 	}
-	return exe
+	return e
 }
 
-// runProbe runs instruction bytes under qemu -cpu cpu and returns the
-// probe's exit status; qemu refusing the cpu string fails the test.
-func runProbe(t *testing.T, arch Arch, exe, cpu, hex string) int {
+// testProber runs probes under the installed QEMU for arch (natively
+// with cpu "").
+func testProber(t *testing.T, arch Arch) prober {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, arch.Emulator(), "-cpu", cpu, exe, hex)
-	if cpu == "" {
-		cmd = exec.CommandContext(ctx, exe, hex) // natively
+	exe, err := cachedBuild(context.Background(), arch, &cachedPrograms, "probe", probeSource, []string{"-O2", "-static"}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return probeRan
-	case errors.As(err, &exit) && (exit.ExitCode() == probeSIGILL):
-		return exit.ExitCode()
+	path, err := EmulatorPath(arch)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Errorf("qemu -cpu %s probe %s: %v: %s", cpu, hex, err, stderr.String())
-	return -1
+	return prober{arch: arch, emulator: path, exe: exe}
+}
+
+func (p prober) mustRun(t *testing.T, cpu, hex string) probeResult {
+	t.Helper()
+	got, why := p.run(context.Background(), cpu, hex)
+	if got == probeFaulted {
+		t.Errorf("-cpu %s probe %s: %s", cpu, hex, why)
+	}
+	return got
 }
 
 func trueFlags(names ...string) []string {
@@ -130,87 +56,162 @@ func trueFlags(names ...string) []string {
 	return flags
 }
 
-// mostCapableCPUs are the -cpu strings with the most features QEMU 7.2
-// has for arch: a feature they lack is one QEMU cannot emulate.
-func mostCapableCPUs(t *testing.T, arch Arch) []string {
-	var all []string
-	for _, r := range cpuTables[arch].rules {
-		if r.unsupported == "" {
-			all = append(all, r.flag+"=true")
-		}
-	}
-	cpu, err := QemuCPU(arch, all)
-	if err != nil {
-		t.Fatalf("every supported flag of %s: %v", arch, err)
-	}
-	return []string{cpu, widestModel[arch]}
-}
+// widestModel is QEMU's model with every feature it emulates.
+var widestModel = map[Arch]string{AArch64: "max", RISCV64: "max", S390X: "max", X86_64: "max"}
 
-// widestModel is QEMU 7.2's model with every feature it emulates.
-var widestModel = map[Arch]string{AArch64: "max", RISCV64: "any", S390X: "max", X86_64: "max"}
-
-// TestCPUTableAgainstQemu checks every claim of cpu_table.go by running an
-// instruction that needs the feature under qemu: it runs with the flag on,
-// raises SIGILL with the flag off (unless the row says QEMU does not gate
-// it), and raises SIGILL even on the most capable CPU when the row says
-// QEMU 7.2 lacks the feature.
+// TestCPUTableAgainstQemu checks what ProbeEmulator says of the installed
+// QEMU by running every probe again: a flag it can run runs with the -cpu
+// QemuCPU builds and raises SIGILL with the flag off (unless the probe
+// found it ungated); a flag it lacks raises SIGILL even on QEMU's widest
+// model. Every row that switches something has a probe.
 func TestCPUTableAgainstQemu(t *testing.T) {
 	for _, arch := range Arches() {
 		t.Run(string(arch), func(t *testing.T) {
 			t.Parallel()
-			requireArch(t, arch)
-			exe := buildProbe(t, arch)
+			emu := probed(t, arch)
+			p := testProber(t, arch)
+			t.Logf("%s: lacks %d flags, ungated %v, no property %v, max VLEN %d", emu, len(emu.Lacks), emu.Ungated, emu.NoProperty, emu.MaxVlen)
 			for _, r := range cpuTables[arch].rules {
-				key := string(arch) + "/" + r.flag
-				p, ok := probes[key]
-				claims := r.on != "" || r.off != "" || r.needs != "" || r.unsupported != "" || r.ungated
+				key := probeKey(arch, r.flag)
+				pr, ok := probes[key]
 				if r.vlen != 0 {
 					continue // TestQemuVlen
 				}
-				if !claims {
-					if ok {
-						t.Errorf("%s: a probe for a flag that needs nothing of the CPU", key)
-					}
+				switches := r.on != "" || r.off != "" || r.needs != ""
+				switch {
+				case !switches && ok && !r.base:
+					t.Errorf("%s: a probe for a flag that needs nothing of the CPU", key)
 					continue
-				}
-				if !ok {
+				case switches && !ok:
 					t.Errorf("%s: no probe backs this row", key)
 					continue
+				case !ok:
+					continue
 				}
-				with := trueFlags(p.with...)
-				if r.unsupported != "" {
-					if _, err := QemuCPU(arch, append(with, r.flag+"=true")); err == nil || !strings.Contains(err.Error(), r.flag) {
-						t.Errorf("%s: QemuCPU error %v, want one naming the flag", key, err)
+				with := trueFlags(pr.with...)
+				if why, lacks := emu.Lacks[r.flag]; lacks {
+					if _, err := QemuCPU(emu, append(with, r.flag+"=true")); err == nil || !strings.Contains(err.Error(), why) {
+						t.Errorf("%s: QemuCPU error %v, want one saying %q", key, err, why)
 					}
-					for _, cpu := range mostCapableCPUs(t, arch) {
-						if got := runProbe(t, arch, exe, cpu, p.hex); got != probeSIGILL {
-							t.Errorf("%s: marked unsupported, but the probe ran under -cpu %s", key, cpu)
-						}
+					if got := p.mustRun(t, widestModel[arch], pr.hex); got == probeRan {
+						t.Errorf("%s: probed as lacking (%s), but the probe runs under -cpu %s", key, why, widestModel[arch])
 					}
 					continue
 				}
-				cpuOn, err := QemuCPU(arch, append(with, r.flag+"=true"))
+				cpuOn, err := QemuCPU(emu, append(with, r.flag+"=true"))
 				if err != nil {
 					t.Errorf("%s=true: %v", key, err)
 					continue
 				}
-				if got := runProbe(t, arch, exe, cpuOn, p.hex); got != probeRan {
-					t.Errorf("%s=true: -cpu %s: probe exit %d, want it to run", key, cpuOn, got)
+				if got := p.mustRun(t, cpuOn, pr.hex); got != probeRan {
+					t.Errorf("%s=true: -cpu %s: probe %v, want it to run", key, cpuOn, got)
 				}
-				cpuOff, err := QemuCPU(arch, append(with, r.flag+"=false"))
+				if r.base {
+					continue
+				}
+				cpuOff, err := QemuCPU(emu, append(with, r.flag+"=false"))
 				if err != nil {
 					t.Errorf("%s=false: %v", key, err)
 					continue
 				}
-				want := probeSIGILL
-				if r.ungated {
+				want := probeIllegal
+				if slices.Contains(emu.Ungated, r.flag) {
 					want = probeRan
 				}
-				if got := runProbe(t, arch, exe, cpuOff, p.hex); got != want {
-					t.Errorf("%s=false: -cpu %s: probe exit %d, want %d (ungated: %v)", key, cpuOff, got, want, r.ungated)
+				if got := p.mustRun(t, cpuOff, pr.hex); got != want {
+					t.Errorf("%s=false: -cpu %s: probe %v, want %v (ungated: %v)", key, cpuOff, got, want, emu.Ungated)
 				}
 			}
 		})
+	}
+}
+
+// TestQemu10 checks what QEMU 10 is installed for: every riscv64
+// extension Cranelift names, which QEMU 7.2 lacked.
+func TestQemu10(t *testing.T) {
+	emu := probed(t, RISCV64)
+	if major, _, _ := strings.Cut(emu.Version, "."); len(major) < 2 {
+		t.Skipf("%s: older than QEMU 10 (scripts/setup.sh installs 10 where bookworm-backports is reachable)", emu)
+	}
+	for _, flag := range []string{"has_zcb", "has_zfa", "has_zicond", "has_zvbb", "has_zvfh"} {
+		if why, lacks := emu.Lacks[flag]; lacks {
+			t.Errorf("%s lacks %s: %s", emu, flag, why)
+		}
+	}
+	if emu.MaxVlen < 1024 {
+		t.Errorf("%s: max VLEN %d, want at least 1024", emu, emu.MaxVlen)
+	}
+}
+
+// TestProbeClassifies runs the probing against a fake emulator that
+// refuses some properties, raises SIGILL for some instructions and
+// accepts VLENs up to 512: each answer must land in the right field.
+func TestProbeClassifies(t *testing.T) {
+	requireArch(t, RISCV64)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "qemu-riscv64-static")
+	script := `#!/bin/sh
+[ "$1" = --version ] && { echo "qemu-riscv64 version 9.9.9 (fake)"; exit 0; }
+cpu=$2 hex=$4
+case "$cpu" in *vlen=1024*|*vlen=2048*|*vlen=4096*|*vlen=8192*|*vlen=16384*|*vlen=32768*|*vlen=65536*) echo "qemu: VLEN out of range" >&2; exit 1;; esac
+case "$cpu" in *zcb=true*|*zvfh=true*|*,zfh=true*) echo "qemu: can't apply global rv64-riscv-cpu.x: Property not found" >&2; exit 1;; esac
+case "$hex" in
+` + probes["riscv64/has_zfa"].hex + `|` + probes["riscv64/has_zcb"].hex + `) exit 4;;
+` + probes["riscv64/has_zicond"].hex + `) exit 5;;
+` + probes["riscv64/has_zba"].hex + `) exit 0;;
+esac
+case "$cpu" in *=false*) exit 4;; esac
+exit 0
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(QemuDirEnv, dir)
+	emu, err := ProbeEmulator(context.Background(), RISCV64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLacks := map[string]string{
+		"has_zcb":      "refuses -cpu rv64,zcb=true (qemu: can't apply",
+		"has_zfa":      "has no has_zfa: fli.s ft0, 1.0 raises SIGILL under -cpu rv64,zfa=true",
+		"has_zicond":   "cannot run czero.eqz a0, a1, a2 under -cpu rv64,zicond=true: the probe faulted",
+		"has_zvl1024b": "qemu-riscv64-static 9.9.9 supports VLEN up to 512 bits",
+	}
+	for flag, want := range wantLacks {
+		if got := emu.Lacks[flag]; !strings.Contains(got, want) {
+			t.Errorf("Lacks[%s] = %q, want it to contain %q", flag, got, want)
+		}
+	}
+	for _, flag := range []string{"has_v", "has_zbb", "has_zvl512b", "has_zvfh", "has_zba"} {
+		if why, lacks := emu.Lacks[flag]; lacks {
+			t.Errorf("Lacks[%s] = %q, want it runnable", flag, why)
+		}
+	}
+	if emu.MaxVlen != 512 {
+		t.Errorf("MaxVlen = %d, want 512", emu.MaxVlen)
+	}
+	if !slices.Equal(emu.NoProperty, []string{"has_zvfh"}) {
+		t.Errorf("NoProperty = %v, want [has_zvfh]", emu.NoProperty)
+	}
+	if !slices.Equal(emu.OldSpelling, []string{"has_zfh"}) {
+		t.Errorf("OldSpelling = %v, want [has_zfh]", emu.OldSpelling)
+	}
+	if cpu, err := QemuCPU(emu, []string{"has_zfh=true", "has_zfhmin=true"}); err != nil || cpu != "rv64,zfhmin=true,Zfh=true" {
+		t.Errorf("QemuCPU(zfh) = %q, %v; want the old spelling of zfh only", cpu, err)
+	}
+	if !slices.Contains(emu.Ungated, "has_zba") || slices.Contains(emu.Ungated, "has_zbb") {
+		t.Errorf("Ungated = %v, want has_zba and not has_zbb", emu.Ungated)
+	}
+	cpu, err := QemuCPU(emu, []string{"has_v=true", "has_zvfh=true", "has_zvl512b=true"})
+	if want := "rv64,v=true,vext_spec=v1.0,elen=64,vlen=512"; err != nil || cpu != want {
+		t.Errorf("QemuCPU = %q, %v; want %q", cpu, err, want)
+	}
+	// The second probe of the same binary is the cached one, on disk.
+	probedEmulators.Clear()
+	again, err := ProbeEmulator(context.Background(), RISCV64)
+	if err != nil || !reflect.DeepEqual(again, emu) {
+		t.Errorf("cached probe = %+v, %v; want %+v", again, err, emu)
 	}
 }
 
@@ -226,42 +227,47 @@ func TestHostTableAgainstThisCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe := buildProbe(t, X86_64)
+	p := testProber(t, X86_64)
+	p.emulator = "" // natively
 	for _, r := range cpuTables[X86_64].rules {
-		p, ok := probes["x86_64/"+r.flag]
+		pr, ok := probes["x86_64/"+r.flag]
 		if !ok || r.needs == "" {
 			t.Errorf("x86_64/%s: a row without a probe or a host feature", r.flag)
 			continue
 		}
-		want := probeSIGILL
+		want := probeIllegal
 		if host.Has(r.needs) {
 			want = probeRan
 		}
-		if got := runProbe(t, X86_64, exe, "", p.hex); got != want {
-			t.Errorf("%s (needs %s, which this host has: %v): native probe exit %d, want %d", r.flag, r.needs, host.Has(r.needs), got, want)
+		if got := p.mustRun(t, "", pr.hex); got != want {
+			t.Errorf("%s (needs %s, which this host has: %v): native probe %v, want %v", r.flag, r.needs, host.Has(r.needs), got, want)
 		}
 	}
 }
 
-// TestQemuVlen checks the vector length limits the riscv64 table assumes.
+// TestQemuVlen checks the vector length limit the probe found: vectors
+// run up to it, and QEMU refuses twice as much.
 func TestQemuVlen(t *testing.T) {
-	requireArch(t, RISCV64)
-	exe := buildProbe(t, RISCV64)
+	emu := probed(t, RISCV64)
+	p := testProber(t, RISCV64)
 	v := probes["riscv64/has_v"].hex
 	for _, zvl := range []string{"has_zvl128b", "has_zvl512b", "has_zvl1024b"} {
-		cpu, err := QemuCPU(RISCV64, trueFlags("has_v", zvl))
+		cpu, err := QemuCPU(emu, trueFlags("has_v", zvl))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := runProbe(t, RISCV64, exe, cpu, v); got != probeRan {
-			t.Errorf("%s: -cpu %s: probe exit %d", zvl, cpu, got)
+		if got := p.mustRun(t, cpu, v); got != probeRan {
+			t.Errorf("%s: -cpu %s: probe %v", zvl, cpu, got)
 		}
 	}
-	// The table's limit is QEMU's: it refuses a larger VLEN.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, RISCV64.Emulator(), "-cpu", "rv64,v=true,vlen=2048", exe, v).CombinedOutput()
+	out, err := exec.CommandContext(ctx, p.emulator, "-cpu", fmt.Sprintf("rv64,v=true,vlen=%d", 2*emu.MaxVlen), p.exe, v).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "VLEN") {
-		t.Errorf("qemu with vlen=2048: %v, %s; want it refused", err, out)
+		t.Errorf("qemu with vlen=%d: %v, %s; want it refused", 2*emu.MaxVlen, err, out)
 	}
+}
+
+func (r probeResult) String() string {
+	return [...]string{"ran", "SIGILL", "refused", "faulted"}[r]
 }

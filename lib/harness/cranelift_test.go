@@ -60,7 +60,7 @@ func TestCraneliftObjects(t *testing.T) {
 			for _, tr := range c.Traps {
 				sites = append(sites, TrapSite{tr.Symbol, tr.Offset, tr.Code})
 			}
-			cpu, err := QemuCPU(arch, c.ISAFlags)
+			cpu, err := QemuCPU(probed(t, arch), c.ISAFlags)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -115,7 +115,9 @@
 // natively (the host's architecture, and a Host whose CPU has every
 // feature the flags need, read from /proc/cpuinfo and narrowed by
 // $CLIFF_HOST_FEATURES) or under qemu-user with a -cpu that QemuCPU builds
-// from the tables in cpu_table.go (checked against QEMU 7.2 by the tests).
+// from the tables in cpu_table.go, for what that QEMU can run: probed once
+// per emulator binary and version (emulators.go, csrc/probe.c) and cached
+// on disk. $CLIFF_QEMU picks another QEMU (scripts/qemu72.sh unpacks 7.2).
 // A flag neither can run is an error naming it, and NativeBlockers and
 // QemuBlockers list the flags to compile without, so that identical code
 // can run after all.

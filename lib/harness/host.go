@@ -23,6 +23,10 @@ type Host struct {
 	// Features is sorted. It is only read on x86_64: the CPU tables of
 	// the other architectures have no /proc/cpuinfo names.
 	Features []string
+	// Emulators, when it has an architecture, says what its QEMU runs
+	// instead of probing it (ProbeEmulator): for tests, and for reports
+	// that name the emulator.
+	Emulators map[Arch]*Emulator
 }
 
 // ReadHost reads this machine's architecture and CPU features as they are.

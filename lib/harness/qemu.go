@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A Placement says where compiled code runs: natively, or under
@@ -35,7 +37,7 @@ func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
 		return Placement{}, fmt.Errorf("%s: %w", arch, err)
 	}
 	if arch != h.Arch {
-		cpu, err := qemuCPU(arch, on)
+		cpu, err := qemuCPU(arch, on, h.emulator(arch))
 		return Placement{Emulated: true, CPU: cpu}, err
 	}
 	if err := checkKnown(arch, on); err != nil {
@@ -45,15 +47,16 @@ func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
 	if len(lacking) == 0 {
 		return Placement{}, nil
 	}
-	cpu, err := qemuCPU(arch, on)
+	emu := h.emulator(arch)
+	cpu, err := qemuCPU(arch, on, emu)
 	if err == nil {
 		return Placement{Emulated: true, CPU: cpu}, nil
 	}
 	// Name a flag that stops both, if there is one: the host lacks its
 	// feature and QEMU cannot emulate it.
 	for _, r := range lacking {
-		if r.unsupported != "" {
-			return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks and %s", arch, r.flag, r.needs, r.unsupported)
+		if why, lacks := emu.Lacks[r.flag]; lacks {
+			return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and %s", arch, r.flag, r.needs, why)
 		}
 	}
 	return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and QEMU cannot stand in: %s", arch, lacking[0].flag, lacking[0].needs, strings.TrimPrefix(err.Error(), string(arch)+": "))
@@ -77,17 +80,19 @@ func NativeBlockers(h Host, arch Arch, isaFlags []string) []string {
 	return out
 }
 
-// QemuBlockers lists the ISA flags that are on and that QEMU cannot
-// emulate, or that cliff's CPU table does not know; as for NativeBlockers,
-// identical code compiled without them runs under QEMU.
-func QemuBlockers(arch Arch, isaFlags []string) []string {
+// QemuBlockers lists the ISA flags that are on and that the host's QEMU
+// for arch cannot emulate, or that cliff's CPU table does not know; as
+// for NativeBlockers, identical code compiled without them runs under
+// QEMU.
+func QemuBlockers(h Host, arch Arch, isaFlags []string) []string {
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
 		return nil
 	}
 	out := unknownFlags(arch, on)
+	emu := h.emulator(arch)
 	for _, r := range cpuTables[arch].rules {
-		if on[r.flag] && r.unsupported != "" {
+		if _, lacks := emu.Lacks[r.flag]; on[r.flag] && lacks {
 			out = append(out, r.flag)
 		}
 	}
@@ -105,8 +110,8 @@ func unknownFlags(arch Arch, on map[string]bool) []string {
 	return out
 }
 
-// QemuCPU builds the qemu -cpu string that emulates the ISA flags the
-// driver reports as effective for a compile, from the tables in
+// QemuCPU builds the qemu -cpu string with which emu emulates the ISA
+// flags the driver reports as effective for a compile, from the tables in
 // cpu_table.go:
 //
 //	riscv64  rv64 with each extension switched on or off, and vlen from has_zvl<N>b
@@ -114,18 +119,18 @@ func unknownFlags(arch Arch, on map[string]bool) []string {
 //	aarch64  the smallest model with every needed feature (cortex-a57 ... max)
 //	x86_64   qemu64 with +feature for each flag that is on
 //
-// A flag QEMU 7.2 cannot emulate, or one the table does not know, is an
+// A flag the emulator cannot run, or one the table does not know, is an
 // error naming it, so the caller can skip that configuration with the
 // reason.
-func QemuCPU(arch Arch, isaFlags []string) (string, error) {
+func QemuCPU(emu *Emulator, isaFlags []string) (string, error) {
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", arch, err)
+		return "", fmt.Errorf("%s: %w", emu.Arch, err)
 	}
-	return qemuCPU(arch, on)
+	return qemuCPU(emu.Arch, on, emu)
 }
 
-func qemuCPU(arch Arch, on map[string]bool) (string, error) {
+func qemuCPU(arch Arch, on map[string]bool, emu *Emulator) (string, error) {
 	table, ok := cpuTables[arch]
 	if !ok {
 		return "", fmt.Errorf("no CPU table for architecture %q", arch)
@@ -134,8 +139,8 @@ func qemuCPU(arch Arch, on map[string]bool) (string, error) {
 		return "", err
 	}
 	for _, name := range slices.Sorted(maps.Keys(on)) {
-		if r, _ := ruleFor(arch, name); on[name] && r.unsupported != "" {
-			return "", fmt.Errorf("%s: ISA flag %s cannot be emulated: %s", arch, name, r.unsupported)
+		if why, lacks := emu.Lacks[name]; on[name] && lacks {
+			return "", fmt.Errorf("%s: ISA flag %s cannot be emulated: %s", arch, name, why)
 		}
 	}
 	var needs []string
@@ -162,11 +167,19 @@ func qemuCPU(arch Arch, on map[string]bool) (string, error) {
 	vlen := 0
 	for _, r := range table.rules {
 		value, given := on[r.flag]
+		_, lacks := emu.Lacks[r.flag]
+		on, off := r.on, r.off
+		if slices.Contains(emu.OldSpelling, r.flag) {
+			on, off = r.oldOn, r.oldOff
+		}
 		switch {
+		case slices.Contains(emu.NoProperty, r.flag), lacks:
+			// No property to set, or perhaps none to clear: QEMU 10 has
+			// no mie4, and refuses mie4=off.
 		case value:
-			add(r.on)
+			add(on)
 		case given:
-			add(r.off)
+			add(off)
 		}
 		if value && r.vlen > vlen {
 			vlen = r.vlen
@@ -237,7 +250,7 @@ func pickModel(arch Arch, models []cpuModel, needs []string) (string, error) {
 			return m.name, nil
 		}
 	}
-	return "", fmt.Errorf("%s: no QEMU 7.2 CPU model has all of %v", arch, needs)
+	return "", fmt.Errorf("%s: no QEMU CPU model in cliff's table has all of %v", arch, needs)
 }
 
 func hasAll(have, needs []string) bool {
@@ -247,4 +260,37 @@ func hasAll(have, needs []string) bool {
 		}
 	}
 	return true
+}
+
+// emulator is what the host's QEMU for arch runs: as given in
+// h.Emulators, else as probed (once per process, and cached on disk),
+// else, when it cannot be probed, what QEMU 7.2 is known to run (the
+// rules' baseline), so that a missing QEMU is reported by the toolchain
+// check rather than here.
+func (h Host) emulator(arch Arch) *Emulator {
+	if e, ok := h.Emulators[arch]; ok {
+		return e
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if e, err := ProbeEmulator(ctx, arch); err == nil {
+		return e
+	}
+	return BaselineEmulator(arch)
+}
+
+// BaselineEmulator is QEMU 7.2 as cpu_table.go's baseline describes it,
+// without probing: Debian 12's qemu-user-static.
+func BaselineEmulator(arch Arch) *Emulator {
+	e := &Emulator{Arch: arch, Path: arch.Emulator(), Version: "7.2 (assumed)", Lacks: map[string]string{}, MaxVlen: qemuMaxVlen}
+	for _, r := range cpuTables[arch].rules {
+		if r.baseline != "" {
+			e.Lacks[r.flag] = r.baseline
+		}
+	}
+	if arch == RISCV64 {
+		e.NoProperty = []string{"has_zvfh"}
+		e.OldSpelling = []string{"has_zfh", "has_zfhmin"}
+	}
+	return e
 }

@@ -86,8 +86,40 @@ func TestQemuCPU(t *testing.T) {
 		{"x86_64 avx-vnni", X86_64, []string{"has_avx_vnni"}, "", "has_avx_vnni cannot be emulated"},
 		{"x86_64 unknown flag", X86_64, []string{"has_sse5"}, "", "has_sse5: unknown"},
 	}
+	// What QEMU 10 adds: the extensions 7.2 lacks, and a zvfh property.
+	tests10 := []struct {
+		name    string
+		arch    Arch
+		flags   []string
+		want    string
+		wantErr string
+	}{
+		{"riscv64 zcb, the rest off", RISCV64, with(riscvDefaults, "has_zcb=true"),
+			"rv64,zcb=true,zfa=false,zfhmin=false,zfh=false,v=false,zvfh=false,zvbb=false,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false,zicond=false", ""},
+		{"riscv64 zfa zicond", RISCV64, []string{"has_zfa=true", "has_zicond=true"}, "rv64,zfa=true,zicond=true", ""},
+		{"riscv64 zvbb", RISCV64, []string{"has_v=true", "has_zvbb=true"}, "rv64,v=true,vext_spec=v1.0,elen=64,zvbb=true,vlen=128", ""},
+		{"riscv64 half floats", RISCV64, []string{"has_zfh=true", "has_zfhmin=true", "has_zvfh=true", "has_v=true"},
+			"rv64,zfhmin=true,zfh=true,v=true,vext_spec=v1.0,elen=64,zvfh=true,vlen=128", ""},
+		{"riscv64 zvfh needs zfhmin under QEMU 10", RISCV64, []string{"has_v=true", "has_zfhmin=false", "has_zvfh=true"},
+			"rv64,zfhmin=false,v=true,vext_spec=v1.0,elen=64,zvfh=true,zfhmin=true,zfh=true,vlen=128", ""},
+		{"riscv64 vlen 2048", RISCV64, []string{"has_v=true", "has_zvl2048b=true"}, "", "qemu-riscv64-static 10.0.2 supports VLEN up to 1024"},
+		{"s390x arch15", S390X, []string{"has_mie4=true"}, "", "has_mie4 cannot be emulated: qemu-s390x-static 10.0.2 has no has_mie4"},
+		{"x86_64 avx512", X86_64, []string{"has_avx512f=true"}, "", "has_avx512f cannot be emulated: qemu-x86_64-static 10.0.2 has no has_avx512f"},
+	}
+	for _, tt := range tests10 {
+		got, err := QemuCPU(qemu10[tt.arch], tt.flags)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("QEMU 10 %s: got %q, %v; want error containing %q", tt.name, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("QEMU 10 %s: got %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
 	for _, tt := range tests {
-		got, err := QemuCPU(tt.arch, tt.flags)
+		got, err := QemuCPU(qemu72[tt.arch], tt.flags)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s: got %q, %v; want error containing %q", tt.name, got, err, tt.wantErr)
@@ -114,12 +146,38 @@ var (
 		"has_bmi2=true", "has_lzcnt=true")
 )
 
+// Emulators as probed, whatever QEMU this machine has: 7.2 (the
+// baseline) and 10.0.2 (Debian's bookworm-backports), whose probe found
+// every riscv64 extension of Cranelift but VLENs over 1024, and neither
+// s390x arch15 nor AVX-512 nor AVX-VNNI.
+var (
+	qemu72 = map[Arch]*Emulator{}
+	qemu10 = map[Arch]*Emulator{}
+)
+
+func init() {
+	for _, a := range Arches() {
+		qemu72[a] = BaselineEmulator(a)
+		e := &Emulator{Arch: a, Path: "/usr/bin/" + a.Emulator(), Version: "10.0.2", Lacks: map[string]string{}, MaxVlen: 1024}
+		for _, r := range cpuTables[a].rules {
+			lacks := r.vlen > 1024 || strings.HasPrefix(r.flag, "has_avx512") || r.flag == "has_avx_vnni" || r.flag == "has_mie4" || r.flag == "has_vxrs_ext3"
+			if lacks {
+				e.Lacks[r.flag] = e.String() + " has no " + r.flag
+			}
+			if r.vlen > 1024 {
+				e.Lacks[r.flag] = e.String() + " supports VLEN up to 1024 bits"
+			}
+		}
+		qemu10[a] = e
+	}
+}
+
 // Hosts of the kinds the project runs on, whatever this machine is.
 var (
-	hostV4  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave avx512f avx512dq avx512vl avx512bw avx512cd avx512vbmi avx512_bitalg avx512_vnni")}
-	hostV3  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave")}
-	hostV2  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt")}
-	hostARM = Host{Arch: AArch64}
+	hostV4  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave avx512f avx512dq avx512vl avx512bw avx512cd avx512vbmi avx512_bitalg avx512_vnni"), Emulators: qemu72}
+	hostV3  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave"), Emulators: qemu72}
+	hostV2  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt"), Emulators: qemu72}
+	hostARM = Host{Arch: AArch64, Emulators: qemu72}
 )
 
 func sortedFeatures(list string) []string { return slices.Sorted(slices.Values(strings.Fields(list))) }
@@ -139,12 +197,13 @@ func TestPlace(t *testing.T) {
 		{"avx2 code on a v2 host runs under qemu", hostV2, X86_64, x86Skylake,
 			Placement{Emulated: true, CPU: "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on"}, ""},
 		{"avx512 code on a v4 host", hostV4, X86_64, avx512, Placement{}, ""},
-		{"avx512 code on a v3 host runs nowhere", hostV3, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks and QEMU 7.2 has no AVX-512"},
-		{"avx512 code on a v2 host names the AVX-512 flag", hostV2, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks and QEMU 7.2 has no AVX-512"},
+		{"avx512 code on a v3 host runs nowhere", hostV3, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
+		{"avx512 code on a v2 host names the AVX-512 flag", hostV2, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
 		{"host lacks what QEMU has, has what QEMU lacks", Host{Arch: X86_64, Features: []string{"avx512f"}}, X86_64, []string{"has_avx512f", "has_popcnt"}, Placement{}, "x86_64: ISA flag has_popcnt needs popcnt, which this host's CPU lacks, and QEMU cannot stand in: ISA flag has_avx512f cannot be emulated"},
 		{"unknown flag on the host's arch", hostV4, X86_64, []string{"has_sse5=true"}, Placement{}, "has_sse5: unknown"},
 		{"riscv64 on x86_64", hostV3, RISCV64, []string{"has_zba=true"}, Placement{Emulated: true, CPU: "rv64,zba=true"}, ""},
 		{"riscv64 unemulated", hostV3, RISCV64, []string{"has_zcb=true"}, Placement{}, "has_zcb cannot be emulated"},
+		{"riscv64 under QEMU 10", Host{Arch: X86_64, Emulators: qemu10}, RISCV64, []string{"has_zcb=true"}, Placement{Emulated: true, CPU: "rv64,zcb=true"}, ""},
 		{"x86_64 code on an aarch64 host", hostARM, X86_64, []string{"has_avx=true"}, Placement{Emulated: true, CPU: "qemu64,avx=on,xsave=on"}, ""},
 		{"aarch64 code on an aarch64 host", hostARM, AArch64, []string{"has_lse=true", "has_i8mm=true"}, Placement{}, ""},
 	}
@@ -173,6 +232,7 @@ func TestBlockers(t *testing.T) {
 	}{
 		{"riscv64: what QEMU cannot emulate", hostV3, RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"}, nil, []string{"has_zcb", "has_zicond"}},
 		{"aarch64: QEMU emulates it all", hostV3, AArch64, []string{"has_lse=true"}, nil, nil},
+		{"riscv64: QEMU 10 emulates it all", Host{Arch: X86_64, Emulators: qemu10}, RISCV64, []string{"has_zcb=true", "has_v=true", "has_zicond=true"}, nil, nil},
 		{"x86_64: what a v2 host lacks", hostV2, X86_64, with(x86Skylake, "has_avx512f=true"),
 			[]string{"has_avx", "has_avx2", "has_avx512f", "has_bmi1", "has_bmi2", "has_fma", "has_lzcnt"}, []string{"has_avx512f"}},
 		{"x86_64: a v4 host has it all", hostV4, X86_64, with(x86Skylake, "has_avx512f=true"), nil, []string{"has_avx512f"}},
@@ -184,7 +244,7 @@ func TestBlockers(t *testing.T) {
 				t.Errorf("%s: NativeBlockers = %v, want %v", tt.name, got, tt.native)
 			}
 		}
-		if got := QemuBlockers(tt.arch, tt.flags); !slices.Equal(got, tt.qemu) {
+		if got := QemuBlockers(tt.host, tt.arch, tt.flags); !slices.Equal(got, tt.qemu) {
 			t.Errorf("%s: QemuBlockers = %v, want %v", tt.name, got, tt.qemu)
 		}
 	}

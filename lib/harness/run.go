@@ -177,10 +177,7 @@ func (e *Executable) command(ctx context.Context, where Placement) (string, []st
 		}
 		return exe, nil, nil
 	}
-	emulator, err := exec.LookPath(e.Arch.Emulator())
-	if err == nil {
-		emulator, err = filepath.Abs(emulator) // the sandbox executes it without a PATH search
-	}
+	emulator, err := EmulatorPath(e.Arch) // absolute: the sandbox executes it without a PATH search
 	if err != nil {
 		return "", nil, fmt.Errorf("run %s: %w", e.Path, err)
 	}

@@ -86,8 +86,12 @@ func CheckToolchain(ctx context.Context, arch Arch) error {
 	where := Placement{}
 	if !arch.Native() {
 		where.Emulated = true
-		if _, err := exec.LookPath(arch.Emulator()); err != nil {
-			return &ToolchainError{Arch: arch, Step: "emulator " + arch.Emulator(), Detail: "not installed", Package: emulatorPackage}
+		if _, err := EmulatorPath(arch); err != nil {
+			detail := "not installed"
+			if os.Getenv(QemuDirEnv) != "" {
+				detail = err.Error()
+			}
+			return &ToolchainError{Arch: arch, Step: "emulator " + arch.Emulator(), Detail: detail, Package: emulatorPackage}
 		}
 	}
 	dir, err := os.MkdirTemp("", "cliff-check-")
@@ -168,7 +172,7 @@ func checkKey(ctx context.Context, arch Arch) (string, error) {
 		h.Write([]byte{0})
 	}
 	if !arch.Native() {
-		path, err := exec.LookPath(arch.Emulator())
+		path, err := EmulatorPath(arch)
 		if err != nil {
 			return "", err
 		}

@@ -3,22 +3,18 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
 )
 
 // EmulatorVersion is the version of the qemu-user binary that runs arch's
 // code ("7.2.22"), for records and reports: a finding under QEMU names
 // the QEMU it was found with.
 func EmulatorVersion(ctx context.Context, arch Arch) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, arch.Emulator(), "--version").Output()
+	path, err := EmulatorPath(arch)
 	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", arch.Emulator(), err)
+		return "", err
 	}
-	return parseEmulatorVersion(string(out))
+	return emulatorVersionOf(ctx, path)
 }
 
 // parseEmulatorVersion reads "qemu-x86_64 version 7.2.22 (Debian ...)".

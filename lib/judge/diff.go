@@ -32,6 +32,10 @@ type Tally struct {
 	// Unreached are cases with results whose case record may have been
 	// in the part of the input left unread after an error.
 	Unreached int
+	// NotRunnableHere counts the results skipped because the machine
+	// that ran them could not (record.NotRunnableHere): its CPU or its
+	// QEMU lacks what their ISA flags need.
+	NotRunnableHere int
 }
 
 // Failures counts the verdicts that are Cranelift failures.
@@ -63,6 +67,9 @@ func (t *Tally) Write(w io.Writer) {
 	}
 	if t.Orphans+t.Unreached > 0 {
 		fmt.Fprintf(w, "; %d not judged (results without their case)", t.Orphans+t.Unreached)
+	}
+	if t.NotRunnableHere > 0 {
+		fmt.Fprintf(w, "; %d results skipped, not runnable on the machine that ran them (its CPU or QEMU lacks their ISA flags)", t.NotRunnableHere)
 	}
 	fmt.Fprintln(w)
 }
@@ -178,6 +185,11 @@ func (d *differ) verdict(e *entry) error {
 	v := verdict(e.c) // Case without merging again: the joiner merged repeats as they came
 	d.tally.Cases++
 	d.tally.Verdicts[v.Verdict]++
+	for _, r := range e.results {
+		if r.Status == record.StatusUnsupported && strings.HasPrefix(r.Message, record.NotRunnableHere) {
+			d.tally.NotRunnableHere++
+		}
+	}
 	if answeredConfigs(v.Sides) < 2 {
 		d.tally.Lone++
 	}

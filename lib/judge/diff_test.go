@@ -74,3 +74,42 @@ func TestCaseIsWhatDiffWrites(t *testing.T) {
 		t.Errorf("Case changed its argument: kind %q, %d results", c.Kind, len(c.Results))
 	}
 }
+
+// TestNotRunnableHereIsCountedNotCompared: a result the machine could not
+// run (record.NotRunnableHere) changes no verdict, and the summary counts
+// it; an unsupported result for another reason is not counted.
+func TestNotRunnableHereIsCountedNotCompared(t *testing.T) {
+	clif := "function %f(i32) -> i32 {\nblock0(v0: i32):\n    return v0\n}\n"
+	avx512 := x86Speed
+	avx512.Flags = []string{"has_avx512f"}
+	results := []record.RunResult{
+		ok(x86Speed, hashA, "i32 0x1"), ok(interp, hashA, "i32 0x1"),
+		{Config: avx512, Status: record.StatusUnsupported, Message: record.NotRunnableHere + "x86_64: ISA flag has_avx512f needs avx512f, which this host's CPU lacks"},
+		{Config: riscv, Status: record.StatusUnsupported, Message: "external name %memcpy"},
+	}
+	path := filepath.Join(t.TempDir(), "a.jsonl")
+	w, err := jsonl.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &record.Case{ID: "k", CLIF: clif, Inputs: []record.InputVector{{{Type: "i32", Value: "1"}}}, Results: results}
+	c.Stamp()
+	if err := w.Write(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tally, err := Diff(context.Background(), Options{Inputs: []string{path}, Output: filepath.Join(t.TempDir(), "v.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Verdicts[record.OutcomeConsistent] != 1 || tally.NotRunnableHere != 1 {
+		t.Errorf("tally %+v, want one consistent case and one result not runnable here", tally)
+	}
+	var buf bytes.Buffer
+	tally.Write(&buf)
+	if want := "; 1 results skipped, not runnable on the machine that ran them"; !bytes.Contains(buf.Bytes(), []byte(want)) {
+		t.Errorf("summary %q, want it to contain %q", buf.String(), want)
+	}
+}

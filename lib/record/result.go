@@ -166,3 +166,9 @@ func (c Config) validate(p *problems, field string) {
 		}
 	}
 }
+
+// NotRunnableHere starts the message of an unsupported result whose code
+// this machine cannot run: its CPU lacks a feature the ISA flags need and
+// its QEMU cannot emulate it (AVX-512 on most x86_64 hosts, Zcb under
+// QEMU 7.2). Another machine runs it; cliff-diff counts these apart.
+const NotRunnableHere = "not runnable on this machine: "

@@ -2,8 +2,8 @@
  * probe HEX: runs the instruction bytes HEX (memory order) followed by a
  * return, with a pointer to 64 bytes of scratch memory in the first
  * argument register. Exit status: 0 the instructions ran, 4 SIGILL, 5
- * another fault. TestCPUTableAgainstQemu uses it to check, under qemu,
- * which CPU features each -cpu string really has.
+ * another fault. ProbeEmulator (emulators.go) runs it under each QEMU to
+ * learn which CPU features each -cpu string really has.
  */
 #include <signal.h>
 #include <stdio.h>
