@@ -2,24 +2,30 @@
 # The lowering census: every opcode x controlling type x free type x
 # condition code of each target's universe that cliff's verifier accepts
 # (cliff-gen --enumerate --all: the profile's exclusions and known.mask
-# ignored), compiled for the target at each opt level and run on
-# edge-value inputs, natively or under QEMU, and in the interpreter as the
-# reference; cliff-diff joins every target's results by combination, and
-# cliff-census classifies each failing combination per target (unlowered,
-# panic, wrong, qemu; invalid when Cranelift's verifier rejects what
-# cliff's accepts) and marks it known (facts.txt, known.mask, findings/)
-# or new.
+# ignored), compiled for the target with each of its named flag sets
+# (lib/arch: riscv64 without V, x86_64 at SSE2, ...) at each opt level and
+# run on edge-value inputs, natively or under QEMU, and in the interpreter
+# as the reference; cliff-diff joins every target's results by
+# combination, and cliff-census classifies each failing combination per
+# target and flag set (unlowered, panic, wrong, qemu; invalid when
+# Cranelift's verifier rejects what cliff's accepts) and marks it known
+# (facts.txt, known.mask, findings/) or new. What a flag set lacks a
+# feature for (vectors without V) is compiled anyway (cliff-run
+# --compile-refused): Cranelift must refuse it cleanly, or the panic is a
+# row.
 #
 #   scripts/census.sh [ARCH...]     (default: x86_64 aarch64 riscv64 s390x)
 #
-# Writes into $OUT: ARCH.cases.jsonl.zst, ARCH.results.jsonl.zst and
-# ARCH.log per target, verdicts.jsonl.zst (every verdict), census.jsonl
+# Writes into $OUT: ARCH.cases.jsonl.zst, ARCH.SET.results.jsonl.zst and
+# ARCH.log per target and flag set, verdicts.jsonl.zst (every verdict), census.jsonl
 # (the rows: each failing combination per target, and each fine one a
 # profile excludes) and census.md (the report, with the time taken).
 # Each target's run is a cliff-run --resume journal: a census killed at
 # any point and started again runs only what is missing.
 #
-# Environment: OUT (out/census), JOBS (cores; cliff-run's parallel
+# Environment: OUT (out/census), SETS (all: every named flag set of each
+# target; default: the default set only; or names, comma-separated, each
+# run on the targets that have it), JOBS (cores; cliff-run's parallel
 # workers), OPTS (none,speed,speed_and_size), SEED (1; the census's inputs
 # and immediates, the same on every target), CENSUS_RUN_FLAGS (more
 # cliff-run flags, e.g. "--isa-flags riscv64=has_v,has_zbb --set
@@ -43,6 +49,7 @@ OPTS=${OPTS:-none,speed,speed_and_size}
 SEED=${SEED:-1}
 CASE_TIMEOUT=${CASE_TIMEOUT:-10s}
 TARGET_TIMEOUT=${TARGET_TIMEOUT:-60m}
+SETS=${SETS:-all}
 read -r -a run_flags <<< "${CENSUS_RUN_FLAGS:-}"
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x)
@@ -63,24 +70,40 @@ for a in "${arches[@]}"; do
 	t0=$(date +%s)
 	bin/cliff-gen --enumerate --all --profile "$a" --seed "$SEED" -o "$OUT/$a.cases.jsonl.zst" 2>> "$log" ||
 		die "$a: cliff-gen failed, see $log"
-	status=0
-	timeout --kill-after=30s "$TARGET_TIMEOUT" \
-		bin/cliff-run --arch "$a,interp" --opt "$OPTS" -j "$JOBS" --timeout "$CASE_TIMEOUT" "${run_flags[@]}" \
-		--resume -o "$OUT/$a.results.jsonl.zst" "$OUT/$a.cases.jsonl.zst" 2>> "$log" || status=$?
-	t1=$(date +%s)
-	# cliff-run's compile errors are the census's findings, not its
-	# failures (they go to the log); 2 is a machine that cannot build or
-	# run the target's code, 124 and up a timeout or a kill.
-	if [ "$status" -ge 2 ]; then
-		echo "census.sh: $a: cliff-run exit $status, see $log" >&2
-		failed=1
-	fi
 	cases=$(grep -o 'census of [^:]*: [0-9]* of [0-9]* combinations written; [0-9]* rejected by cliff.s verifier' "$log" || true)
-	printf '%s: %ss (%s)\n' "$a" "$((t1 - t0))" "$cases" | tee -a "$timing" >&2
+	t1=$(date +%s)
+	sets=()
+	while read -r _ set; do
+		case ,$SETS, in ,all,|*,$set,*) sets+=("$set") ;; esac
+	done < <(bin/cliff-run --flag-sets --arch "$a")
+	[ ${#sets[@]} -gt 0 ] || { echo "census.sh: $a: no flag set in SETS=$SETS" >&2; continue; }
+	for set in "${sets[@]}"; do
+		# The interpreter, the reference, runs once per target, with its
+		# default set.
+		targets=$a
+		[ "$set" = default ] && targets="$a,interp"
+		status=0
+		s0=$(date +%s)
+		timeout --kill-after=30s "$TARGET_TIMEOUT" \
+			bin/cliff-run --arch "$targets" --isa-flags "$a=$set" --compile-refused --opt "$OPTS" -j "$JOBS" \
+			--timeout "$CASE_TIMEOUT" "${run_flags[@]}" \
+			--resume -o "$OUT/$a.$set.results.jsonl.zst" "$OUT/$a.cases.jsonl.zst" 2>> "$log" || status=$?
+		# cliff-run's compile errors are the census's findings, not its
+		# failures (they go to the log); 2 is a machine that cannot build or
+		# run the target's code, 124 and up a timeout or a kill.
+		if [ "$status" -ge 2 ]; then
+			echo "census.sh: $a ($set): cliff-run exit $status, see $log" >&2
+			failed=1
+		fi
+		printf '%s (%s): %ss\n' "$a" "$set" "$(($(date +%s) - s0))" | tee -a "$timing" >&2
+	done
+	printf '%s: %ss in all, generating %ss (%s)\n' "$a" "$(($(date +%s) - t0))" "$((t1 - t0))" "$cases" | tee -a "$timing" >&2
 done
 results=()
 for a in "${arches[@]}"; do
-	[ -s "$OUT/$a.results.jsonl.zst" ] && results+=("$OUT/$a.results.jsonl.zst")
+	for f in "$OUT/$a".*.results.jsonl.zst; do
+		[ -s "$f" ] && results+=("$f")
+	done
 done
 [ ${#results[@]} -gt 0 ] || die "no target produced results"
 # --hold: the targets' universes differ, so a combination's records are
@@ -93,8 +116,8 @@ bin/cliff-census --summary --md "$OUT/census.md" -o "$OUT/census.jsonl" "$OUT/ve
 end_all=$(date +%s)
 {
 	printf '\n## Run\n\n'
-	printf 'Targets %s, opt levels %s, seed %s, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target, then judge and classify):\n\n' \
-		"${arches[*]}" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
+	printf 'Targets %s, flag sets %s, opt levels %s, seed %s, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target and flag set, then judge and classify):\n\n' \
+		"${arches[*]}" "$SETS" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
 	sed 's/^/- /' "$timing"
 } >> "$OUT/census.md"
 echo "census.sh: $OUT/census.md" >&2

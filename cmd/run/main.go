@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -133,11 +134,13 @@ by the signal, records finished before it written.`,
 			&cli.IntFlag{Name: "batch", Value: 100, Usage: "cases per compiled object and executable"},
 			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
 			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request (plus 2s per module)"},
+			&cli.BoolFlag{Name: "compile-refused", Usage: "compile and run what a configuration's ISA flags lack a feature for (vector types on riscv64 without has_v), instead of answering unsupported: does Cranelift fail cleanly or panic? (scripts/census.sh)"},
 			&cli.BoolFlag{Name: "isolate", Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
 			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
 			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
 			cliapp.DriverFlag(""),
 			cliapp.CraneliftFlag(),
+			&cli.BoolFlag{Name: "flag-sets", Usage: "only list the named flag sets of each --arch (default: all four), one \"ARCH SET\" line each, in table order, for scripts (scripts/census.sh)"},
 			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
 			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
 		},
@@ -154,6 +157,17 @@ func run(c *cli.Context) error {
 	arches, err := engine.ParseArches(c.StringSlice("arch"))
 	if err != nil {
 		return cli.Exit(err, exitError)
+	}
+	if c.Bool("flag-sets") {
+		for _, a := range arch.All() {
+			if len(arches) > 0 && !slices.Contains(arches, a.Name) {
+				continue
+			}
+			for _, name := range a.SetNames() {
+				fmt.Printf("%s %s\n", a.Name, name)
+			}
+		}
+		return nil
 	}
 	opts, err := engine.ParseOpts(c.StringSlice("opt"))
 	if err != nil {
@@ -208,6 +222,7 @@ func run(c *cli.Context) error {
 		CompileTimeout: c.Duration("compile-timeout"),
 		Fuel:           c.Uint64("fuel"),
 		Isolate:        c.Bool("isolate"),
+		CompileRefused: c.Bool("compile-refused"),
 		Host:           host,
 		Log:            os.Stderr,
 	}

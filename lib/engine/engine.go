@@ -45,6 +45,11 @@ type Options struct {
 	// Isolate runs every input vector in a fresh process; by default a
 	// case's vectors share one until one of them fails.
 	Isolate bool
+	// CompileRefused compiles, and runs, what a configuration's ISA flags
+	// lack a feature for (a vector type on riscv64 without V, x86_pshufb
+	// without SSSE3), which runs otherwise refuse as unsupported: the
+	// census asks whether Cranelift then fails cleanly or panics.
+	CompileRefused bool
 	// Host is where native code runs and what CPU features it may use;
 	// the zero Host is this machine's (harness.ReadHost).
 	Host harness.Host
@@ -83,12 +88,14 @@ type limits struct {
 	// isolate runs every input vector in a fresh child process; by
 	// default a case's vectors share one until one of them fails.
 	isolate bool
+	// compileRefused: Options.CompileRefused.
+	compileRefused bool
 }
 
 // limits checks the options' limits: a zero limit would fail every case
 // as a timeout, blamed on Cranelift.
 func (o *Options) limits() (limits, error) {
-	lim := limits{perInput: o.Timeout, compileBase: o.CompileTimeout, compilePer: 2 * time.Second, link: 2 * time.Minute, fuel: o.Fuel, isolate: o.Isolate}
+	lim := limits{perInput: o.Timeout, compileBase: o.CompileTimeout, compilePer: 2 * time.Second, link: 2 * time.Minute, fuel: o.Fuel, isolate: o.Isolate, compileRefused: o.CompileRefused}
 	switch {
 	case lim.perInput <= 0:
 		return lim, fmt.Errorf("--timeout %s: want a positive duration", lim.perInput)

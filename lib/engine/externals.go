@@ -119,7 +119,7 @@ func (w *worker) refused(t *task, u *unit) bool {
 	case record.ExecInterp:
 		why = u.interpRefusal()
 	default:
-		if why == "" {
+		if why == "" && !w.lim.compileRefused {
 			why = flagRefusal(t.cfg, u.funcs)
 		}
 	}
