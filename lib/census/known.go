@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"cliff/lib/arch"
 	"cliff/lib/cluster"
 	"cliff/lib/ir"
 	"cliff/lib/profile"
@@ -26,13 +27,22 @@ type Knowledge struct {
 // some combinations on an architecture: a line of its header
 //
 //	; Census: ARCH PATTERN...
+//	; Census: ARCH(SET,SET) PATTERN...
 //
-// ARCH one of the four or *, each PATTERN a census key with path.Match
-// wildcards ("bitcast.i*x*.i128", "fcmp.f128.*"). It is how a finding
-// that has no diagnostic to quote, an interpreter bug above all (a wrong
-// answer, or the interpreter alone refusing), marks its rows known.
+// ARCH one of the four or *, optionally only with the named flag sets,
+// each PATTERN a census key with path.Match wildcards
+// ("bitcast.i*x*.i128", "fcmp.f128.*"). It is how a finding that has no
+// diagnostic to quote, an interpreter bug above all (a wrong answer, or
+// the interpreter alone refusing), or one that holds for some flag sets
+// only, marks its rows known.
 type censusClaim struct {
 	finding, arch, pattern string
+	sets                   []string // none: every set
+}
+
+func (cl censusClaim) covers(t Target, key string) bool {
+	ok, _ := path.Match(cl.pattern, key)
+	return ok && (cl.arch == "*" || cl.arch == t.Arch) && (len(cl.sets) == 0 || slices.Contains(cl.sets, t.Set))
 }
 
 // parseCensusClaims reads the "; Census:" lines of a finding's header.
@@ -44,14 +54,22 @@ func parseCensusClaims(f profile.FindingHeader) ([]censusClaim, error) {
 			continue
 		}
 		fields := strings.Fields(rest)
-		if len(fields) < 2 || fields[0] != "*" && !slices.Contains(profile.Arches, fields[0]) {
-			return nil, fmt.Errorf("findings/%s:%d: want \"; Census: ARCH PATTERN...\" with ARCH one of %s or *", f.Name, n+1, strings.Join(profile.Arches, ", "))
+		var arch, sets string
+		if len(fields) > 0 {
+			arch, sets, _ = strings.Cut(strings.TrimSuffix(fields[0], ")"), "(")
+		}
+		if len(fields) < 2 || arch != "*" && !slices.Contains(profile.Arches, arch) || strings.HasSuffix(fields[0], ")") && sets == "" {
+			return nil, fmt.Errorf("findings/%s:%d: want \"; Census: ARCH[(SET,...)] PATTERN...\" with ARCH one of %s or *", f.Name, n+1, strings.Join(profile.Arches, ", "))
 		}
 		for _, p := range fields[1:] {
 			if _, err := path.Match(p, ""); err != nil {
 				return nil, fmt.Errorf("findings/%s:%d: pattern %q: %w", f.Name, n+1, p, err)
 			}
-			out = append(out, censusClaim{finding: f.Name, arch: fields[0], pattern: p})
+			cl := censusClaim{finding: f.Name, arch: arch, pattern: p}
+			if sets != "" {
+				cl.sets = strings.Split(sets, ",")
+			}
+			out = append(out, cl)
 		}
 	}
 	return out, nil
@@ -134,13 +152,19 @@ func (k *Knowledge) Excluded(arch string, c universe.Combo) []string {
 	return out
 }
 
-// Refs lists what knows finding f of c on arch: its facts.txt
+// Refs lists what knows finding f of c on target t: its facts.txt
 // exclusions, its known.mask entries, the findings that claim it
-// (censusClaim), and the known.mask paragraphs and findings that quote
-// its diagnostic (a panic's ISLE rule line or site, a
-// missing lowering's opcode.type) for arch. Empty: the finding is new.
-func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
+// (censusClaim), the known.mask paragraphs and findings that quote its
+// diagnostic (a panic's ISLE rule line or site, a missing lowering's
+// opcode.type) for the architecture, and, for a clean refusal, lib/arch's
+// word that the flag set lacks what the opcode needs. Empty: the finding
+// is new.
+func (k *Knowledge) Refs(t Target, c universe.Combo, f Finding) []string {
+	arch := t.Arch
 	refs := k.Excluded(arch, c)
+	if why := flagSetLacks(t, c); why != "" && (f.Class == ClassUnlowered || f.Class == ClassError) {
+		refs = append(refs, why)
+	}
 	for _, e := range k.mask {
 		// A QEMU bug's entry knows the emulator's symptoms, not a wrong
 		// answer of the same combination.
@@ -150,7 +174,7 @@ func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
 	}
 	key := universe.Key(c)
 	for _, cl := range k.census {
-		if ok, _ := path.Match(cl.pattern, key); ok && (cl.arch == "*" || cl.arch == arch) {
+		if cl.covers(t, key) {
 			if ref := "findings/" + cl.finding; !slices.Contains(refs, ref) {
 				refs = append(refs, ref)
 			}
@@ -167,4 +191,22 @@ func (k *Knowledge) Refs(arch string, c universe.Combo, f Finding) []string {
 		}
 	}
 	return refs
+}
+
+// flagSetLacks says what lib/arch knows the target's flag set lacks for
+// c, as a reference, or "": an opcode whose only lowering needs a flag
+// the set does not have (x86_pshufb without SSSE3).
+func flagSetLacks(t Target, c universe.Combo) string {
+	a, ok := arch.Lookup(t.Arch)
+	if !ok {
+		return ""
+	}
+	set, ok := a.FlagSet(t.Set)
+	if !ok {
+		return ""
+	}
+	if need := a.OpNeeds(c.Op.String(), set.Flags); need != "" {
+		return fmt.Sprintf("lib/arch: %s lowers %s only with %s", t.Arch, c.Op, need)
+	}
+	return ""
 }

@@ -16,11 +16,19 @@ func TestKnownOrNew(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		arch  string
+		arch  string // "ARCH" (its default set) or "ARCH SET"
 		combo universe.Combo
 		f     Finding
 		want  string // a part of one ref; "" when new
 	}{
+		{"a clean refusal of what the flag set lacks (lib/arch OpFlags)", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
+			Finding{Class: ClassUnlowered, Detail: "error: Unsupported feature: should be implemented in ISLE: x86_pshufb.i8x16"}, "lib/arch: x86_64 lowers x86_pshufb only with has_ssse3"},
+		{"new: a panic on what the flag set lacks is not excused by lib/arch", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
+			Finding{Class: ClassPanic, Detail: "panic: something @ cranelift-codegen/src/isa/x64/lower.isle:1"}, ""},
+		{"riscv64 without V: vector types panic (finding 32's claim)", "riscv64 base", universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32X4},
+			Finding{Class: ClassPanic, Detail: "panic: internal error: entered unreachable code @ cranelift-codegen/src/isa/riscv64/inst/args.rs:1283"}, "findings/32-riscv64-vectors-without-v-panic.clif"},
+		{"new: finding 32 claims no row of a set with V", "riscv64 v", universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32X4},
+			Finding{Class: ClassWrong, Detail: "i32x4 one lane value"}, ""},
 		{"fuzzgen's x86_64 exception (facts.txt [upstream])", "x86_64", universe.Combo{Op: ir.OpFcvtToUint, Ctrl: ir.I8, Free: ir.F64},
 			Finding{Class: ClassPanic, Detail: "panic: internal error: entered unreachable code @ cranelift-codegen/src/isa/x64/inst/emit.rs:1265"}, "facts.txt:139 [upstream]"},
 		{"a missing lowering facts.txt lists ([unlowered])", "aarch64", universe.Combo{Op: ir.OpUaddOverflowCin, Ctrl: ir.I64},
@@ -48,7 +56,11 @@ func TestKnownOrNew(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			refs := k.Refs(tt.arch, tt.combo, tt.f)
+			arch, set, _ := strings.Cut(tt.arch, " ")
+			if set == "" {
+				set = "default"
+			}
+			refs := k.Refs(Target{arch, set}, tt.combo, tt.f)
 			if tt.want == "" {
 				if len(refs) > 0 {
 					t.Errorf("refs %v, want none (new)", refs)
@@ -69,7 +81,7 @@ func TestCensusClaimsKeepToTheirTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs := k.Refs("x86_64", universe.Combo{Op: ir.OpFcmp, Ctrl: ir.F128, Imm: "eq"}, Finding{Class: ClassWrong, Detail: "i8 value"})
+	refs := k.Refs(Target{"x86_64", "default"}, universe.Combo{Op: ir.OpFcmp, Ctrl: ir.F128, Imm: "eq"}, Finding{Class: ClassWrong, Detail: "i8 value"})
 	if strings.Contains(strings.Join(refs, "\n"), "findings/26") {
 		t.Errorf("x86_64's fcmp.f128.eq is known from %v, want not from finding 26 (an s390x claim)", refs)
 	}
@@ -82,6 +94,7 @@ func TestCensusClaimErrors(t *testing.T) {
 		{"; Finding 99\n; Census: mips bitcast.*\n", "findings/99.clif:2: want"},
 		{"; Census: s390x\n", "findings/99.clif:1: want"},
 		{"; Census: * bitcast.[\n", `pattern "bitcast.["`},
+		{"; Census: riscv64() iadd.*\n", "findings/99.clif:1: want"},
 	} {
 		_, err := parseCensusClaims(profile.FindingHeader{Name: "99.clif", Header: tt.header})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -213,7 +213,7 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 		for _, c := range f.Configs {
 			row.Configs = append(row.Configs, c.String())
 		}
-		row.Refs = k.Refs(arch, combo, f)
+		row.Refs = k.Refs(t, combo, f)
 		row.New = f.Class != ClassFine && len(row.Refs) == 0
 		if row.New {
 			res.count(t, f.Class, true)
