@@ -36,6 +36,8 @@ func executorFor(a string) string {
 		return record.ExecInterp
 	case a == arch.Ref:
 		return record.ExecRef
+	case arch.IsBytecode(a):
+		return record.ExecPulley
 	case a == hostArch():
 		return record.ExecNative
 	}
