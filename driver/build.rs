@@ -23,6 +23,26 @@ const CFGS: &[(&str, &str, (u64, u64))] = &[
         "relocs are FinalizedMachReloc",
         (0, 137),
     ),
+    // Pulley's calls and near addresses are relocated with X86CallPCRel4,
+    // the value replacing the field (Reloc::PulleyPcRel, added to the
+    // field, from 0.124).
+    (
+        "cranelift_pulley_x86_pcrel",
+        "Pulley's pc-relative relocation is X86CallPCRel4",
+        (0, 124),
+    ),
+    // pulley-interpreter's TrapKind has no DisabledOpcode (from 0.121,
+    // pulley-interpreter 34) and no StackOverflow (from 0.122, 35).
+    (
+        "pulley_no_disabled_opcode",
+        "TrapKind has no DisabledOpcode",
+        (0, 121),
+    ),
+    (
+        "pulley_no_stack_overflow",
+        "TrapKind has no StackOverflow",
+        (0, 122),
+    ),
     // MachBufferFinalized has `alignment` (`min_alignment` from 0.137).
     (
         "cranelift_buffer_alignment",

@@ -34,6 +34,42 @@ pub fn reloc_user_name(reloc: &Reloc) -> Option<UserExternalNameRef> {
     }
 }
 
+/// The external name a relocation refers to; `None` for a label or an
+/// offset in the function itself.
+pub fn reloc_external_name(reloc: &Reloc) -> Option<&ExternalName> {
+    #[cfg(cranelift_finalized_relocs)]
+    use cranelift_codegen::FinalizedRelocTarget as Target;
+    #[cfg(not(cranelift_finalized_relocs))]
+    use cranelift_codegen::RelocTarget as Target;
+    match &reloc.target {
+        Target::ExternalName(name) => Some(name),
+        _ => None,
+    }
+}
+
+/// How a Pulley pc-relative relocation (a call, a near function address)
+/// is applied, when `kind` is one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PulleyPcRel {
+    /// The 4-byte field becomes `target + addend - field address`.
+    Replace,
+    /// `target + addend - field address` is added to the field, which
+    /// holds the field's offset from its instruction's start.
+    Add,
+}
+
+/// Before 0.124 Pulley borrowed X86CallPCRel4 (with the offset of the
+/// field in the addend); from 0.124 it has PulleyPcRel.
+pub fn pulley_pc_rel(kind: cranelift_codegen::binemit::Reloc) -> Option<PulleyPcRel> {
+    use cranelift_codegen::binemit::Reloc as R;
+    match kind {
+        R::X86CallPCRel4 => Some(PulleyPcRel::Replace),
+        #[cfg(not(cranelift_pulley_x86_pcrel))]
+        R::PulleyPcRel => Some(PulleyPcRel::Add),
+        _ => None,
+    }
+}
+
 /// The alignment the function's code needs. The field is `alignment`
 /// before 0.137.
 #[cfg(cranelift_buffer_alignment)]

@@ -86,6 +86,7 @@ pub fn compile_module(
     text: &str,
     isa: &dyn TargetIsa,
 ) -> Result<CompiledModule, ModuleFailure> {
+    let colocate_own = crate::target::is_pulley(isa);
     let unnamed = |failure: Failure| ModuleFailure {
         function: None,
         failure,
@@ -99,7 +100,7 @@ pub fn compile_module(
         let name = func.name.to_string();
         let result = match panics::catch(|| {
             let mut func = func;
-            names.rewrite(&mut func);
+            names.rewrite(&mut func, colocate_own);
             compile_function(func, isa)
         }) {
             Ok(Ok(compiled)) => Ok(compiled),

@@ -19,6 +19,7 @@ mod object;
 mod ops;
 mod panics;
 mod protocol;
+mod pulley;
 mod target;
 
 use serde_json::Value;

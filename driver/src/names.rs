@@ -58,10 +58,19 @@ impl ModuleNames {
     }
 
     /// Rewrites every function reference and symbol global value of `func`.
-    pub fn rewrite(&mut self, func: &mut Function) {
+    ///
+    /// `colocate_own` marks the references to functions of the module
+    /// `colocated`: for Pulley, whose non-colocated direct call is a call
+    /// of a host function (`call_indirect_host`, served only by an
+    /// embedder), so that a call of the module's own function, the
+    /// trampoline's call of its entry first of all, stays a bytecode call.
+    pub fn rewrite(&mut self, func: &mut Function, colocate_own: bool) {
         let refs: Vec<_> = func.dfg.ext_funcs.keys().collect();
         for fref in refs {
             if let Some(name) = self.local_name(func, &func.dfg.ext_funcs[fref].name, false) {
+                if colocate_own && name.namespace == LOCAL_FUNCTION {
+                    func.dfg.ext_funcs[fref].colocated = true;
+                }
                 let user = func.declare_imported_user_function(name);
                 func.dfg.ext_funcs[fref].name = ExternalName::User(user);
             }
@@ -148,7 +157,7 @@ block0(v0: i64):
     fn rewrite_links_own_functions_and_imports_the_rest() {
         let mut functions = parse_module(MODULE).unwrap();
         let mut names = ModuleNames::new(&functions);
-        names.rewrite(&mut functions[1]);
+        names.rewrite(&mut functions[1], false);
         assert_eq!(names_of(&functions[1]), ["u0:0", "u1:0", "u1:1"]);
         assert_eq!(
             names.imports(),

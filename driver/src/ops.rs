@@ -181,7 +181,11 @@ fn compile(request: &Value) -> Result<Body, Failure> {
     let start = Instant::now();
     let compiled: Vec<Option<&CompiledModule>> =
         results.iter().map(|(r, _)| r.as_ref().ok()).collect();
-    let (bytes, left_out) = build_object(&isa, &compiled, &req.entries)?;
+    let (bytes, left_out) = if target::is_pulley(&*isa) {
+        crate::pulley::build_batch(&isa, &compiled, &req.entries)?
+    } else {
+        build_object(&isa, &compiled, &req.entries)?
+    };
     std::fs::write(&req.output, bytes).map_err(|e| format!("write {}: {e}", req.output))?;
     let object_ms = millis(start);
 

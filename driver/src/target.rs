@@ -10,8 +10,24 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Value};
 use cranelift_reader::{parse_sets_and_triple, OwnedFlagsOrIsa};
 
-/// The ISAs cliff compiles for (the `version` op lists them).
-pub const TARGETS: [&str; 4] = ["x86_64", "aarch64", "riscv64", "s390x"];
+/// The ISAs cliff compiles for (the `version` op lists them). The four
+/// Pulley targets are Cranelift's portable bytecode, run by cliff-pulley
+/// (src/runner/): their `compile` writes a Pulley batch file (pulley.rs).
+pub const TARGETS: [&str; 8] = [
+    "x86_64",
+    "aarch64",
+    "riscv64",
+    "s390x",
+    "pulley32",
+    "pulley32be",
+    "pulley64",
+    "pulley64be",
+];
+
+/// Whether `isa` compiles Pulley bytecode rather than machine code.
+pub fn is_pulley(isa: &dyn cranelift_codegen::isa::TargetIsa) -> bool {
+    isa.name().starts_with("pulley")
+}
 
 /// Builds the ISA for `target` with shared settings `flags`.
 pub fn isa(target: &str, flags: &[String]) -> Result<OwnedTargetIsa, String> {
@@ -42,7 +58,9 @@ fn elf_triple(target: &str) -> String {
     let (isa, rest) = target
         .split_once(char::is_whitespace)
         .unwrap_or((target, ""));
-    if isa.contains('-') {
+    if isa.contains('-') || isa.starts_with("pulley") {
+        // Pulley has no operating system: target-lexicon knows
+        // `pulley64` (and `pulley64be`, ...) alone, as CLIF files write it.
         target.to_string()
     } else {
         format!("{isa}-unknown-linux-gnu {rest}")

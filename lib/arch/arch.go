@@ -50,6 +50,15 @@ type Arch struct {
 	// using one is not for flags without it, as a vector type is not
 	// for VectorFlag's absence. Callers must not modify it.
 	OpFlags map[string]string
+	// Bytecode marks Cranelift's Pulley targets: portable bytecode that
+	// cliff-pulley (driver/src/runner) runs in pulley-interpreter on any
+	// host, with no GOARCH, Debian package, gcc or QEMU. They are in
+	// Backends, Lookup and Known, not in All and Names, which list the
+	// machine architectures (whose toolchains, CPU tables and flag
+	// swarms the other packages keep).
+	Bytecode bool
+	// PointerBytes is 4 for the 32-bit Pulley targets, else 8.
+	PointerBytes int
 }
 
 // table is the list, in the order tools print and combine architectures.
@@ -58,6 +67,24 @@ var table = []Arch{
 	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: aarch64Default, FlagSets: aarch64FlagSets},
 	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: riscv64Default, FlagSets: riscv64FlagSets, VectorFlag: "has_v"},
 	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: s390xDefault, FlagSets: s390xFlagSets},
+}
+
+// pulleyFlagSets: Pulley has no ISA flag cliff varies (its pointer width
+// and byte order are the target's name).
+var pulleyFlagSets = []FlagSet{{DefaultSet, []string{}, "Pulley bytecode: no ISA flags"}}
+
+// bytecode are Cranelift's Pulley targets, in the order of its names.
+var bytecode = []Arch{
+	{Name: "pulley32", DefaultISAFlags: []string{}, FlagSets: pulleyFlagSets, Bytecode: true, PointerBytes: 4},
+	{Name: "pulley32be", DefaultISAFlags: []string{}, FlagSets: pulleyFlagSets, Bytecode: true, PointerBytes: 4},
+	{Name: "pulley64", DefaultISAFlags: []string{}, FlagSets: pulleyFlagSets, Bytecode: true, PointerBytes: 8},
+	{Name: "pulley64be", DefaultISAFlags: []string{}, FlagSets: pulleyFlagSets, Bytecode: true, PointerBytes: 8},
+}
+
+func init() {
+	for i := range table {
+		table[i].PointerBytes = 8
+	}
 }
 
 // Interp is the pseudo-architecture of Cranelift's interpreter in
@@ -82,16 +109,38 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns the architecture named name, if cliff compiles for it.
-func Lookup(name string) (Arch, bool) {
-	i := slices.IndexFunc(table, func(a Arch) bool { return a.Name == name })
-	if i < 0 {
-		return Arch{}, false
+// Backends lists every target cliff compiles for and runs: the machine
+// architectures, then the Pulley targets.
+func Backends() []Arch { return append(All(), bytecode...) }
+
+// BackendNames lists the names of Backends.
+func BackendNames() []string {
+	var names []string
+	for _, a := range Backends() {
+		names = append(names, a.Name)
 	}
-	return table[i], true
+	return names
 }
 
-// Known reports whether cliff compiles for the architecture name.
+// IsBytecode reports whether name is a Pulley target.
+func IsBytecode(name string) bool {
+	a, ok := Lookup(name)
+	return ok && a.Bytecode
+}
+
+// Lookup returns the architecture or Pulley target named name, if cliff
+// compiles for it.
+func Lookup(name string) (Arch, bool) {
+	for _, t := range [][]Arch{table, bytecode} {
+		if i := slices.IndexFunc(t, func(a Arch) bool { return a.Name == name }); i >= 0 {
+			return t[i], true
+		}
+	}
+	return Arch{}, false
+}
+
+// Known reports whether cliff compiles for the architecture (or Pulley
+// target) name.
 func Known(name string) bool {
 	_, ok := Lookup(name)
 	return ok

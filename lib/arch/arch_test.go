@@ -44,8 +44,20 @@ func TestLookupAndHost(t *testing.T) {
 	if a, ok := Lookup("aarch64"); !ok || a.Debian != "arm64" || !slices.Equal(a.DefaultISAFlags, []string{"has_lse"}) {
 		t.Errorf("Lookup(aarch64) = %+v, %v", a, ok)
 	}
-	if _, ok := Lookup("pulley64"); ok {
-		t.Errorf("Lookup(pulley64) found an architecture cliff does not compile for")
+	if _, ok := Lookup("mips64"); ok {
+		t.Errorf("Lookup(mips64) found an architecture cliff does not compile for")
+	}
+	for name, ptr := range map[string]int{"pulley32": 4, "pulley32be": 4, "pulley64": 8, "pulley64be": 8, "x86_64": 8} {
+		a, ok := Lookup(name)
+		if !ok || a.PointerBytes != ptr || a.Bytecode != strings.HasPrefix(name, "pulley") || IsBytecode(name) != a.Bytecode {
+			t.Errorf("Lookup(%s) = %+v, %v", name, a, ok)
+		}
+		if a.Bytecode && slices.Contains(Names(), name) {
+			t.Errorf("Names() lists the bytecode target %s", name)
+		}
+	}
+	if got, want := len(BackendNames()), len(Names())+4; got != want {
+		t.Errorf("BackendNames() = %v", BackendNames())
 	}
 	// All returns a copy: a caller cannot change the table.
 	All()[0].Name = "changed"

@@ -432,8 +432,8 @@ func (b *Builder) writeCrate(dir string, job *buildJob) error {
 	return nil
 }
 
-// cargoBuild runs cargo build --release in dir and installs the binary
-// as dir/cliff-driver. A build that fails is a reason (its first error
+// cargoBuild runs cargo build --release in dir and installs the binaries
+// as dir/cliff-driver and dir/cliff-pulley. A build that fails is a reason (its first error
 // line); err is for what is not cargo's verdict (no cargo, a timeout, a
 // cancelled run, a file that cannot be copied).
 func (b *Builder) cargoBuild(ctx context.Context, tc Toolchain, dir string, job *buildJob) (reason string, err error) {
@@ -454,7 +454,7 @@ func (b *Builder) cargoBuild(ctx context.Context, tc Toolchain, dir string, job 
 	defer logFile.Close()
 	bctx, cancel := context.WithTimeout(ctx, BuildTimeout)
 	defer cancel()
-	args := []string{"build", "--release", "--bin", "cliff-driver"}
+	args := []string{"build", "--release", "--bin", "cliff-driver", "--bin", "cliff-pulley"}
 	if job.locked {
 		args = append(args, "--locked")
 	}
@@ -498,8 +498,12 @@ func (b *Builder) cargoBuild(ctx context.Context, tc Toolchain, dir string, job 
 		}
 		return first, nil
 	}
-	if err := copyFile(filepath.Join(target, "release", "cliff-driver"), filepath.Join(dir, "cliff-driver")); err != nil {
-		return "", err
+	// cliff-pulley, the Pulley runner, lives beside the driver, which is
+	// how cliff-run finds it (lib/engine).
+	for _, bin := range []string{"cliff-driver", "cliff-pulley"} {
+		if err := copyFile(filepath.Join(target, "release", bin), filepath.Join(dir, bin)); err != nil {
+			return "", err
+		}
 	}
 	return "", nil
 }

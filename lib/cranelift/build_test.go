@@ -29,7 +29,7 @@ cp Cargo.toml "` + bin + `/last-manifest"
 	if fail {
 		script += "echo '   Compiling cliff-driver v0.1.0' >&2\necho 'error[E0432]: unresolved import `cranelift_codegen::FinalizedMachReloc`' >&2\nexit 101\n"
 	} else {
-		script += "mkdir -p \"$CARGO_TARGET_DIR/release\"\nprintf '#!/bin/sh\\necho driver\\n' > \"$CARGO_TARGET_DIR/release/cliff-driver\"\n"
+		script += "mkdir -p \"$CARGO_TARGET_DIR/release\"\nprintf '#!/bin/sh\\necho driver\\n' > \"$CARGO_TARGET_DIR/release/cliff-driver\"\nprintf '#!/bin/sh\\necho runner\\n' > \"$CARGO_TARGET_DIR/release/cliff-pulley\"\n"
 	}
 	rustc := "#!/bin/sh\necho 'rustc 1.95.0 (59807616e 2026-04-14)'\n"
 	for name, text := range map[string]string{"cargo": script, "rustc": rustc} {
@@ -71,11 +71,14 @@ func TestBuildCachesByKey(t *testing.T) {
 		t.Errorf("first build: %+v", first)
 	}
 	built, _ := os.ReadFile(filepath.Join(filepath.Dir(calls), "last-manifest"))
-	if !strings.Contains(string(built), `cranelift-reader = "=0.120.2"`) || !strings.Contains(string(built), `rust-version = "1.84.0"`) {
+	if !strings.Contains(string(built), `cranelift-reader = "=0.120.2"`) || !strings.Contains(string(built), `rust-version = "1.84.0"`) || !strings.Contains(string(built), `pulley-interpreter = { version = "=33.0.2"`) {
 		t.Errorf("the build's manifest is not pinned to 0.120.2:\n%s", built)
 	}
 	if out, err := os.ReadFile(first.Driver); err != nil || !strings.Contains(string(out), "driver") {
 		t.Errorf("the driver was not installed in the cache: %v", err)
+	}
+	if out, err := os.ReadFile(filepath.Join(filepath.Dir(first.Driver), "cliff-pulley")); err != nil || !strings.Contains(string(out), "runner") {
+		t.Errorf("cliff-pulley was not installed beside the driver: %v", err)
 	}
 	again, err := (&Builder{Cache: b.Cache, Source: b.Source}).Ensure(ctx, Spec{Kind: Release, Version: "0.120.2"})
 	if err != nil || !again.Cached || again.Driver != first.Driver {

@@ -112,6 +112,7 @@ rust-version = "1.97"
 [dependencies]
 cranelift-codegen = { version = "=0.137.1", features = ["all-arch"] }
 cranelift-reader = "=0.137.1"
+pulley-interpreter = { version = "=50.0.1", features = ["interp"] }
 serde = { version = "1", features = ["derive"] }
 
 [dev-dependencies]
@@ -127,6 +128,7 @@ func TestRewriteManifest(t *testing.T) {
 		`rust-version = "1.84.0"`,
 		`cranelift-codegen = { version = "=0.120.2", features = ["all-arch"] }`,
 		`cranelift-reader = "=0.120.2"`,
+		`pulley-interpreter = { version = "=33.0.2", features = ["interp"] }`,
 		`serde = { version = "1", features = ["derive"] }`,
 		"[workspace]\n",
 		"[patch.crates-io]\ncranelift-codegen = { path = \"/w/cranelift/codegen\" }\ncranelift-entity = { path = \"/w/cranelift/entity\" }\n",

@@ -17,11 +17,24 @@ var (
 	craneliftDep   = regexp.MustCompile(`^(cranelift-[a-z0-9-]+)\s*=\s*(.*)$`)
 	quotedVersion  = regexp.MustCompile(`"=?[0-9][^"]*"`)
 	rustVersionKey = regexp.MustCompile(`^rust-version\s*=\s*"[^"]*"`)
+	// pulley-interpreter = { version = "=50.0.1", features = ["interp"] }
+	pulleyDep = regexp.MustCompile(`^pulley-interpreter\s*=\s*(.*)$`)
 )
 
+// pulleyVersion is the pulley-interpreter release of a Cranelift
+// release: wasmtime numbers them together, Cranelift 0.M.P with
+// wasmtime (M-87).0.P (0.137.1 and 50.0.1, 0.120.2 and 33.0.2).
+func pulleyVersion(cranelift string) (string, error) {
+	var minor, patch int
+	if _, err := fmt.Sscanf(cranelift, "0.%d.%d", &minor, &patch); err != nil || minor < 88 {
+		return "", fmt.Errorf("Cranelift %s: no pulley-interpreter release matches it", cranelift)
+	}
+	return fmt.Sprintf("%d.0.%d", minor-87, patch), nil
+}
+
 // rewriteManifest gives the driver's Cargo.toml the version of Cranelift
-// to build (every cranelift-* dependency pinned to it, in [dependencies]
-// only), the release's rust-version, its own empty [workspace] (the
+// to build (every cranelift-* dependency pinned to it, and
+// pulley-interpreter to its release, in [dependencies] only), the release's rust-version, its own empty [workspace] (the
 // build directory belongs to no other), and path patches for a
 // checkout's crates (name → directory).
 func rewriteManifest(manifest, version, rustVersion string, patches map[string]string) (string, error) {
@@ -36,6 +49,13 @@ func rewriteManifest(manifest, version, rustVersion string, patches map[string]s
 		switch {
 		case section == "[package]" && rustVersionKey.MatchString(trimmed) && rustVersion != "":
 			line = fmt.Sprintf("rust-version = %q", rustVersion)
+		case section == "[dependencies]" && pulleyDep.MatchString(trimmed):
+			pv, err := pulleyVersion(version)
+			if err != nil {
+				return "", err
+			}
+			m := pulleyDep.FindStringSubmatch(trimmed)
+			line = "pulley-interpreter = " + quotedVersion.ReplaceAllLiteralString(m[1], fmt.Sprintf("%q", "="+pv))
 		case section == "[dependencies]" && craneliftDep.MatchString(trimmed):
 			m := craneliftDep.FindStringSubmatch(trimmed)
 			if !quotedVersion.MatchString(m[2]) {

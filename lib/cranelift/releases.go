@@ -70,10 +70,15 @@ func (b *Builder) CacheState(version string) string {
 	return "fails: " + info.Reason
 }
 
-// Install copies a driver to path (make's bin/cliff-driver).
+// Install copies a driver to path (make's bin/cliff-driver), and the
+// cliff-pulley built with it beside it (bin/cliff-pulley).
 func Install(driver, path string) error {
 	if err := copyFile(driver, path); err != nil {
 		return fmt.Errorf("installing the driver as %s: %w", path, err)
+	}
+	runner := filepath.Join(filepath.Dir(driver), "cliff-pulley")
+	if err := copyFile(runner, filepath.Join(filepath.Dir(path), "cliff-pulley")); err != nil {
+		return fmt.Errorf("installing cliff-pulley beside %s: %w", path, err)
 	}
 	return nil
 }

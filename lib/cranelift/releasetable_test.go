@@ -24,7 +24,7 @@ func TestReleaseTableCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Opcodes) < 100 || len(a.SharedSettings) < 10 || len(a.ISAFlags) != 4 {
+	if len(a.Opcodes) < 100 || len(a.SharedSettings) < 10 || len(a.ISAFlags) < 4 {
 		t.Fatalf("the features answer is too thin to check: %d opcodes, %d settings, %d targets", len(a.Opcodes), len(a.SharedSettings), len(a.ISAFlags))
 	}
 	if stale := cranelift.Stale(ir.Releases(), a, 20); len(stale) > 0 {

@@ -190,7 +190,7 @@ func TestConfigs(t *testing.T) {
 		{"no arch: the host", ConfigSpec{Opts: []string{"none"}}, []record.Config{
 			{Arch: hostArch(), OptLevel: "none", Flags: defaultISAFlags(hostArch()), Executor: record.ExecNative},
 		}, ""},
-		{"unknown arch", ConfigSpec{Arches: []string{"pulley64"}}, nil, `architecture "pulley64"`},
+		{"unknown arch", ConfigSpec{Arches: []string{"mips64"}}, nil, `architecture "mips64"`},
 		{"unknown opt level", ConfigSpec{Opts: []string{"fast"}}, nil, `opt level "fast"`},
 		{"flags of an unknown arch", ConfigSpec{Variants: map[string][]Variant{"x86": nil}}, nil, `ISA flags for "x86"`},
 		// Several variants of one arch: one configuration per variant and

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"cliff/lib/arch"
 	"cliff/lib/canon"
 	"cliff/lib/driver"
 	"cliff/lib/harness"
@@ -31,6 +32,9 @@ type task struct {
 // scratch directory, and runs tasks one at a time.
 type worker struct {
 	drv map[string]*driver.Client // by Config.Cranelift
+	// drvPath are the drivers' binaries, by Config.Cranelift: cliff-pulley
+	// is beside each.
+	drvPath map[string]string
 	// crates are the Cranelift versions of the drivers, by
 	// Config.Cranelift (versionRefusal).
 	crates map[string]string
@@ -48,10 +52,18 @@ func newWorker(cranelifts []Cranelift, lim limits, host harness.Host, tools *too
 		return nil, err
 	}
 	drv := map[string]*driver.Client{}
+	drvPath := map[string]string{}
 	for _, c := range cranelifts {
 		drv[c.Label] = driver.New(c.Driver)
+		drvPath[c.Label] = c.Driver
 	}
-	return &worker{drv: drv, dir: dir, lim: lim, host: host, tools: tools}, nil
+	return &worker{drv: drv, drvPath: drvPath, dir: dir, lim: lim, host: host, tools: tools}, nil
+}
+
+// pulleyRunner is the cliff-pulley built with the driver of cfg's
+// Cranelift: the same pulley-interpreter release as its Cranelift.
+func (w *worker) pulleyRunner(cfg record.Config) string {
+	return filepath.Join(filepath.Dir(w.drvPath[cfg.Cranelift]), "cliff-pulley")
 }
 
 // driverFor is the driver of cfg's Cranelift.
@@ -141,7 +153,16 @@ func (w *worker) compiled(ctx context.Context, t *task) {
 	if len(units) == 0 {
 		return
 	}
-	if err := w.tools.check(ctx, t.cfg.Arch); err != nil {
+	if arch.IsBytecode(t.cfg.Arch) {
+		// No toolchain: cliff-pulley, built with the driver, runs it.
+		if _, err := os.Stat(w.pulleyRunner(t.cfg)); err != nil {
+			err = fmt.Errorf("%s: cannot run Pulley code: %w (cliff-pulley is built with the driver: make, or cliff-cranelift build)", t.cfg.Arch, err)
+			for _, u := range units {
+				w.failEnvironment(t, u, err)
+			}
+			return
+		}
+	} else if err := w.tools.check(ctx, t.cfg.Arch); err != nil {
 		for _, u := range units {
 			w.failEnvironment(t, u, err)
 		}
@@ -220,8 +241,13 @@ func (w *worker) failBuild(t *task, u *unit, err error) {
 func compileRequest(target string, cfg record.Config, units []*unit, obj string) (*driver.CompileRequest, map[*entry]int) {
 	req := &driver.CompileRequest{Target: target, Flags: sharedFlags(cfg), Output: obj}
 	entryIndex := map[*entry]int{}
+	a, _ := arch.Lookup(cfg.Arch)
 	for k, u := range units {
-		req.Modules = append(req.Modules, u.clif+u.tramps)
+		tramps := u.tramps
+		if a.PointerBytes == 4 {
+			tramps = u.tramps32
+		}
+		req.Modules = append(req.Modules, u.clif+tramps)
 		for _, e := range u.entries {
 			if e.err == nil {
 				entryIndex[e] = len(req.Entries)
@@ -296,7 +322,14 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 	lctx, cancel2 := context.WithTimeout(ctx, w.lim.link)
 	defer cancel2()
 	start := time.Now()
-	b.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe)
+	if arch.IsBytecode(t.cfg.Arch) {
+		b.exe, err = harness.LinkPulley(harness.Arch(t.cfg.Arch), obj, w.pulleyRunner(t.cfg))
+		if err == nil {
+			b.exe.Path = exe // the batch file is removed; nothing is written at exe
+		}
+	} else {
+		b.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe)
+	}
 	b.linkMS = msSince(start)
 	if errors.As(err, new(*harness.ToolchainError)) {
 		return nil, err
@@ -325,7 +358,10 @@ func compileFailure(status, message, location string) (record.Status, string) {
 func (w *worker) execute(ctx context.Context, t *task, b *built, where harness.Placement) {
 	cfg := t.cfg
 	cfg.Executor = record.ExecNative
-	if where.Emulated {
+	switch {
+	case arch.IsBytecode(cfg.Arch):
+		cfg.Executor = record.ExecPulley
+	case where.Emulated:
 		cfg.Executor = record.ExecQemu
 	}
 	type slot struct {

@@ -29,8 +29,9 @@ type unit struct {
 	caseSettings []string
 	skips        []skip
 	// tramps is the CLIF of every runnable entry's trampoline, appended
-	// to clif for compiled configurations.
-	tramps string
+	// to clif for compiled configurations; tramps32 the same with 32-bit
+	// buffer pointers, for the 32-bit Pulley targets.
+	tramps, tramps32 string
 	// funcs are the module's functions by name, for following calls.
 	funcs map[string]*ir.Function
 	// module is the parsed module, which the reference (lib/interp)
@@ -77,7 +78,7 @@ type call struct {
 // prepare builds the trampolines and result slots once the entries are
 // known.
 func (u *unit) prepare(nconfigs int) {
-	var b strings.Builder
+	var b, b32 strings.Builder
 	for _, e := range u.entries {
 		e.results = make([]*record.RunResult, nconfigs)
 		if e.err != nil || u.compileOnly {
@@ -88,11 +89,18 @@ func (u *unit) prepare(nconfigs int) {
 			e.err = err
 			continue
 		}
+		text32, _, err := tramp.TextFor(e.fn, ir.I32)
+		if err != nil {
+			e.err = err
+			continue
+		}
 		e.layout = layout
 		b.WriteString("\n")
 		b.WriteString(text)
+		b32.WriteString("\n")
+		b32.WriteString(text32)
 	}
-	u.tramps = b.String()
+	u.tramps, u.tramps32 = b.String(), b32.String()
 }
 
 // caseUnit makes a unit of a case record: its first (or Entry) function
@@ -190,7 +198,7 @@ func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skip
 		u.funcs[fn.Name] = fn
 	}
 	for _, h := range f.Header {
-		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && arch.Known(h.Words[0]) {
+		if h.Kind == ir.HeaderTarget && u.verifyTarget == "" && len(h.Words) > 0 && arch.Known(h.Words[0]) && !arch.IsBytecode(h.Words[0]) {
 			u.verifyTarget = strings.Join(h.Words, " ")
 		}
 	}

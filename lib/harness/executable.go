@@ -28,6 +28,8 @@ type Executable struct {
 	entries  []uint64          // address of each entry; 0 for a module that failed
 	symbols  map[string]uint64 // every named symbol's address
 	funcs    []function        // function symbols by address, to name a PC
+	// pulley is set for Pulley code, which cliff-pulley runs (pulley.go).
+	pulley *pulleyHost
 }
 
 // elfMachines are the ELF machine numbers of the architectures.

@@ -16,7 +16,7 @@ type line struct {
 	index   int
 	status  string // ok, signal, syscall, timeout, exit, null
 	results []byte
-	syscall string // for syscall: its name, "-" if the harness has none
+	syscall string // for syscall: its name, "-" if the harness has none; for trap (Pulley): the trap kind
 	code    int    // signal number, exit status or system call number
 	pc      uint64
 	addr    uint64
@@ -33,7 +33,7 @@ func parseLine(text string) (line, error) {
 		return line{}, fmt.Errorf("harness output %q: index: %w", text, err)
 	}
 	l.status = f[1]
-	if l.status == "syscall" {
+	if l.status == "syscall" || l.status == "trap" {
 		l.syscall = f[2]
 	} else if f[2] != "-" {
 		if l.results, err = hex.DecodeString(f[2]); err != nil {
@@ -84,6 +84,11 @@ func (e *Executable) parseOutput(out []byte, jobs []Job, outcomes []Outcome, tm 
 
 // outcome interprets one job's line.
 func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration, refusals map[uint64]string) (Outcome, error) {
+	if e.pulley != nil {
+		if o, ok, err := e.pulleyOutcome(l, tm); ok || err != nil {
+			return o, err
+		}
+	}
 	switch l.status {
 	case "ok":
 		if len(l.results) != job.ResultSize {

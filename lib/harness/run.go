@@ -171,6 +171,9 @@ func (e *Executable) command(ctx context.Context, where Placement) (string, []st
 	if err != nil {
 		return "", nil, err
 	}
+	if e.pulley != nil {
+		return exe, nil, nil // cliff-pulley runs on the host and confines itself
+	}
 	if !where.Emulated {
 		if !e.Arch.Native() {
 			return "", nil, fmt.Errorf("run %s: %s code cannot run natively on %s", e.Path, e.Arch, HostArch())

@@ -48,7 +48,7 @@ type Config struct {
 	// Settings are shared Cranelift settings other than opt_level, as on a
 	// CLIF set line: "enable_nan_canonicalization=true".
 	Settings []string `json:"settings,omitempty"`
-	Executor string   `json:"executor"` // ExecNative, ExecQemu, ExecInterp or ExecRef
+	Executor string   `json:"executor"` // ExecNative, ExecQemu, ExecInterp, ExecRef or ExecPulley
 	// Cranelift names the Cranelift that compiled (or interpreted) the
 	// case when a run tests versions as an axis (cliff-run --cranelift):
 	// a release, 0.137.1, or a checkout, 0.139.0@0123456789ab. Empty:
@@ -61,6 +61,9 @@ const (
 	ExecNative = "native" // compiled and run on this machine
 	ExecQemu   = "qemu"   // compiled for another arch and run under qemu-user
 	ExecInterp = "interp" // Cranelift's interpreter
+	// ExecPulley is Pulley bytecode (the pulley* targets) run by
+	// cliff-pulley in pulley-interpreter.
+	ExecPulley = "pulley"
 	// ExecRef is cliff's own CLIF interpreter (lib/interp), which shares
 	// no code with Cranelift: cliff-diff's reference when it answered.
 	ExecRef = "ref"
@@ -154,7 +157,7 @@ func (r *RunResult) validate(p *problems, embedded bool) {
 func (c Config) validate(p *problems, field string) {
 	p.require(field+".arch", c.Arch)
 	p.require(field+".opt_level", c.OptLevel)
-	oneOf(p, field+".executor", c.Executor, ExecNative, ExecQemu, ExecInterp, ExecRef)
+	oneOf(p, field+".executor", c.Executor, ExecNative, ExecQemu, ExecInterp, ExecRef, ExecPulley)
 	for i, f := range c.Flags {
 		if f == "" {
 			p.addf(field+".flags", "flag %d is empty", i)

@@ -90,20 +90,27 @@ func place(params []ir.AbiParam, what string) ([]Slot, int, error) {
 // Build returns the trampoline for entry (a function of the same module)
 // and its buffer layout.
 func Build(entry *ir.Function) (*ir.Function, Layout, error) {
+	return BuildFor(entry, ir.I64)
+}
+
+// BuildFor is Build with buffer pointers of type ptr: i32 for targets
+// with 32-bit addresses (pulley32), whose backend refuses an i64 address.
+// cliff-pulley keeps the buffers below 4 GiB for them.
+func BuildFor(entry *ir.Function, ptr ir.Type) (*ir.Function, Layout, error) {
 	layout, err := LayoutOf(&entry.Sig)
 	if err != nil {
 		return nil, layout, fmt.Errorf("function %s: %w", entry.Name, err)
 	}
 	f := ir.NewFunction(Name(entry.Name), ir.Signature{
-		Params:   []ir.AbiParam{{Type: ir.I64}, {Type: ir.I64}},
+		Params:   []ir.AbiParam{{Type: ptr}, {Type: ptr}},
 		CallConv: ir.CallConvSystemV,
 	})
 	b := ir.NewBuilder(f)
 	sig := b.DeclareSig(entry.Sig)
 	callee := b.DeclareFuncRef(entry.Name, sig)
 	blk := b.CreateBlock()
-	args := b.AppendBlockParam(blk, ir.I64)
-	results := b.AppendBlockParam(blk, ir.I64)
+	args := b.AppendBlockParam(blk, ptr)
+	results := b.AppendBlockParam(blk, ptr)
 	b.SwitchToBlock(blk)
 	// notrap: the buffers are always valid, and a trap here would be
 	// blamed on the case.
@@ -122,7 +129,12 @@ func Build(entry *ir.Function) (*ir.Function, Layout, error) {
 
 // Text returns the CLIF text of the trampoline for entry.
 func Text(entry *ir.Function) (string, Layout, error) {
-	f, layout, err := Build(entry)
+	return TextFor(entry, ir.I64)
+}
+
+// TextFor is Text with buffer pointers of type ptr (see BuildFor).
+func TextFor(entry *ir.Function, ptr ir.Type) (string, Layout, error) {
+	f, layout, err := BuildFor(entry, ptr)
 	if err != nil {
 		return "", layout, err
 	}
