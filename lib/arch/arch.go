@@ -71,7 +71,7 @@ var table = []Arch{
 
 // pulleyFlagSets: Pulley has no ISA flag cliff varies (its pointer width
 // and byte order are the target's name).
-var pulleyFlagSets = []FlagSet{{DefaultSet, []string{}, "Pulley bytecode: no ISA flags"}}
+var pulleyFlagSets = []FlagSet{{Name: DefaultSet, Flags: []string{}, Why: "Pulley bytecode: no ISA flags"}}
 
 // bytecode are Cranelift's Pulley targets, in the order of its names.
 var bytecode = []Arch{
