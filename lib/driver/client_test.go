@@ -52,7 +52,7 @@ func TestVersionAndOneProcessForManyRequests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`^0\.\d{3}\.\d+$`).MatchString(v.Cranelift) || len(v.Targets) != 4 {
+		if !regexp.MustCompile(`^0\.\d{3}\.\d+$`).MatchString(v.Cranelift) || len(v.Targets) != 8 {
 			t.Fatalf("version answer %+v", v)
 		}
 		if want := pinnedVersion(t); want != "" && v.Cranelift != want {
