@@ -54,7 +54,7 @@ read -r -a run_flags <<< "${CENSUS_RUN_FLAGS:-}"
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x)
 for a in "${arches[@]}"; do
-	case $a in x86_64|aarch64|riscv64|s390x) ;; *) die "unknown target $a: want x86_64, aarch64, riscv64 or s390x" ;; esac
+	case $a in x86_64|aarch64|riscv64|s390x|pulley32|pulley64) ;; *) die "unknown target $a: want x86_64, aarch64, riscv64, s390x, pulley32 or pulley64" ;; esac
 done
 mkdir -p "$OUT"
 cd "$here"

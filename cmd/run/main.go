@@ -159,7 +159,7 @@ func run(c *cli.Context) error {
 		return cli.Exit(err, exitError)
 	}
 	if c.Bool("flag-sets") {
-		for _, a := range arch.All() {
+		for _, a := range arch.Backends() {
 			if len(arches) > 0 && !slices.Contains(arches, a.Name) {
 				continue
 			}

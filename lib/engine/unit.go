@@ -117,7 +117,11 @@ func caseUnit(source string, c *record.Case) (*unit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clif does not parse: %w", err)
 	}
-	if errs := verify.ModuleWith(m, verify.OptionsForSettings(c.Settings)); len(errs) > 0 {
+	vopts := verify.OptionsForSettings(c.Settings)
+	if a, ok := arch.Lookup(c.Options.Profile); ok && a.PointerBytes == 4 {
+		vopts.PointerType = ir.I32 // made for pulley32: its addresses are 32-bit
+	}
+	if errs := verify.ModuleWith(m, vopts); len(errs) > 0 {
 		return nil, fmt.Errorf("clif does not verify: %w", errs)
 	}
 	if err := checkNames(m.Funcs); err != nil {

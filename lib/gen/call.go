@@ -70,7 +70,7 @@ func (fg *funcGen) call(r *rng) {
 	args := fg.args(r, j)
 	var inst ir.Inst
 	if indirect {
-		addr := ub.Scaffold(fg.b, func() ir.Value { return fg.b.FuncAddr(ir.I64, fr) })
+		addr := ub.Scaffold(fg.b, func() ir.Value { return fg.b.FuncAddr(fg.c.tab.prof.Pointer, fr) })
 		inst = fg.b.Append(ir.InstData{Op: ir.OpCallIndirect, Sig: sig, Args: append([]ir.Value{addr}, args...)})
 	} else {
 		inst = fg.b.Append(ir.InstData{Op: ir.OpCall, Func: fr, Args: args})
@@ -88,7 +88,7 @@ func (fg *funcGen) tailCall(r *rng, j int) {
 	fr, sig := fg.ref(j)
 	args := fg.args(r, j)
 	if fg.c.sw.on["indirect_calls"] && r.chance(0.4) {
-		addr := ub.Scaffold(fg.b, func() ir.Value { return fg.b.FuncAddr(ir.I64, fr) })
+		addr := ub.Scaffold(fg.b, func() ir.Value { return fg.b.FuncAddr(fg.c.tab.prof.Pointer, fr) })
 		fg.b.Append(ir.InstData{Op: ir.OpReturnCallIndirect, Sig: sig, Args: append([]ir.Value{addr}, args...)})
 		return
 	}

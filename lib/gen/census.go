@@ -6,12 +6,18 @@ import (
 	"cliff/lib/record"
 	"cliff/lib/ub"
 	"encoding/binary"
+	"strings"
 )
 
 // CensusIDPrefix starts the ID of every census case; the rest is the
 // combination's key (universe.Key), the same on every target, so that
 // cliff-diff joins one combination's results from several targets.
 const CensusIDPrefix = "census-"
+
+// censusPointer32 follows CensusIDPrefix in the ID of a census case whose
+// scaffold addresses are i32 (pulley32): its CLIF differs from the same
+// combination's elsewhere, so it must not join their results.
+const censusPointer32 = "p32:"
 
 // censusSlotBytes is the stack slot a census memory access works in:
 // room for the widest value (i128, 128-bit vectors) at offset 0.
@@ -29,16 +35,22 @@ const censusSlotBytes = 16
 // (censusInputs). Settings and seed go into the record as given; the case
 // depends on the seed and the combination only, not on the target.
 //
+// Addresses have the target's pointer type (i64, or i32 on pulley32).
+//
 // It reports false for a combination a single instruction cannot show
 // (an operand that is neither a value nor an address).
-func CensusCase(c universe.Combo, seed uint64, settings []string) (*record.Case, *ir.Module, bool) {
+func CensusCase(c universe.Combo, seed uint64, settings []string, pointer ir.Type) (*record.Case, *ir.Module, bool) {
 	key := universe.Key(c)
 	cs := derive(seed, tag("census "+key))
-	mod, ok := censusModule(c, cs)
+	mod, memory, ok := censusModule(c, cs, pointer)
 	if !ok {
 		return nil, nil, false
 	}
-	rec := &record.Case{ID: CensusIDPrefix + key, Seed: seed, Settings: settings}
+	id := CensusIDPrefix + key
+	if memory && pointer != ir.I64 {
+		id = CensusIDPrefix + censusPointer32 + key
+	}
+	rec := &record.Case{ID: id, Seed: seed, Settings: settings}
 	rec.Options.Mode = "census"
 	rec.Inputs = censusInputs(c, mod.Funcs[0], cs)
 	rec.Options.Inputs = len(rec.Inputs)
@@ -50,7 +62,7 @@ func CensusCase(c universe.Combo, seed uint64, settings []string) (*record.Case,
 }
 
 // censusModule builds %main around one instance of c.
-func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
+func censusModule(c universe.Combo, seed uint64, pointer ir.Type) (*ir.Module, bool, bool) {
 	info := c.Op.Info()
 	types := make([]ir.Type, len(info.Ins)) // Invalid: the address
 	var sig ir.Signature
@@ -61,7 +73,7 @@ func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
 		case in.Kind == ir.OperandFixed:
 			types[k] = in.Type
 		case in.Kind != ir.OperandTypeVar:
-			return nil, false // varargs: calls, not computations
+			return nil, false, false // varargs: calls, not computations
 		case info.TypeVars[in.TypeVar].Name == "iAddr":
 			types[k], memory = ir.Invalid, true
 			continue
@@ -73,7 +85,7 @@ func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
 			types[k] = in.Derive.Apply(c.Free)
 		}
 		if !types[k].Valid() {
-			return nil, false
+			return nil, false, false
 		}
 		sig.Params = append(sig.Params, ir.AbiParam{Type: types[k]})
 	}
@@ -95,7 +107,7 @@ func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
 	if memory {
 		ss = b.DeclareStackSlot(censusSlotBytes, slotAlign)
 		addr = ub.Scaffold(b, func() ir.Value {
-			a := b.StackAddr(ir.I64, ss, 0)
+			a := b.StackAddr(pointer, ss, 0)
 			init := params[len(params)-2:]
 			for i, off := 0, 0; off < censusSlotBytes; i, off = i+1, off+8 {
 				b.Store(memFlags(true), init[i], a, int32(off))
@@ -115,14 +127,14 @@ func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
 	}
 	r := newRng(derive(seed, tag("imms")))
 	if !censusImmediates(&r, &d, c) {
-		return nil, false
+		return nil, false, false
 	}
 	inst := b.Append(d)
 	res := append([]ir.Value(nil), f.Insts[inst].Results...)
 	if memory && info.Flags.Has(ir.FlagCanStore) {
 		// What the store wrote, as the bytes of the slot.
 		ub.Scaffold(b, func() ir.Value {
-			a := b.StackAddr(ir.I64, ss, 0)
+			a := b.StackAddr(pointer, ss, 0)
 			for off := 0; off < censusSlotBytes; off += 8 {
 				res = append(res, b.Load(ir.I64, memFlags(true), a, int32(off)))
 			}
@@ -133,7 +145,7 @@ func censusModule(c universe.Combo, seed uint64) (*ir.Module, bool) {
 		f.Sig.Returns = append(f.Sig.Returns, ir.AbiParam{Type: f.Values[v].Type})
 	}
 	b.Return(res...)
-	return &ir.Module{Funcs: []*ir.Function{f}}, true
+	return &ir.Module{Funcs: []*ir.Function{f}}, memory, true
 }
 
 // censusImmediates fills d's immediates: the combination's keyword where
@@ -205,5 +217,6 @@ func CensusKey(id string) (string, bool) {
 	if len(id) <= len(CensusIDPrefix) || id[:len(CensusIDPrefix)] != CensusIDPrefix {
 		return "", false
 	}
-	return id[len(CensusIDPrefix):], true
+	key := strings.TrimPrefix(id[len(CensusIDPrefix):], censusPointer32)
+	return key, key != ""
 }

@@ -15,7 +15,7 @@ import (
 // censusCase builds the census case of c and checks that it verifies.
 func censusCase(t *testing.T, c universe.Combo) (id, clif string, inputs [][]string) {
 	t.Helper()
-	rec, mod, ok := CensusCase(c, 1, nil)
+	rec, mod, ok := CensusCase(c, 1, nil, ir.I64)
 	if !ok {
 		t.Fatalf("%s: no census case", universe.Key(c))
 	}
@@ -117,7 +117,7 @@ func TestCensusFcvtInputsInRange(t *testing.T) {
 		for _, to := range []ir.Type{ir.I8, ir.I32, ir.I64, ir.I128} {
 			for _, from := range []ir.Type{ir.F16, ir.F32, ir.F64, ir.F128} {
 				c := universe.Combo{Op: op, Ctrl: to, Free: from}
-				rec, _, ok := CensusCase(c, 1, nil)
+				rec, _, ok := CensusCase(c, 1, nil, ir.I64)
 				if !ok {
 					t.Fatalf("%s: no case", universe.Key(c))
 				}
@@ -165,5 +165,31 @@ func TestFcvtInRange(t *testing.T) {
 				t.Errorf("f32 %x: encode(decode) = %x, %v", b, back, exact)
 			}
 		}
+	}
+}
+
+// TestCensusCasePointer32: on a 32-bit target the scaffold's addresses
+// are i32, and the case's ID says so (its CLIF is not the other targets'),
+// while CensusKey still gives the combination; a case without memory is
+// the same everywhere.
+func TestCensusCasePointer32(t *testing.T) {
+	load := universe.Combo{Op: ir.OpLoad, Ctrl: ir.I32}
+	rec, mod, ok := CensusCase(load, 1, nil, ir.I32)
+	if !ok {
+		t.Fatal("no census case for load.i32")
+	}
+	if errs := verify.ModuleWith(mod, verify.Options{PointerType: ir.I32}); len(errs) > 0 {
+		t.Fatalf("%v\n%s", errs, rec.CLIF)
+	}
+	if !strings.Contains(rec.CLIF, "stack_addr.i32") || strings.Contains(rec.CLIF, "stack_addr.i64") {
+		t.Errorf("want i32 addresses:\n%s", rec.CLIF)
+	}
+	if key, ok := CensusKey(rec.ID); rec.ID != "census-p32:load.i32" || !ok || key != "load.i32" {
+		t.Errorf("ID %q, key %q %v; want census-p32:load.i32, load.i32", rec.ID, key, ok)
+	}
+	add, _, _ := CensusCase(universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32}, 1, nil, ir.I32)
+	add64, _, _ := CensusCase(universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32}, 1, nil, ir.I64)
+	if add.ID != add64.ID || add.CLIF != add64.CLIF {
+		t.Errorf("iadd.i32: %s vs %s", add.ID, add64.ID)
 	}
 }

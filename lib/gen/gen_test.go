@@ -120,7 +120,7 @@ func TestEveryCaseVerifies(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if errs := verify.Module(mod); len(errs) > 0 {
+					if errs := verify.ModuleWith(mod, verify.Options{PointerType: g.opts.Profile.Pointer}); len(errs) > 0 {
 						t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
 					}
 					checkInvariants(t, mod, c.CLIF, g.opts.Profile)
@@ -310,7 +310,7 @@ func FuzzGeneratedCasesVerify(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if errs := verify.Module(mod); len(errs) > 0 {
+		if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
 			t.Fatalf("%v\n%s", errs, c.CLIF)
 		}
 		checkInvariants(t, mod, c.CLIF, p)

@@ -69,7 +69,7 @@ func (fg *funcGen) declareSlots() {
 		s.ss = fg.b.DeclareStackSlot(uint32(s.size), slotAlign)
 		fg.slots = append(fg.slots, s)
 		ub.Scaffold(fg.b, func() ir.Inst {
-			addr := fg.b.StackAddr(ir.I64, s.ss, 0)
+			addr := fg.b.StackAddr(fg.c.tab.prof.Pointer, s.ss, 0)
 			zero := fg.b.Iconst(ir.I64, 0)
 			var last ir.Inst
 			for off := 0; off < s.size; off += 8 {
@@ -135,7 +135,7 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 	}
 	for _, in := range info.Ins {
 		if in.Name == "p" {
-			d.Args = append(d.Args, ub.Scaffold(fg.b, func() ir.Value { return fg.b.StackAddr(ir.I64, s.ss, int32(base)) }))
+			d.Args = append(d.Args, ub.Scaffold(fg.b, func() ir.Value { return fg.b.StackAddr(fg.c.tab.prof.Pointer, s.ss, int32(base)) }))
 			continue
 		}
 		if ub.HasFloatLanes(a.value) && !fg.canCanon(a.value) {

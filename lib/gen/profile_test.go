@@ -205,7 +205,7 @@ func TestCampaignStaysInProfile(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkProfile(t, p, mod, c.ID, c.CLIF)
-				if _, err := refine.Module(mod, c.Seed, i, refine.Options{Passes: refine.Passes(), Mask: p.Patterns()}); err != nil {
+				if _, err := refine.Module(mod, c.Seed, i, refine.Options{Passes: refine.Passes(), Mask: p.Patterns(), Profile: p}); err != nil {
 					t.Fatalf("%s: %v", c.ID, err)
 				}
 				if err := SetCLIF(c, mod); err != nil {

@@ -45,12 +45,12 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 			unknown++ // a release that does not know the opcode would only reject it
 			continue
 		}
-		rec, mod, ok := gen.CensusCase(c, opts.Seed, prof.Settings)
+		rec, mod, ok := gen.CensusCase(c, opts.Seed, prof.Settings, prof.Pointer)
 		if !ok {
 			inexpressible++
 			continue
 		}
-		if errs := verify.Module(mod); len(errs) > 0 {
+		if errs := verify.ModuleWith(mod, verify.Options{PointerType: prof.Pointer}); len(errs) > 0 {
 			rejected++
 			continue
 		}

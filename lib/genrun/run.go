@@ -111,7 +111,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	var summary metrics.Summary
-	ropts := refine.Options{Passes: refine.Passes(), Mask: prof.Patterns()}
+	ropts := refine.Options{Passes: refine.Passes(), Mask: prof.Patterns(), Pointer: prof.Pointer, Profile: prof}
 	werr := write(ctx, g, opts, ropts, w, surv, &summary)
 	if err := w.CloseAfter(werr); werr == nil {
 		werr = err
@@ -158,7 +158,7 @@ func write(ctx context.Context, g *gen.Generator, opts Options, ropts refine.Opt
 			c.Refined = names
 		}
 		if opts.Verify {
-			if errs := verify.Module(mod); len(errs) > 0 {
+			if errs := verify.ModuleWith(mod, verify.Options{PointerType: ropts.Pointer}); len(errs) > 0 {
 				return fmt.Errorf("case %d (seed %d) fails cliff's verifier, a cliff-gen bug: %v\n%s", index, opts.Seed, errs, c.CLIF)
 			}
 			for _, f := range mod.Funcs {

@@ -32,6 +32,9 @@ type Profile struct {
 	// flags) loads, stores and bitcasts may name; the native order (no
 	// flag) is always allowed.
 	ByteOrders []ir.Endianness
+	// Pointer is the type of addresses: stack_addr, func_addr and the
+	// address operand of memory accesses (i32 on pulley32, else i64).
+	Pointer ir.Type
 
 	ops       []opData
 	crashOnly []bool    // by opcode: emitted only in crash-only mode
@@ -50,9 +53,16 @@ type opData struct {
 	imms map[ir.Type][]string
 }
 
-// Arches lists the architectures with a profile of their own, in the order
-// compat combines them: every architecture cliff compiles for (lib/arch).
-var Arches = arch.Names()
+// Arches lists the targets with a profile of their own: every machine
+// architecture cliff compiles for (lib/arch), in the order compat combines
+// them (CompatArches), then Pulley's 32- and 64-bit bytecode (their
+// big-endian forms lower alike).
+var Arches = append(arch.Names(), "pulley32", "pulley64")
+
+// CompatArches are the targets compat intersects: the machine
+// architectures. Pulley runs a compat case where its own profile allows
+// every instruction of it (lib/engine).
+var CompatArches = arch.Names()
 
 // CompatName is the name of the intersection profile.
 const CompatName = "compat"
@@ -99,7 +109,13 @@ func loadAll() (map[string]*Profile, error) {
 		out[a] = p
 		all = append(all, p)
 	}
-	out[CompatName] = intersect(CompatName, all)
+	var machines []*Profile
+	for _, p := range all {
+		if slices.Contains(CompatArches, p.Name) {
+			machines = append(machines, p)
+		}
+	}
+	out[CompatName] = intersect(CompatName, machines)
 	return out, nil
 }
 
@@ -203,7 +219,7 @@ func (p *Profile) Count() int {
 // newProfile returns an empty profile for the opcode table.
 func newProfile(name string, arches []string) *Profile {
 	n := len(ir.Opcodes()) + 1
-	return &Profile{Name: name, Arches: arches, ops: make([]opData, n), crashOnly: make([]bool, n)}
+	return &Profile{Name: name, Arches: arches, Pointer: ir.I64, ops: make([]opData, n), crashOnly: make([]bool, n)}
 }
 
 // derive returns a copy of p named name whose opcode data is copied so that
@@ -216,6 +232,7 @@ func (p *Profile) derive(name string) *Profile {
 		Settings:   slices.Clone(p.Settings),
 		ABITypes:   slices.Clone(p.ABITypes),
 		ByteOrders: slices.Clone(p.ByteOrders),
+		Pointer:    p.Pointer,
 		ops:        make([]opData, len(p.ops)),
 		crashOnly:  slices.Clone(p.crashOnly),
 		patterns:   p.patterns,
@@ -261,6 +278,9 @@ func intersect(name string, ps []*Profile) *Profile {
 		q.CallConvs = slices.DeleteFunc(q.CallConvs, func(c ir.CallConv) bool { return !p.AllowsCallConv(c) })
 		q.ABITypes = slices.DeleteFunc(q.ABITypes, func(t ir.Type) bool { return !p.AllowsABIType(t) })
 		q.ByteOrders = slices.DeleteFunc(q.ByteOrders, func(e ir.Endianness) bool { return !slices.Contains(p.ByteOrders, e) })
+		if p.Pointer != q.Pointer {
+			panic(fmt.Sprintf("profile %s: %s's pointer type %s is not %s's %s", name, p.Name, p.Pointer, ps[0].Name, q.Pointer))
+		}
 		for _, s := range p.Settings {
 			if !slices.Contains(q.Settings, s) {
 				q.Settings = append(q.Settings, s)

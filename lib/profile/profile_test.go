@@ -52,13 +52,13 @@ func TestLoad(t *testing.T) {
 			}
 			wantArches := []string{name}
 			if name == profile.CompatName {
-				wantArches = profile.Arches
+				wantArches = profile.CompatArches
 			}
 			if !slices.Equal(p.Arches, wantArches) {
 				t.Errorf("Arches = %v, want %v", p.Arches, wantArches)
 			}
 			// Every profile can build a case: integers, calls, a return.
-			for _, must := range []string{"iadd i32", "icmp i64", "brif i8", "load i64", "store i8", "stack_addr i64", "call -", "return -", "iconst i32"} {
+			for _, must := range []string{"iadd i32", "icmp i64", "brif i8", "load i64", "store i8", "stack_addr " + p.Pointer.String(), "call -", "return -", "iconst i32"} {
 				f := strings.Fields(must)
 				if !p.Allows(opc(t, f[0]), typ(t, f[1])) {
 					t.Errorf("does not allow %s", must)
@@ -81,7 +81,7 @@ func TestLoad(t *testing.T) {
 // rejects, and needs every setting some target needs.
 func TestCompatIsIntersection(t *testing.T) {
 	compat := load(t, profile.CompatName)
-	for _, arch := range profile.Arches {
+	for _, arch := range profile.CompatArches {
 		p := load(t, arch)
 		for _, op := range compat.Opcodes() {
 			for _, ctrl := range compat.Types(op) {
@@ -125,49 +125,55 @@ func TestCompatIsIntersection(t *testing.T) {
 // peculiarity; "want" lists the profiles that allow the combination.
 func TestKnownFacts(t *testing.T) {
 	all := "x86_64 aarch64 riscv64 s390x compat"
+	allp := all + " pulley32 pulley64" // and Pulley
 	tests := []struct {
 		op, ctrl, free string
 		want           string
 	}{
-		{"iadd", "i128", "", all},
-		{"imul", "i128", "", all},
-		{"icmp", "i128", "", all},
-		{"select", "i128", "i8", all},
+		{"iadd", "i128", "", allp},
+		{"imul", "i128", "", allp},
+		{"icmp", "i128", "", allp},
+		{"select", "i128", "i8", all},     // Pulley has no 128-bit select
 		{"udiv", "i128", "", ""},          // 128-bit division: no backend
 		{"x86_pshufb", "-", "", "x86_64"}, // x86-only opcodes
 		{"x86_pmulhrsw", "i16x8", "", "x86_64"},
 		{"blendv", "i8x16", "", "x86_64"}, // s390x needs vxrs_ext3
-		{"iadd", "i8x16", "", all},
+		{"iadd", "i8x16", "", allp},
 		{"iadd", "i8x8", "", "aarch64 riscv64"}, // 64-bit vectors
 		{"iadd", "i8x4", "", "riscv64"},         // 32-bit vectors: RVV only
 		{"iadd", "i32x8", "", ""},               // nothing wider than 128 bits
-		{"fadd", "f32x4", "", all},
+		{"fadd", "f32x4", "", allp},
 		{"fadd", "f128", "", "s390x"}, // f128 arithmetic: s390x only
 		{"fadd", "f16", "", ""},       // f16 arithmetic: nowhere
-		{"load", "f16", "", all},      // but f16 loads everywhere
+		{"load", "f16", "", all},      // but f16 loads everywhere but Pulley
 		{"f128const", "-", "", all},
-		{"fcvt_from_sint", "f64", "i64", all},
+		{"fcvt_from_sint", "f64", "i64", allp},
 		{"fcvt_from_sint", "f64", "i128", ""}, // i128 conversions: nowhere
 		{"fcvt_to_sint_sat", "i8", "f32", "aarch64 riscv64 s390x"},
-		{"uadd_overflow", "i32", "", "x86_64 aarch64 riscv64 s390x compat"},
+		{"uadd_overflow", "i32", "", allp},
 		{"sadd_overflow", "i32", "", "x86_64 aarch64 s390x"}, // riscv64 lacks it
 		{"uadd_overflow_cin", "i32", "", ""},
 		{"smin", "i128", "", "riscv64 s390x"},
 		{"popcnt", "i32x4", "", "riscv64 s390x"},
 		{"rotl", "i32x4", "i8", "s390x"},
-		{"atomic_rmw", "i64", "", all},
+		{"atomic_rmw", "i64", "", all}, // Pulley lowers no atomics
 		{"atomic_rmw", "i128", "", ""},
-		{"stack_addr", "i64", "", all},
-		{"stack_addr", "i32", "", ""},                // pointers are 64-bit
+		{"stack_addr", "i64", "", all + " pulley64"},
+		{"stack_addr", "i32", "", "pulley32"},        // pointers are 64-bit but on pulley32
 		{"fpromote", "f64", "f16", "x86_64 aarch64"}, // a finding: kept and masked
 		{"ineg", "i8x8", "", "aarch64 riscv64"},      // a finding on aarch64: kept and masked
 		{"swiden_low", "i32x2", "", ""},              // would widen to a scalar
-		{"bitcast", "i64", "f64", all},
+		{"bitcast", "i64", "f64", allp},
 		{"bitcast", "i64", "i32", ""}, // widths differ
-		{"trap", "-", "", all},
+		{"trap", "-", "", allp},
 		{"debugtrap", "-", "", ""},
 		{"dynamic_stack_addr", "i64", "", ""},
-		{"sequence_point", "-", "", all},
+		{"sequence_point", "-", "", allp},
+		{"band", "f32", "", all},    // Pulley panics on it (a finding)
+		{"rotl", "i32", "i8", allp}, // Pulley rotates i32 and i64
+		{"rotl", "i8", "i8", all},   // but nothing narrower
+		{"fcvt_to_sint", "i8", "f32", "aarch64 riscv64 s390x"},
+		{"vhigh_bits", "i16", "i8x16", all + " pulley32 pulley64"},
 	}
 	for _, tt := range tests {
 		op, ctrl, free := opc(t, tt.op), typ(t, tt.ctrl), ir.Invalid
@@ -461,7 +467,8 @@ func TestKnownMaskNamesProfileCombos(t *testing.T) {
 	for _, e := range mask {
 		arches := []string{e.Arch}
 		if e.Arch == "*" {
-			arches = profile.Arches
+			// Every machine target; Pulley takes fewer types (no f16).
+			arches = profile.CompatArches
 		}
 		for _, a := range arches {
 			p := load(t, a)

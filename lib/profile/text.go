@@ -17,6 +17,7 @@ import (
 //	callconv CC...                 calling conventions functions may use
 //	setting NAME=VALUE             a shared setting every case needs
 //	abi TYPE...                    types a param or return may have
+//	pointer TYPE                   the address type (i64 when absent)
 //	byteorder little|big...        explicit byte orders memory flags may name
 //	crashonly OP...                opcodes only crash-only cases may use
 //	op NAME                        a monomorphic opcode is allowed
@@ -97,6 +98,15 @@ func (p *Profile) parseDirective(f []string) error {
 			return err
 		}
 		p.ABITypes = append(p.ABITypes, ts...)
+	case "pointer":
+		ts, err := ParseTypes(f[1:])
+		if err != nil {
+			return err
+		}
+		if len(ts) != 1 || (ts[0] != ir.I32 && ts[0] != ir.I64) {
+			return fmt.Errorf("want `pointer i32` or `pointer i64`")
+		}
+		p.Pointer = ts[0]
 	case "byteorder":
 		for _, w := range f[1:] {
 			e, ok := byteOrders[w]

@@ -36,6 +36,8 @@ type analyses struct {
 	// generated under (Options.Mask): a pass never makes an instruction
 	// they match.
 	mask *profile.Patterns
+	// prof is Options.Profile: what the target lowers, nil for anything.
+	prof *profile.Profile
 }
 
 // reset readies a for f, keeping its memory.
@@ -104,4 +106,10 @@ func (a *analyses) candidate(v ir.Value) bool {
 		}
 	}
 	return a.candidates[v]
+}
+
+// allows reports whether the case's profile allows op with controlling
+// type t (everything, without a profile).
+func (a *analyses) allows(op ir.Opcode, t ir.Type) bool {
+	return a.prof == nil || a.prof.Allows(op, t)
 }

@@ -115,6 +115,22 @@ type Options struct {
 	// make an instruction one of them matches is not made, and a pass
 	// that leaves one anyway is a PassError. nil masks nothing.
 	Mask *profile.Patterns
+	// Pointer is the case's address type, for the verifier: i32 on
+	// pulley32; the zero Type means i64.
+	Pointer ir.Type
+	// Profile is the case's profile: a pass makes no instruction it does
+	// not allow where it has a choice (sink folds an i128 with iadd where
+	// the target has no bxor.i128, as Pulley). nil allows everything.
+	Profile *profile.Profile
+}
+
+// verifyOptions are the verifier's options for the case's target.
+func (o Options) verifyOptions() verify.Options {
+	opts := verify.DefaultOptions()
+	if o.Pointer != ir.Invalid {
+		opts.PointerType = o.Pointer
+	}
+	return opts
 }
 
 // Module applies the passes to every function of mod, drawing random
@@ -129,7 +145,7 @@ func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) 
 // refineModule is Module in the scratch memory s.
 func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) ([]string, error) {
 	if opts.VerifyEach {
-		if errs := verify.Module(mod); len(errs) > 0 {
+		if errs := verify.ModuleWith(mod, opts.verifyOptions()); len(errs) > 0 {
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
@@ -147,6 +163,7 @@ func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) err
 	cache := s.analysesOf(mod.Funcs)
 	for i := range cache {
 		cache[i].mask = opts.Mask
+		cache[i].prof = opts.Profile
 	}
 	for k := range opts.Passes {
 		p := &opts.Passes[k]
@@ -159,7 +176,7 @@ func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) err
 			}
 		}
 		if opts.VerifyEach {
-			if errs := verify.Module(mod); len(errs) > 0 {
+			if errs := verify.ModuleWith(mod, opts.verifyOptions()); len(errs) > 0 {
 				return &PassError{Pass: p.Name, Errs: errs}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cliff/lib/driver"
+	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
 	"cliff/lib/profile"
@@ -155,6 +156,16 @@ func (s *session) refine(ctx context.Context, c *record.Case, where string) erro
 			return err
 		}
 		opts.Mask = m
+	}
+	if p, err := profile.Load(c.Options.Profile); err == nil {
+		// A case of a profile refines within it; one of none (an
+		// extracted test file) as it always did.
+		if opts.Pointer == ir.Invalid {
+			opts.Pointer = p.Pointer
+		}
+		if opts.Profile == nil {
+			opts.Profile = p
+		}
 	}
 	if err := Case(c, opts); err != nil {
 		return err

@@ -96,6 +96,7 @@ func sink(f *ir.Function, r *rng, a *analyses) {
 }
 
 type sinker struct {
+	a          *analyses
 	f          *ir.Function
 	cfg        *analysis.CFG
 	r          *rng
@@ -113,7 +114,7 @@ type sinker struct {
 // reset readies s for a's function.
 func (s *sinker) reset(a *analyses, r *rng) {
 	f := a.f
-	s.f, s.cfg, s.r, s.b, s.edits = f, a.CFG(), r, nil, &a.scratch.edits
+	s.a, s.f, s.cfg, s.r, s.b, s.edits = a, f, a.CFG(), r, nil, &a.scratch.edits
 	s.slot = reuse.Filled(s.slot, len(f.Blocks), -1)
 	s.reaches = reuse.Zeroed(s.reaches, len(f.Blocks))
 	s.stack = s.stack[:0]
@@ -225,7 +226,12 @@ func (s *sinker) block(b ir.Block) {
 		}
 		acc = s.passOn(b, term, acc)
 		if k := s.slot[b]; k >= 0 && acc != ir.NoValue {
-			folded := foldInto(s.b, s.f.Insts[term].Args[k], acc, s.r.chance(1, 2))
+			arg := s.f.Insts[term].Args[k]
+			useAdd := s.r.chance(1, 2)
+			if t := s.f.Values[s.f.Resolve(arg)].Type; !t.LaneType().IsFloat() && !s.a.allows(ir.OpBxor, t) {
+				useAdd = true // Pulley has iadd.i128 but no bxor.i128
+			}
+			folded := foldInto(s.b, arg, acc, useAdd)
 			s.f.Insts[term].Args[k] = folded
 		}
 	})

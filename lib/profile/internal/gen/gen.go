@@ -139,6 +139,7 @@ arch %s
 		fmt.Fprintf(&b, "setting %s  # %s\n", s.text, s.reason)
 	}
 	fmt.Fprintf(&b, "abi %s\n", joinTypes(sortTypes(a.abi)))
+	fmt.Fprintf(&b, "pointer %s\n", a.pointer)
 	if len(a.byteOrders) > 0 {
 		fmt.Fprintf(&b, "byteorder %s  # %s\n", strings.Join(a.byteOrders, " "), a.byteOrderReason)
 	}
