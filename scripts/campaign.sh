@@ -17,10 +17,12 @@
 #                                             (scripts/campaign_loop.sh says how)
 #
 # Where the cases run. PROFILE=compat (the default) runs the cases, which
-# every target takes, on the four targets at every opt level. A target's
+# every target takes, on the four targets at every opt level, and on
+# pulley64 and pulley32 where their own profiles allow every instruction
+# of a case (Pulley lowers less: no f16, f128 or atomics). A target's
 # profile (PROFILE=riscv64) makes cases only that target takes: they run
 # on that target alone, at every opt level, and in Cranelift's
-# interpreter (the reference). With SWARM=1 (the default) each chunk
+# interpreter; PROFILE=pulley64 (or pulley32) also on its big-endian form. With SWARM=1 (the default) each chunk
 # compiles with configurations drawn from the targets' ISA flag sets and
 # code-changing settings (cliff-run --swarm SEED:CHUNK, SETS sets per
 # target: 1 for compat, 3 for a target), the same for the same seed and
@@ -112,7 +114,7 @@ all_scenarios="compat x86_64 aarch64 riscv64 s390x"
 # new_campaign DIR PROFILE SEED writes DIR/campaign.env for a new
 # campaign of the profile, after refusing to replace an unfinished one.
 new_campaign() {
-	local dir=$1 profile=$2 SEED=$3 arches=x86_64,aarch64,riscv64,s390x sets=${SETS:-1}
+	local dir=$1 profile=$2 SEED=$3 arches=x86_64,aarch64,riscv64,s390x,pulley64,pulley32 sets=${SETS:-1}
 	if [ -f "$dir/campaign.env" ] && [ ! -e "$dir/finished" ]; then
 		die "$dir holds an unfinished campaign: resume it with scripts/campaign.sh --resume, or remove $dir"
 	fi
@@ -120,6 +122,9 @@ new_campaign() {
 		arches=$profile,interp
 		sets=${SETS:-3}
 	fi
+	# Pulley's big-endian form runs the same cases: the byte order is
+	# the only difference, so it is a differential of its own.
+	case $profile in pulley32 | pulley64) arches=$profile,${profile}be,interp ;; esac
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
@@ -186,7 +191,7 @@ else
 			die "$root holds unfinished scenarios: resume them with scripts/campaign.sh --resume, or remove $root"
 		fi
 		rm -f "$root/scenarios.env"
-		case $PROFILE in compat | x86_64 | aarch64 | riscv64 | s390x) ;; *) die "PROFILE=$PROFILE: want compat, x86_64, aarch64, riscv64 or s390x" ;; esac
+		case $PROFILE in compat | x86_64 | aarch64 | riscv64 | s390x | pulley32 | pulley64) ;; *) die "PROFILE=$PROFILE: want compat, x86_64, aarch64, riscv64, s390x, pulley32 or pulley64" ;; esac
 		new_campaign "$OUT" "$PROFILE" "$SEED"
 		dirs=("$OUT")
 	fi
@@ -270,9 +275,9 @@ configs() {
 		. "$1/campaign.env"
 		levels=$(tr ',' '\n' <<< "$OPTS" | grep -c .)
 		if [ "$PROFILE" = compat ] || [ -z "${ARCHES:-}" ]; then
-			printf 'each on 4 targets x %d opt levels' "$levels"
+			printf 'each on 4 targets (and Pulley where it lowers the case) x %d opt levels' "$levels"
 		else
-			printf 'each on %s x %d opt levels' "$PROFILE" "$levels"
+			printf 'each on %s x %d opt levels' "$(tr ',' '\n' <<< "$ARCHES" | grep -v -x -e interp -e ref | paste -sd,)" "$levels"
 		fi
 		if [ "${SWARM:-0}" = 1 ]; then
 			printf ', %d flag set(s) per target drawn per chunk' "$SETS"

@@ -8,6 +8,7 @@ import (
 	"cliff/lib/arch"
 	"cliff/lib/harness"
 	"cliff/lib/ir"
+	"cliff/lib/profile"
 	"cliff/lib/record"
 )
 
@@ -122,6 +123,9 @@ func (w *worker) refused(t *task, u *unit) bool {
 		if why == "" && !w.lim.compileRefused {
 			why = flagRefusal(t.cfg, u.funcs)
 		}
+		if why == "" && !w.lim.compileRefused && u.configs == nil {
+			why = profileRefusal(t.cfg, u.funcs)
+		}
 	}
 	if why == "" && t.cfg.Executor != record.ExecRef {
 		why = versionRefusal(w.crates[t.cfg.Cranelift], u.funcs)
@@ -182,6 +186,58 @@ func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 			}
 			if need := a.OpNeeds(inst.Op.String(), cfg.Flags); need != "" {
 				return fmt.Sprintf("%s uses %s: %s lowers it only with %s", name, inst.Op, a.Name, need)
+			}
+		}
+	}
+	return ""
+}
+
+// profileRefusal says why a Pulley target cannot take a generated case,
+// or "": an instruction its own profile (lib/profile's pulley32 and
+// pulley64, from its census) does not allow. A compat case is made for
+// the four machine targets; Pulley lowers less (no f16, f128 or atomics,
+// little of i128), and a case it does not lower would be a compile error
+// blamed on Cranelift. So Pulley joins a compat campaign for the cases it
+// lowers. Cranelift's own test files are not filtered: their target lines
+// say what runs.
+func profileRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
+	a, ok := arch.Lookup(cfg.Arch)
+	if !ok || !a.Bytecode {
+		return ""
+	}
+	name := "pulley64"
+	if a.PointerBytes == 4 {
+		name = "pulley32"
+	}
+	p, err := profile.Load(name)
+	if err != nil {
+		return ""
+	}
+	for _, fname := range slices.Sorted(maps.Keys(funcs)) {
+		f := funcs[fname]
+		sigs := []ir.Signature{f.Sig}
+		for _, d := range f.Sigs {
+			sigs = append(sigs, d.Sig)
+		}
+		for _, sig := range sigs {
+			if !p.AllowsCallConv(sig.CallConv) {
+				return fmt.Sprintf("%s: calling convention %s: %s does not take it (its profile, lib/profile)", fname, sig.CallConv, cfg.Arch)
+			}
+			for _, ps := range [][]ir.AbiParam{sig.Params, sig.Returns} {
+				for _, a := range ps {
+					if !p.AllowsABIType(a.Type) {
+						return fmt.Sprintf("%s: a %s param or return: %s does not take it (its profile, lib/profile)", fname, a.Type, cfg.Arch)
+					}
+				}
+			}
+		}
+		for i := range f.Insts {
+			d := &f.Insts[i]
+			if d.Op == ir.OpInvalid {
+				continue
+			}
+			if err := p.CheckInst(f, d); err != nil {
+				return fmt.Sprintf("%s: %v: %s does not lower it (its profile, lib/profile)", fname, err, cfg.Arch)
 			}
 		}
 	}
