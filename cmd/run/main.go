@@ -200,11 +200,14 @@ func run(c *cli.Context) error {
 	if host, err = host.Restrict(c.String("host-features")); err != nil {
 		return cli.Exit(fmt.Errorf("--host-features (or $%s): %w", harness.HostFeaturesEnv, err), exitError)
 	}
-	if c.Bool("check-tools") {
+	checkTools := c.Bool("check-tools")
+	if checkTools {
 		if err := engine.CheckTools(c.Context, os.Stdout, host, arches); err != nil {
 			return cli.Exit("", exitError)
 		}
-		return nil
+		if !slices.ContainsFunc(arches, arch.IsBytecode) {
+			return nil
+		}
 	}
 	sources, err := extract.Expand(c.Args().Slice())
 	if err != nil {
@@ -235,6 +238,12 @@ func run(c *cli.Context) error {
 		return cli.Exit(err, exitError)
 	}
 	defer e.Close()
+	if checkTools {
+		if err := e.CheckPulley(c.Context, os.Stdout, arches); err != nil {
+			return cli.Exit("", exitError)
+		}
+		return nil
+	}
 	if c.IsSet("swarm") {
 		isa = engine.ForReleases(isa, e.CraneliftVersions())
 	}

@@ -11,6 +11,7 @@ import (
 
 	"cliff/lib/arch"
 	"cliff/lib/harness"
+	"cliff/lib/record"
 )
 
 // CheckTools proves, for each architecture, that this machine can build
@@ -24,8 +25,8 @@ func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []
 	}
 	var errs []error
 	for _, a := range arches {
-		if interpreted(a) {
-			continue
+		if interpreted(a) || arch.IsBytecode(a) {
+			continue // Pulley: Engine.CheckPulley
 		}
 		target := harness.Arch(a)
 		if err := harness.CheckToolchain(ctx, target); err != nil {
@@ -74,4 +75,39 @@ func lacking(host harness.Host) string {
 		return ""
 	}
 	return "; code that needs " + strings.Join(lacks, ", ") + " runs under qemu-x86_64 where QEMU emulates it, or is skipped"
+}
+
+// CheckPulley proves, for each Pulley target of arches, that this
+// engine's driver compiles for it and cliff-pulley (built beside the
+// driver) runs the code: one small case, an add and a division that
+// traps, must give its answers. It prints one line per target, as
+// CheckTools does for the machine targets.
+func (e *Engine) CheckPulley(ctx context.Context, out io.Writer, arches []string) error {
+	var errs []error
+	for _, a := range arches {
+		if !arch.IsBytecode(a) {
+			continue
+		}
+		c := &record.Case{ID: "check-" + a, CLIF: "function %main(i32, i32) -> i32 {\nblock0(v0: i32, v1: i32):\n    v2 = udiv v0, v1\n    v3 = iadd v2, v0\n    return v3\n}\n",
+			Inputs: []record.InputVector{{{Type: "i32", Value: "40"}, {Type: "i32", Value: "2"}}, {{Type: "i32", Value: "1"}, {Type: "i32", Value: "0"}}}}
+		c.Stamp()
+		cfg := record.Config{Arch: a, OptLevel: "speed", Executor: record.ExecPulley}
+		err := e.Run(ctx, []*record.Case{c}, []record.Config{cfg})
+		if err == nil {
+			switch {
+			case len(c.Results) != 1:
+				err = fmt.Errorf("%d results, want 1", len(c.Results))
+			case c.Results[0].Status != record.StatusTrap || len(c.Results[0].Outputs) != 2 || c.Results[0].Outputs[0] != "i32 60":
+				err = fmt.Errorf("%s %v %s, want i32 60 then an int_divz trap", c.Results[0].Status, c.Results[0].Outputs, c.Results[0].Message)
+			}
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: cliff-pulley: %w", a, err)
+			fmt.Fprintln(out, err)
+			errs = append(errs, err)
+			continue
+		}
+		fmt.Fprintf(out, "%s: ok: compiled by cliff-driver, runs in cliff-pulley (pulley-interpreter)\n", a)
+	}
+	return errors.Join(errs...)
 }

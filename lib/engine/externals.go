@@ -220,7 +220,7 @@ func profileRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 			sigs = append(sigs, d.Sig)
 		}
 		for _, sig := range sigs {
-			if !p.AllowsCallConv(sig.CallConv) {
+			if sig.CallConv != "" && !p.AllowsCallConv(sig.CallConv) { // "": the default, which every target takes
 				return fmt.Sprintf("%s: calling convention %s: %s does not take it (its profile, lib/profile)", fname, sig.CallConv, cfg.Arch)
 			}
 			for _, ps := range [][]ir.AbiParam{sig.Params, sig.Returns} {
