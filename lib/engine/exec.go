@@ -124,6 +124,28 @@ func (w *worker) failBroken(t *task, u *unit) bool {
 	return runnable
 }
 
+// refuseEntries gives the entries of u that t's configuration cannot run
+// (unit.entryRefusal, pulley32.go) an unsupported result, counts their run
+// lines as skipped and adds them to refused; it reports whether any entry
+// is left to run.
+func (w *worker) refuseEntries(t *task, u *unit, refused map[*entry]bool) bool {
+	runnable := false
+	for _, e := range u.entries {
+		if e.err != nil {
+			continue
+		}
+		why := u.entryRefusal(t.cfg, e)
+		if why == "" {
+			runnable = true
+			continue
+		}
+		refused[e] = true
+		e.results[t.cfgIndex] = &record.RunResult{Config: t.cfg, Status: record.StatusUnsupported, Message: shorten(why)}
+		w.out.skippedEntries([]*entry{e}, t.cfg.Arch, t.cfg.String(), why)
+	}
+	return runnable
+}
+
 // built is the outcome of compiling and linking a batch.
 type built struct {
 	units   []*unit // the units in the executable, in module order
@@ -142,11 +164,12 @@ type built struct {
 // compiled runs a task on a compiled configuration.
 func (w *worker) compiled(ctx context.Context, t *task) {
 	var units []*unit
+	refused := map[*entry]bool{}
 	for _, u := range t.units {
 		if w.refused(t, u) {
 			continue
 		}
-		if w.failBroken(t, u) {
+		if w.failBroken(t, u) && w.refuseEntries(t, u, refused) {
 			units = append(units, u)
 		}
 	}
@@ -171,6 +194,9 @@ func (w *worker) compiled(ctx context.Context, t *task) {
 	b := w.build(ctx, t, units)
 	if b == nil || len(b.units) == 0 {
 		return
+	}
+	for e := range refused {
+		b.skip[e] = true
 	}
 	defer os.Remove(b.exe.Path)
 	w.place(ctx, t, b)

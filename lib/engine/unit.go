@@ -42,6 +42,10 @@ type unit struct {
 	// cliff compiles for (the interpreter runs with 64-bit pointers, so a
 	// pulley32 target would reject it), or "" for none.
 	verifyTarget string
+	// fileVerify are the options under which Cranelift's filetest runner
+	// verifies a .clif file (verify.OptionsFor); nil for a case record.
+	// See pulley32.go.
+	fileVerify *verify.Options
 	// unrunnable says why compiled code of this unit cannot run in the
 	// harness (it refers to an external name the harness does not
 	// provide; see externals.go), or "".
@@ -198,6 +202,8 @@ func caseArgs(fn *ir.Function, vec record.InputVector) ([]ir.DataValue, error) {
 func fileUnit(path string, src []byte, f *ir.File, configs []record.Config, skips []skip) (*unit, error) {
 	u := &unit{source: path, clif: moduleText(src, f), configs: configs, skips: skips, unrunnable: unrunnableReason(f.Funcs), funcs: map[string]*ir.Function{}}
 	u.module = &f.Module
+	opts := verify.OptionsFor(f)
+	u.fileVerify = &opts
 	for _, fn := range f.Funcs {
 		u.funcs[fn.Name] = fn
 	}
