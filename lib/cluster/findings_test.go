@@ -13,12 +13,15 @@ import (
 	"strings"
 	"testing"
 
+	"cliff/lib/arch"
 	"cliff/lib/cluster"
 	"cliff/lib/driver/drivertest"
 	"cliff/lib/engine"
 	"cliff/lib/extract"
+	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/judge"
+	"cliff/lib/parser"
 	"cliff/lib/record"
 )
 
@@ -56,15 +59,37 @@ func TestFindingsReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	out := filepath.Join(t.TempDir(), "findings.jsonl")
-	var sources []extract.Source
+	// A finding for a Pulley target runs with --arch naming its targets:
+	// cliff-run runs Pulley targets only then.
+	var sources, pulleySources []extract.Source
+	var pulleyArches []string
 	for _, f := range files {
+		if targets := pulleyTargets(t, f); len(targets) > 0 {
+			pulleySources = append(pulleySources, extract.Source{Path: f})
+			pulleyArches = append(pulleyArches, targets...)
+			continue
+		}
 		sources = append(sources, extract.Source{Path: f})
 	}
+	out := filepath.Join(t.TempDir(), "findings.jsonl")
 	if _, err := e.Stream(ctx, engine.StreamOptions{Sources: sources, Output: out}); err != nil {
 		t.Fatal(err)
 	}
-	got := signatures(t, out, failedRunLines(log.String()))
+	outs := []string{out}
+	if len(pulleySources) > 0 {
+		slices.Sort(pulleyArches)
+		spec := engine.ConfigSpec{Arches: slices.Compact(pulleyArches)}
+		out := filepath.Join(t.TempDir(), "pulley.jsonl")
+		if _, err := e.Stream(ctx, engine.StreamOptions{Configs: spec, Sources: pulleySources, Output: out}); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	var got []string
+	for _, out := range outs {
+		got = append(got, signatures(t, out, failedRunLines(log.String()))...)
+	}
+	slices.Sort(got)
 
 	version, err := drivertest.Version()
 	if err != nil {
@@ -102,6 +127,31 @@ func TestFindingsReproduce(t *testing.T) {
 	}
 }
 
+// pulleyTargets lists the architectures of a finding's target lines
+// when they are all Pulley targets, else nil.
+func pulleyTargets(t *testing.T, path string) []string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []string
+	for _, h := range f.Header {
+		if h.Kind != ir.HeaderTarget || len(h.Words) == 0 {
+			continue
+		}
+		if !arch.IsBytecode(h.Words[0]) {
+			return nil
+		}
+		targets = append(targets, h.Words[0])
+	}
+	return targets
+}
+
 const expectedHeader = `# What each finding's functions show with Cranelift VERSION, as
 # FILE:%FUNCTION: VERDICT R: K (lib/cluster's signature) or the verdict
 # alone when it is not a Cranelift failure, then the configurations
@@ -123,6 +173,7 @@ func failedRunLines(log string) map[string][]string {
 			key := filepath.Base(f[1]) + ":" + f[3]
 			cfg, _, _ := strings.Cut(f[2], "/native")
 			cfg, _, _ = strings.Cut(cfg, "/qemu")
+			cfg, _, _ = strings.Cut(cfg, "/pulley")
 			if !slices.Contains(m[key], cfg) {
 				m[key] = append(m[key], cfg)
 			}
