@@ -29,9 +29,9 @@ type Knowledge struct {
 //	; Census: ARCH PATTERN...
 //	; Census: ARCH(SET,SET) PATTERN...
 //
-// ARCH one of the four or *, optionally only with the named flag sets,
-// each PATTERN a census key with path.Match wildcards
-// ("bitcast.i*x*.i128", "fcmp.f128.*"). It is how a finding that has no
+// ARCH one of the four, a Pulley target (pulley32, ...) or *, optionally
+// only with the named flag sets, each PATTERN a census key with path.Match
+// wildcards ("bitcast.i*x*.i128", "fcmp.f128.*"). It is how a finding that has no
 // diagnostic to quote, an interpreter bug above all (a wrong answer, or
 // the interpreter alone refusing), or one that holds for some flag sets
 // only, marks its rows known.
@@ -54,18 +54,18 @@ func parseCensusClaims(f profile.FindingHeader) ([]censusClaim, error) {
 			continue
 		}
 		fields := strings.Fields(rest)
-		var arch, sets string
+		var name, sets string
 		if len(fields) > 0 {
-			arch, sets, _ = strings.Cut(strings.TrimSuffix(fields[0], ")"), "(")
+			name, sets, _ = strings.Cut(strings.TrimSuffix(fields[0], ")"), "(")
 		}
-		if len(fields) < 2 || arch != "*" && !slices.Contains(profile.Arches, arch) || strings.HasSuffix(fields[0], ")") && sets == "" {
-			return nil, fmt.Errorf("findings/%s:%d: want \"; Census: ARCH[(SET,...)] PATTERN...\" with ARCH one of %s or *", f.Name, n+1, strings.Join(profile.Arches, ", "))
+		if len(fields) < 2 || !claimArch(name) || strings.HasSuffix(fields[0], ")") && sets == "" {
+			return nil, fmt.Errorf("findings/%s:%d: want \"; Census: ARCH[(SET,...)] PATTERN...\" with ARCH one of %s or *", f.Name, n+1, strings.Join(arch.BackendNames(), ", "))
 		}
 		for _, p := range fields[1:] {
 			if _, err := path.Match(p, ""); err != nil {
 				return nil, fmt.Errorf("findings/%s:%d: pattern %q: %w", f.Name, n+1, p, err)
 			}
-			cl := censusClaim{finding: f.Name, arch: arch, pattern: p}
+			cl := censusClaim{finding: f.Name, arch: name, pattern: p}
 			if sets != "" {
 				cl.sets = strings.Split(sets, ",")
 			}
@@ -73,6 +73,12 @@ func parseCensusClaims(f profile.FindingHeader) ([]censusClaim, error) {
 		}
 	}
 	return out, nil
+}
+
+// claimArch reports whether a census claim may name an architecture:
+// one of the four, a Pulley target (the census runs those too) or *.
+func claimArch(name string) bool {
+	return name == "*" || slices.Contains(profile.Arches, name) || arch.IsBytecode(name)
 }
 
 // LoadKnowledge returns the knowledge embedded in lib/profile.

@@ -87,6 +87,23 @@ func TestCensusClaimsKeepToTheirTarget(t *testing.T) {
 	}
 }
 
+// TestCensusClaimsOfPulley: a claim may name a Pulley target (finding 40
+// claims pulley64's band.f32), and keeps to it.
+func TestCensusClaimsOfPulley(t *testing.T) {
+	k, err := LoadKnowledge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := universe.Combo{Op: ir.OpBand, Ctrl: ir.F32}
+	f := Finding{Class: ClassPanic, Detail: "panic: called `Option::unwrap()` on a `None` value"}
+	if refs := k.Refs(Target{"pulley64", "default"}, c, f); !strings.Contains(strings.Join(refs, "\n"), "findings/40") {
+		t.Errorf("pulley64's band.f32 is known from %v, want from finding 40", refs)
+	}
+	if refs := k.Refs(Target{"x86_64", "default"}, c, f); strings.Contains(strings.Join(refs, "\n"), "findings/40") {
+		t.Errorf("x86_64's band.f32 is known from %v, want not from finding 40 (a Pulley claim)", refs)
+	}
+}
+
 // TestCensusClaimErrors: a malformed "; Census:" line is an error that
 // names the finding and the line.
 func TestCensusClaimErrors(t *testing.T) {

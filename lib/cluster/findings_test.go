@@ -59,14 +59,16 @@ func TestFindingsReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	// A finding for a Pulley target runs with --arch naming its targets:
-	// cliff-run runs Pulley targets only then.
-	var sources, pulleySources []extract.Source
-	var pulleyArches []string
+	// A finding for a Pulley target runs with --arch naming its targets
+	// (cliff-run runs Pulley targets only then), and only those: --arch
+	// overrides a file's target lines, and a function of a 64-bit target
+	// is invalid on a 32-bit one. It runs on the interpreter too when it
+	// says "test interpret".
+	var sources []extract.Source
+	var pulley []string
 	for _, f := range files {
-		if targets := pulleyTargets(t, f); len(targets) > 0 {
-			pulleySources = append(pulleySources, extract.Source{Path: f})
-			pulleyArches = append(pulleyArches, targets...)
+		if targets, _ := pulleyTargets(t, f); len(targets) > 0 {
+			pulley = append(pulley, f)
 			continue
 		}
 		sources = append(sources, extract.Source{Path: f})
@@ -76,11 +78,14 @@ func TestFindingsReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	outs := []string{out}
-	if len(pulleySources) > 0 {
-		slices.Sort(pulleyArches)
-		spec := engine.ConfigSpec{Arches: slices.Compact(pulleyArches)}
-		out := filepath.Join(t.TempDir(), "pulley.jsonl")
-		if _, err := e.Stream(ctx, engine.StreamOptions{Configs: spec, Sources: pulleySources, Output: out}); err != nil {
+	for i, f := range pulley {
+		targets, interp := pulleyTargets(t, f)
+		if interp {
+			targets = append(targets, arch.Interp)
+		}
+		spec := engine.ConfigSpec{Arches: slices.Compact(targets)}
+		out := filepath.Join(t.TempDir(), fmt.Sprintf("pulley%d.jsonl", i))
+		if _, err := e.Stream(ctx, engine.StreamOptions{Configs: spec, Sources: []extract.Source{{Path: f}}, Output: out}); err != nil {
 			t.Fatal(err)
 		}
 		outs = append(outs, out)
@@ -128,8 +133,9 @@ func TestFindingsReproduce(t *testing.T) {
 }
 
 // pulleyTargets lists the architectures of a finding's target lines
-// when they are all Pulley targets, else nil.
-func pulleyTargets(t *testing.T, path string) []string {
+// when they are all Pulley targets, else nil, and whether it has a
+// "test interpret" line.
+func pulleyTargets(t *testing.T, path string) (targets []string, interp bool) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -139,17 +145,19 @@ func pulleyTargets(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var targets []string
 	for _, h := range f.Header {
 		if h.Kind != ir.HeaderTarget || len(h.Words) == 0 {
 			continue
 		}
 		if !arch.IsBytecode(h.Words[0]) {
-			return nil
+			return nil, false
 		}
 		targets = append(targets, h.Words[0])
 	}
-	return targets
+	for _, h := range f.Tests {
+		interp = interp || len(h.Words) > 0 && h.Words[0] == "interpret"
+	}
+	return targets, interp
 }
 
 const expectedHeader = `# What each finding's functions show with Cranelift VERSION, as
