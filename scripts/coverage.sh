@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ISLE coverage of an input: which lines of Cranelift's generated lowering
-# code (isle_<arch>.rs for x86_64, aarch64, riscv64, s390x; isle_opt.rs for
-# the mid-end) and which .isle rules cliff-driver runs on it.
+# code (isle_<arch>.rs for x86_64, aarch64, riscv64, s390x,
+# isle_pulley_shared.rs for Pulley; isle_opt.rs for the mid-end) and which
+# .isle rules cliff-driver runs on it.
 #
 #   scripts/coverage.sh INPUT...        build the instrumented driver (once),
 #                                       run each INPUT with it, report
@@ -16,7 +17,7 @@
 #   PROFILE:N       a campaign of N cases of cliff-gen --profile PROFILE,
 #                   refined, run by cliff-run at the three opt levels: compat
 #                   on all four targets, a target's profile (x86_64, aarch64,
-#                   riscv64, s390x) on that target only
+#                   riscv64, s390x, pulley64, pulley32) on that target only
 #   census:ARCH     the lowering census's cases for ARCH (cliff-gen
 #                   --enumerate --all: every combination of opcode and types
 #                   the target's universe has, edge-value inputs), run on
@@ -179,14 +180,14 @@ run_input() {
 		[ "$n" -gt 0 ] || die "no filetests in $SHARED/cranelift-filetests"
 		run_steps "$name" "$n" clif_step "$files"
 		;;
-	compat:* | x86_64:* | aarch64:* | riscv64:* | s390x:*)
+	compat:* | x86_64:* | aarch64:* | riscv64:* | s390x:* | pulley64:* | pulley32:*)
 		local profile=${input%%:*} n=${input#*:} arches
 		[[ $n =~ ^[1-9][0-9]*$ ]] || die "$input: want PROFILE:N with N a positive number"
 		arches=$profile
 		[ "$profile" = compat ] && arches=x86_64,aarch64,riscv64,s390x
 		run_steps "$profile" "$n" campaign_step "$profile" "$arches"
 		;;
-	census:x86_64 | census:aarch64 | census:riscv64 | census:s390x)
+	census:x86_64 | census:aarch64 | census:riscv64 | census:s390x | census:pulley64 | census:pulley32)
 		local arch=${input#census:} cases
 		name=census-$arch
 		mkdir -p "$OUT"
