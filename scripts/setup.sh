@@ -167,6 +167,25 @@ for arch in x86_64 aarch64 riscv64 s390x interp; do
 	esac
 done
 
+echo "== cliff-run over the runtests that name a Pulley target, on that target"
+# Pulley target lines run only when --arch names them (about 100,000 run
+# lines); each target runs the files that name it, as upstream's runner
+# would. Exit status 1 is again a Cranelift failure (finding 33 on
+# pulley32be).
+for arch in pulley32 pulley32be pulley64 pulley64be; do
+	files=$(grep -rlE "^target $arch( |\$)" "$filetests/runtests" --include='*.clif' || true)
+	[ -n "$files" ] || die "no runtest names $arch"
+	status=0
+	# shellcheck disable=SC2086 # one word per file
+	timeout 1800 bin/cliff-run --summary --arch "$arch" -o "out/runtests-$arch.jsonl" $files 2> "out/runtests-$arch.log" || status=$?
+	[ "$status" -le 1 ] || die "cliff-run failed on $arch (exit $status), see out/runtests-$arch.log"
+	line=$(grep -E "^runlines $arch: " "out/runtests-$arch.log" || true)
+	case "$line" in
+	"" | "runlines $arch: 0 passed"*) die "$arch passed no run line, see out/runtests-$arch.log" ;;
+	*"not run"*) die "run lines not run on ${line#runlines }" ;;
+	esac
+done
+
 echo "== a short campaign: cliff-gen | cliff-refine | cliff-run (4 targets x 3 opt levels) | cliff-diff"
 # Exit status 1 means Cranelift failures were found (out/campaign/failures.jsonl.zst).
 cases=${CAMPAIGN_CASES:-200}
@@ -193,6 +212,7 @@ echo "== summary ($((end - start)) s)"
 echo "toolchains:  every target builds and runs (see above)"
 echo "run tests:   Cranelift's runtests, 3 opt levels (out/runtests.log; failures are Cranelift's)"
 grep -E '^runlines (x86_64|aarch64|riscv64|s390x|interp): ' out/runtests.log | sed 's/^runlines /  /'
+cat out/runtests-pulley*.log | grep -E '^runlines pulley' | sed 's/^runlines /  /'
 echo "campaign:    $verdicts"
 grep -E 'cases/s' out/campaign.log | sed 's/^/  /' || true
 echo "files:       out/corpus.jsonl.zst, out/runtests.jsonl, out/campaign/ (failures.jsonl.zst: the failing cases)"
