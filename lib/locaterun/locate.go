@@ -271,11 +271,12 @@ func maskEntries(loc *record.Location, cul *locate.Culprit, v *record.Verdict) (
 	var out []profile.MaskEntry
 	for _, s := range failing {
 		for _, c := range s.Configs {
-			if c.Executor == record.ExecInterp || seen[c.Arch] {
+			a := profile.ProfileOf(c.Arch) // pulley64be's is pulley64's
+			if c.Executor == record.ExecInterp || seen[a] {
 				continue
 			}
-			seen[c.Arch] = true
-			line := strings.Join(append([]string{op, typ, c.Arch}, operands...), " ")
+			seen[a] = true
+			line := strings.Join(append([]string{op, typ, a}, operands...), " ")
 			es, err := profile.ParseMask("location", []byte(line+"\n"))
 			if err != nil {
 				return nil, fmt.Errorf("mask entry %q: %w", line, err)

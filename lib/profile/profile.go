@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"cliff/lib/arch"
@@ -58,6 +59,16 @@ type opData struct {
 // them (CompatArches), then Pulley's 32- and 64-bit bytecode (their
 // big-endian forms lower alike).
 var Arches = append(arch.Names(), "pulley32", "pulley64")
+
+// ProfileOf names the profile of a target: its own, or for a big-endian
+// Pulley target its little-endian twin's (they share one lowering, and
+// the profiles' byte-order lines already allow both orders).
+func ProfileOf(target string) string {
+	if t, ok := strings.CutSuffix(target, "be"); ok && strings.HasPrefix(t, "pulley") {
+		return t
+	}
+	return target
+}
 
 // CompatArches are the targets compat intersects: the machine
 // architectures. Pulley runs a compat case where its own profile allows

@@ -572,3 +572,11 @@ func BenchmarkLoadWithoutMask(b *testing.B) {
 		_ = p.Without(mask)
 	}
 }
+
+func TestProfileOf(t *testing.T) {
+	for target, want := range map[string]string{"pulley64be": "pulley64", "pulley32be": "pulley32", "pulley64": "pulley64", "x86_64": "x86_64", "s390x": "s390x"} {
+		if got := profile.ProfileOf(target); got != want {
+			t.Errorf("ProfileOf(%s) = %s, want %s", target, got, want)
+		}
+	}
+}
