@@ -11,7 +11,9 @@
 // architecture ran the code, and a wrong byte or lane order on one target
 // shows up as a divergence instead of being hidden by the harness.
 //
-// Each value occupies a 16-byte-aligned slot; Layout says where.
+// Each value occupies a 16-byte-aligned slot; Layout says where. An i128
+// result is stored as its two i64 halves (findings/60: Pulley's store.i128
+// ignores the offset).
 package tramp
 
 import (
@@ -121,7 +123,20 @@ func BuildFor(entry *ir.Function, ptr ir.Type) (*ir.Function, Layout, error) {
 	}
 	rets := b.Call(callee, vals...)
 	for i, s := range layout.Results {
-		b.Store(le, rets[i], results, int32(s.Offset))
+		if s.Type != ir.I128 {
+			b.Store(le, rets[i], results, int32(s.Offset))
+			continue
+		}
+		// Cranelift's Pulley backend drops the offset of store.i128
+		// (findings/60): v, p+16 is written at p. Two i64 stores of
+		// the halves, low first as little-endian wants, avoid it
+		// whatever the pointer width (an address computed with iadd
+		// would not do for pulley32 on a 64-bit host: its 32-bit add
+		// leaves the register's upper half as it was).
+		f := b.Func()
+		halves := f.Insts[f.Values[b.Ins(ir.OpIsplit, ir.Invalid, rets[i])].Inst].Results
+		b.Store(le, halves[0], results, int32(s.Offset))
+		b.Store(le, halves[1], results, int32(s.Offset)+8)
 	}
 	b.Return()
 	return f, layout, nil

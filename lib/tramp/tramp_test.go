@@ -141,3 +141,34 @@ func TestVMContextIsAnArgument(t *testing.T) {
 		t.Errorf("the trampoline does not call the entry with its vmctx signature:\n%s", text)
 	}
 }
+
+// TestI128ResultsStoredAsHalves checks that an i128 result is stored as two
+// little-endian i64 halves, never with store.i128, whose offset Cranelift's
+// Pulley backend drops (findings/60; cmd/run's pulley script runs it).
+func TestI128ResultsStoredAsHalves(t *testing.T) {
+	entry := "function %h(i128) -> i16, i128 {\nblock0(v0: i128):\n    v1 = iconst.i16 1\n    return v1, v0\n}\n"
+	text, layout, err := TextFor(parseEntry(t, entry), ir.I32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `function %__cliff_tramp_h(i32, i32) system_v {
+    sig0 = (i128) -> i16, i128
+    fn0 = %h sig0
+
+block0(v0: i32, v1: i32):
+    v2 = load.i128 notrap little v0
+    v3, v4 = call fn0(v2)
+    store notrap little v3, v1
+    v5, v6 = isplit v4
+    store notrap little v5, v1+16
+    store notrap little v6, v1+24
+    return
+}
+`
+	if text != want {
+		t.Errorf("trampoline text:\n%s\nwant:\n%s", text, want)
+	}
+	if layout.ResultsSize != 32 {
+		t.Errorf("results size %d, want 32", layout.ResultsSize)
+	}
+}
