@@ -14,7 +14,7 @@
 # --compile-refused): Cranelift must refuse it cleanly, or the panic is a
 # row.
 #
-#   scripts/census.sh [ARCH...]     (default: x86_64 aarch64 riscv64 s390x)
+#   scripts/census.sh [ARCH...]     (default: x86_64 aarch64 riscv64 s390x pulley32 pulley64)
 #
 # Writes into $OUT: ARCH.cases.jsonl.zst, ARCH.SET.results.jsonl.zst and
 # ARCH.log per target and flag set, verdicts.jsonl.zst (every verdict), census.jsonl
@@ -52,7 +52,7 @@ TARGET_TIMEOUT=${TARGET_TIMEOUT:-60m}
 SETS=${SETS:-all}
 read -r -a run_flags <<< "${CENSUS_RUN_FLAGS:-}"
 arches=("$@")
-[ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x)
+[ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x pulley32 pulley64)
 for a in "${arches[@]}"; do
 	case $a in x86_64|aarch64|riscv64|s390x|pulley32|pulley64) ;; *) die "unknown target $a: want x86_64, aarch64, riscv64, s390x, pulley32 or pulley64" ;; esac
 done
