@@ -33,15 +33,18 @@ func with(base []string, flags ...string) []string {
 	return out
 }
 
+// A qemuCPUTest is a -cpu string QemuCPU should build, or its error.
+type qemuCPUTest struct {
+	name    string
+	arch    Arch
+	flags   []string
+	want    string
+	wantErr string
+}
+
 func TestQemuCPU(t *testing.T) {
 	const riscvOff = "Zfhmin=false,Zfh=false,v=false,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false"
-	tests := []struct {
-		name    string
-		arch    Arch
-		flags   []string
-		want    string
-		wantErr string
-	}{
+	tests := []qemuCPUTest{
 		{"riscv64 default", RISCV64, riscvDefaults, "rv64," + riscvOff, ""},
 		{"riscv64 nothing given", RISCV64, nil, "rv64", ""},
 		{"riscv64 bitmanip", RISCV64, with(riscvDefaults, "has_zba=true", "has_zbb=true"),
@@ -87,13 +90,7 @@ func TestQemuCPU(t *testing.T) {
 		{"x86_64 unknown flag", X86_64, []string{"has_sse5"}, "", "has_sse5: unknown"},
 	}
 	// What QEMU 10 adds: the extensions 7.2 lacks, and a zvfh property.
-	tests10 := []struct {
-		name    string
-		arch    Arch
-		flags   []string
-		want    string
-		wantErr string
-	}{
+	tests10 := []qemuCPUTest{
 		{"riscv64 zcb, the rest off", RISCV64, with(riscvDefaults, "has_zcb=true"),
 			"rv64,zcb=true,zfa=false,zfhmin=false,zfh=false,v=false,zvfh=false,zvbb=false,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false,zicond=false", ""},
 		{"riscv64 zfa zicond", RISCV64, []string{"has_zfa=true", "has_zicond=true"}, "rv64,zfa=true,zicond=true", ""},
@@ -106,28 +103,22 @@ func TestQemuCPU(t *testing.T) {
 		{"s390x arch15", S390X, []string{"has_mie4=true"}, "", "has_mie4 cannot be emulated: qemu-s390x-static 10.0.2 has no has_mie4"},
 		{"x86_64 avx512", X86_64, []string{"has_avx512f=true"}, "", "has_avx512f cannot be emulated: qemu-x86_64-static 10.0.2 has no has_avx512f"},
 	}
-	for _, tt := range tests10 {
-		got, err := QemuCPU(qemu10[tt.arch], tt.flags)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("QEMU 10 %s: got %q, %v; want error containing %q", tt.name, got, err, tt.wantErr)
+	for _, run := range []struct {
+		qemu  string
+		emu   map[Arch]*Emulator
+		tests []qemuCPUTest
+	}{{"QEMU 7.2", qemu72, tests}, {"QEMU 10", qemu10, tests10}} {
+		for _, tt := range run.tests {
+			got, err := QemuCPU(run.emu[tt.arch], tt.flags)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("%s %s: got %q, %v; want error containing %q", run.qemu, tt.name, got, err, tt.wantErr)
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("QEMU 10 %s: got %q, %v; want %q", tt.name, got, err, tt.want)
-		}
-	}
-	for _, tt := range tests {
-		got, err := QemuCPU(qemu72[tt.arch], tt.flags)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("%s: got %q, %v; want error containing %q", tt.name, got, err, tt.wantErr)
+			if err != nil || got != tt.want {
+				t.Errorf("%s %s: got %q, %v; want %q", run.qemu, tt.name, got, err, tt.want)
 			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("%s: got %q, %v; want %q", tt.name, got, err, tt.want)
 		}
 	}
 }
