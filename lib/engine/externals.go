@@ -205,11 +205,7 @@ func profileRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 	if !ok || !a.Bytecode {
 		return ""
 	}
-	name := "pulley64"
-	if a.PointerBytes == 4 {
-		name = "pulley32"
-	}
-	p, err := profile.Load(name)
+	p, err := profile.Load(profile.ProfileOf(cfg.Arch))
 	if err != nil {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/printer"
+	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/tramp"
 	"cliff/lib/verify"
@@ -122,8 +123,8 @@ func caseUnit(source string, c *record.Case) (*unit, error) {
 		return nil, fmt.Errorf("clif does not parse: %w", err)
 	}
 	vopts := verify.OptionsForSettings(c.Settings)
-	if a, ok := arch.Lookup(c.Options.Profile); ok && a.PointerBytes == 4 {
-		vopts.PointerType = ir.I32 // made for pulley32: its addresses are 32-bit
+	if p, err := profile.Load(c.Options.Profile); err == nil {
+		vopts.PointerType = p.Pointer // a case made for pulley32 has 32-bit addresses
 	}
 	if errs := verify.ModuleWith(m, vopts); len(errs) > 0 {
 		return nil, fmt.Errorf("clif does not verify: %w", errs)
