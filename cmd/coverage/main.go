@@ -51,8 +51,9 @@ rules the campaigns missed: those no input reached and, with --group, those
 other inputs reached and the first group did not, on the targets the
 inputs reached at all. Each missed rule counts for the opcode families its
 left-hand side matches (a helper rule: the rules that use it, when they
-match few opcodes) and the types it names; the family or type with the
-most gets weight 4, the others 1 + 3·sqrt(n/most).`,
+match few opcodes) and the types it names; each family and type gets
+sqrt(n/median) of its n missed rules, from 0.25 to 4 (lib/coverage's
+Weights): the draws move from what the campaigns reach to what they miss.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
 			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},

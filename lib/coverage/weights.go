@@ -242,19 +242,29 @@ type Aims struct {
 	Silent   int // of them, those that name no family and no type
 }
 
-// MaxWeight is the weight WeightsOf gives the family (or type) with the
-// most missed rules: high enough to be felt, low enough that the swarm
-// still draws the rest.
-const MaxWeight = 4
+// The range of the weights Weights gives: wide enough to be felt, narrow
+// enough that the swarm still draws what is weighted down.
+const (
+	MinWeight = 0.25
+	MaxWeight = 4
+)
 
 // Weights returns cliff-gen weights (lib/weights) aimed at the rules
-// missed lists per target: each family and type gets
-// 1 + (MaxWeight-1)·sqrt(n/max), n its missed rules and max the most any
-// family (or type) has, in quarters; those with no missed rule are left
-// out (weight 1). The square root keeps a family with many rules (the
-// mid-end's bitwise identities) from drowning the others.
+// missed lists per target: each family cliff-gen draws and each type it
+// makes gets sqrt(n/median), n its missed rules and median the median n
+// over them all (those with none included), clamped to MinWeight and
+// MaxWeight, in quarters. So the weights move the draws from what the
+// campaigns already reach to what they miss, rather than switching every
+// family on in every case; the square root keeps a family with many rules
+// (the mid-end's bitwise identities) from drowning the others.
 func (r *Report) Weights(missed map[string][]Rule) (weights.Weights, Aims, error) {
 	aims := Aims{Families: map[string]int{}, Types: map[string]int{}}
+	for _, f := range weights.Families() {
+		aims.Families[f] = 0
+	}
+	for _, t := range weightableTypes {
+		aims.Types[t.String()] = 0
+	}
 	targets := make([]string, 0, len(missed))
 	for t := range missed {
 		targets = append(targets, t)
@@ -288,15 +298,21 @@ func (r *Report) Weights(missed map[string][]Rule) (weights.Weights, Aims, error
 	return weights.Weights{Families: scaleCounts(aims.Families), Types: scaleCounts(aims.Types)}, aims, nil
 }
 
+// scaleCounts turns missed-rule counts into weights around their median.
 func scaleCounts(counts map[string]int) map[string]float64 {
-	most := 0
+	ns := make([]int, 0, len(counts))
 	for _, n := range counts {
-		most = max(most, n)
+		ns = append(ns, n)
 	}
+	slices.Sort(ns)
 	out := map[string]float64{}
+	if len(ns) == 0 {
+		return out
+	}
+	median := max(1, float64(ns[(len(ns)-1)/2]+ns[len(ns)/2])/2)
 	for name, n := range counts {
-		w := 1 + (MaxWeight-1)*math.Sqrt(float64(n)/float64(most))
-		out[name] = math.Round(w*4) / 4
+		w := math.Sqrt(float64(n) / median)
+		out[name] = min(MaxWeight, max(MinWeight, math.Round(w*4)/4))
 	}
 	return out
 }

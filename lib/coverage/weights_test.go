@@ -81,9 +81,10 @@ func sameSet[T comparable](a, b []T) bool {
 	return true
 }
 
-// TestWeightsOfMisses: the family and type with the most missed rules get
-// MaxWeight, the others less by the square root, in quarters; a rule that
-// names nothing is counted silent.
+// TestWeightsOfMisses: the weights are the square root of each family's
+// (type's) missed rules over the median, in quarters, clamped: a family
+// with none is weighted down to MinWeight; a rule that names nothing is
+// counted silent.
 func TestWeightsOfMisses(t *testing.T) {
 	rep := &Report{sources: &ruleSources{crateDir: "testdata/isle", files: map[string][]string{}},
 		ruleFiles: map[string][]string{"x86_64": {"src/isa/x64/lower.isle"}, "mid-end": {"src/opts/bitops.isle"}}}
@@ -101,10 +102,25 @@ func TestWeightsOfMisses(t *testing.T) {
 	if aims.Families["float"] != 3 || aims.Families["bitwise"] != 3 || aims.Families["arith"] != 1 || aims.Rules != 8 || aims.Silent != 1 {
 		t.Fatalf("aims %+v", aims)
 	}
-	if w.Families["float"] != MaxWeight || w.Families["bitwise"] != MaxWeight || w.Families["arith"] != 2.75 {
-		t.Errorf("family weights %v: want float and bitwise %v, arith 1+3·sqrt(1/3) = 2.73 → 2.75", w.Families, MaxWeight)
+	// The median of the 15 families' counts is 0, taken as 1.
+	want := map[string]float64{"float": 1.75, "bitwise": 1.75, "arith": 1, "shifts": MinWeight, "target": MinWeight}
+	for f, wf := range want {
+		if w.Families[f] != wf {
+			t.Errorf("family %s: weight %v, want %v", f, w.Families[f], wf)
+		}
 	}
-	if w.Types["i8x16"] != MaxWeight || w.Types["f32"] != MaxWeight || len(w.Types) != 2 {
+	if w.Types["i8x16"] != 1 || w.Types["f32"] != 1 || w.Types["i64x2"] != MinWeight || len(w.Types) != 16 {
 		t.Errorf("type weights %v", w.Types)
+	}
+}
+
+// TestScaleCounts: around the median, clamped.
+func TestScaleCounts(t *testing.T) {
+	got := scaleCounts(map[string]int{"a": 100, "b": 25, "c": 400, "d": 10000, "e": 0})
+	want := map[string]float64{"a": 1, "b": 0.5, "c": 2, "d": MaxWeight, "e": MinWeight}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %v, want %v", k, got[k], v)
+		}
 	}
 }
