@@ -23,6 +23,8 @@ printf '%s\n' "$good" '{"kind":"case","v":1,"id":"x", oops' > json.jsonl
 printf 'test run\ntarget x86_64\nfunction %%f() -> i32 {\nblock0:\n    v0 = iconst.i32 1\n    return v0\n}\n' > norun.clif
 printf 'test compile\ntarget x86_64\nfunction %%f(i64) -> i64 {\nblock0(v0: i64):\n    v1 = load.i64 big v0\n    return v1\n}\n' > rejected.clif
 printf 'test run\ntarget x86_64\nfunction %%f() -> i32 {\nblock0:\n    v0 = iconst.i32 1\n    return v0\n}\n; run: %%f() == 1\n' > x86only.clif
+printf 'family lanes 2\n\ntype i7 2\n' > weights.txt
+printf 'family lanes 2\n' > wgood.txt
 printf 'test optimize\ntarget x86_64\nfunction %%f() {\nblock0:\n    return\n}\n' > optimize.clif
 mkdir -p emptydir
 cp good.jsonl keep.jsonl
@@ -60,6 +62,8 @@ probe cliff-run --arch interp -o /dev/full good.jsonl
 probe cliff-gen -n -5
 probe cliff-gen --enumerate -n 3
 probe cliff-gen --enumerate --corpus good.jsonl
+probe cliff-gen --weights weights.txt
+probe cliff-gen --weights wgood.txt -o wgood.txt
 probe cliff-extract --check -o x.jsonl norun.clif
 probe cliff-extract emptydir
 probe cliff-extract --bogus

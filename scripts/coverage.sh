@@ -8,6 +8,11 @@
 #                                       run each INPUT with it, report
 #   scripts/coverage.sh --build         only build the instrumented driver
 #   scripts/coverage.sh --report INPUT...   report inputs already run in $OUT
+#   scripts/coverage.sh --weights FILE INPUT...
+#                                       the same, and write to FILE cliff-gen
+#                                       weights aimed at the rules the
+#                                       campaigns missed (cliff-coverage
+#                                       --weights; lib/weights is the format)
 #
 # INPUT is one of
 #   runtests        Cranelift's runtests: the .clif files of the filetests
@@ -35,6 +40,11 @@
 # coverage-cases.svg (coverage against CPU time and cases);
 # uncovered-<target>.txt (rules no input reached, file:line, for profiles to
 # aim at) and only-<input>-<target>.txt (rules only that input reached).
+# With --weights FILE, the weights: each rule the campaigns missed (no
+# input reached it, or the runtests did and the campaigns did not) counts for
+# the opcode families its left-hand side matches and the types it names;
+# WEIGHTS=FILE then generates the campaigns with them (cliff-gen --weights),
+# to aim a next campaign at what this one missed.
 #
 # Method. The driver is built with its `coverage` feature (off by default;
 # driver/src/coverage.rs) in a cargo target directory of its own,
@@ -57,7 +67,8 @@
 #
 # Environment: OUT (out/coverage), STEPS (8), SEED (1), DEPTH (5), JOBS
 # (cores), OPTS (none,speed,speed_and_size), MASK (lib/profile/data/known.mask;
-# empty for none), CORPUS (none), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
+# empty for none), CORPUS (none), WEIGHTS (none: cliff-gen --weights for
+# the campaigns), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
 # cliff-run flags for the campaign inputs: flag sets, --swarm).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
@@ -73,6 +84,8 @@ OPTS=${OPTS:-none,speed,speed_and_size}
 RUN_FLAGS=${RUN_FLAGS:-} # split as words: "--isa-flags x86_64=default --isa-flags x86_64=sse2"
 MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 CORPUS=$(abs "${CORPUS:-}")
+WEIGHTS=$(abs "${WEIGHTS:-}")
+WRITE_WEIGHTS= # --weights FILE
 COV_TARGET_DIR=${COV_TARGET_DIR:-$HOME/.cache/cliff/cargo-cov}
 BUILD_TIMEOUT=${BUILD_TIMEOUT:-60m} STEP_TIMEOUT=${STEP_TIMEOUT:-2h}
 SHARED=$(abs "${CLIFF_SHARED:-$here/../shared}")
@@ -82,6 +95,7 @@ for v in STEPS SEED DEPTH JOBS; do
 done
 [ -z "$MASK" ] || [ -f "$MASK" ] || die "MASK $MASK: no such file"
 [ -z "$CORPUS" ] || [ -f "$CORPUS" ] || die "CORPUS $CORPUS: no such file"
+[ -z "$WEIGHTS" ] || [ -f "$WEIGHTS" ] || die "WEIGHTS $WEIGHTS: no such file"
 
 # The instrumented driver. Cargo rebuilds only what changed; the first
 # build takes 10-20 minutes on two cores (cranelift-codegen, instrumented).
@@ -148,6 +162,7 @@ campaign_step() {
 	local flags=(--seed "$SEED" --depth "$DEPTH" --profile "$profile" --start "$first" -n "$count")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
+	[ -n "$WEIGHTS" ] && flags+=(--weights "$WEIGHTS")
 	timeout "$STEP_TIMEOUT" "$here/bin/cliff-gen" "${flags[@]}" | timeout "$STEP_TIMEOUT" "$here/bin/cliff-refine" |
 		timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --arch "$arches" --opt "$OPTS" \
 			$RUN_FLAGS -o "$stepdir/results.jsonl.zst"
@@ -225,6 +240,7 @@ report() {
 	if [ ${#campaigns[@]} -gt 1 ] || { [ ${#campaigns[@]} = 1 ] && [ $# -gt 1 ]; }; then
 		args=(--group "cliff=$(IFS=,; echo "${campaigns[*]}")" "${args[@]}")
 	fi
+	[ -z "$WRITE_WEIGHTS" ] || args=(--weights "$WRITE_WEIGHTS" "${args[@]}")
 	"$here/bin/cliff-coverage" --driver "$DRIVER" -o "$OUT/report" "${args[@]}" ||
 		die "cliff-coverage failed"
 	echo "== report in $OUT/report" >&2
@@ -234,6 +250,14 @@ case ${1:-} in
 -h | --help | '') sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; [ $# -gt 0 ]; exit $? ;;
 --build) build; exit 0 ;;
 --report) shift; [ $# -gt 0 ] || die "--report wants the inputs"; report "$@"; exit 0 ;;
+--weights)
+	[ $# -gt 2 ] || die "--weights wants a FILE and the inputs"
+	WRITE_WEIGHTS=$(abs "$2")
+	shift 2
+	report "$@"
+	echo "== weights in $WRITE_WEIGHTS" >&2
+	exit 0
+	;;
 esac
 (cd "$here" && make -s build) || die "make build failed"
 build

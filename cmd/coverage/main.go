@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/cliapp"
 	"cliff/lib/coverage"
+	"cliff/lib/weights"
 )
 
 func main() {
@@ -42,11 +44,21 @@ against CPU time and cases), uncovered-<target>.txt (the rules no input
 covered: file:line, 1-based, and the rule's first line),
 missed-<group>-<target>.txt (rules some input covered and the group did
 not: where its profiles should grow) and only-<input>-<target>.txt (rules
-only that input covered).`,
+only that input covered).
+
+--weights FILE writes a cliff-gen --weights file (lib/weights) aimed at the
+rules the campaigns missed: those no input reached and, with --group, those
+other inputs reached and the first group did not, on the targets the
+inputs reached at all. Each missed rule counts for the opcode families its
+left-hand side matches (a helper rule: the rules that use it, when they
+match few opcodes) and the types it names; each family and type gets
+sqrt(n/median) of its n missed rules, from 0.25 to 4 (lib/coverage's
+Weights): the draws move from what the campaigns reach to what they miss.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
 			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
 			&cli.StringSliceFlag{Name: "group", Usage: "report the union of some inputs as one more row: `NAME=INPUT,INPUT...` (repeatable)"},
+			&cli.StringFlag{Name: "weights", Usage: "write cliff-gen --weights aimed at the rules the campaigns missed (the first --group's, else the union's) to `FILE`"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -75,6 +87,15 @@ only that input covered).`,
 			rep, err := coverage.Measure(c.String("driver"), runs, groups)
 			if err != nil {
 				return err
+			}
+			if path := c.String("weights"); path != "" {
+				group := ""
+				if len(groups) > 0 {
+					group = groups[0].Name
+				}
+				if err := writeWeights(path, rep, group, c.Args().Slice()); err != nil {
+					return err
+				}
 			}
 			if out := c.String("o"); out != "" {
 				if err := write(out, rep); err != nil {
@@ -125,4 +146,44 @@ func write(dir string, rep *coverage.Report) error {
 		}
 	}
 	return nil
+}
+
+// writeWeights writes the weights aimed at what the campaigns missed to
+// path, with a header that says where they come from, and prints what
+// they rest on to stderr.
+func writeWeights(path string, rep *coverage.Report, group string, inputs []string) error {
+	missed := rep.CampaignMisses(group)
+	w, aims, err := rep.Weights(missed)
+	if err != nil {
+		return fmt.Errorf("--weights: %w", err)
+	}
+	from := "the union"
+	if group != "" {
+		from = "group " + group
+	}
+	header := []string{
+		"cliff-gen --weights, written by cliff-coverage --weights from the rules " + from + " missed",
+		"inputs: " + strings.Join(inputs, " "),
+		fmt.Sprintf("%d missed rules, %d of them name no family and no type", aims.Rules, aims.Silent),
+	}
+	for _, kind := range []struct {
+		name   string
+		counts map[string]int
+	}{{"family", aims.Families}, {"type", aims.Types}} {
+		names := make([]string, 0, len(kind.counts))
+		for n := range kind.counts {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s=%d", n, kind.counts[n]))
+		}
+		header = append(header, "missed rules per "+kind.name+": "+strings.Join(parts, " "))
+	}
+	var b strings.Builder
+	if err := weights.Write(&b, w, header); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

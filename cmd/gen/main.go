@@ -67,7 +67,13 @@ cross-architecture comparison; x86_64, aarch64, riscv64 and s390x give a
 target's full set. --mask FILE removes {opcode, type, arch} combinations
 known to fail, or only the instructions whose operands come from given
 producers (lib/profile/mask.go); --portable keeps to the CLIF that older Cranelift releases
-parse. --enumerate writes one minimal case per opcode and type the profile
+parse. --weights FILE draws some opcode families and types more often (or
+less): a family's weight multiplies its drawn weight and divides its
+chance to be off, a type's divides the chance that the type features it
+needs are off and weighs a family's opcodes by their controlling type;
+every weighted switch is still off in some cases (lib/weights has the
+format; scripts/coverage.sh --weights writes one from the rules a
+coverage run missed). The record states the file's path and hash. --enumerate writes one minimal case per opcode and type the profile
 allows instead (a backend that fails one has a finding). --enumerate --all
 is the lowering census of a target profile: one minimal case per opcode,
 controlling type, free type and condition code of the target's whole
@@ -92,6 +98,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
 			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
+			&cli.StringFlag{Name: "weights", Usage: "`FILE` of 'family NAME WEIGHT' and 'type NAME WEIGHT' lines: families and types to draw more (or less) often (scripts/coverage.sh --weights writes one)"},
 			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
@@ -127,7 +134,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Seed: seed, Start: c.Uint64("start"), Count: c.Int("count"),
 				Profile: c.String("profile"), Depth: c.Int("depth"), Funcs: c.Int("funcs"),
 				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
-				Corpus: c.String("corpus"), Mask: c.String("mask"), Portable: c.Bool("portable"),
+				Corpus: c.String("corpus"), Mask: c.String("mask"), Weights: c.String("weights"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
 				Enumerate: c.Bool("enumerate"), All: c.Bool("all"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
 				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
@@ -168,7 +175,7 @@ func checkCombinations(c *cli.Context) error {
 		}
 	}
 	if c.Bool("enumerate") {
-		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs"} {
+		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs", "weights"} {
 			if c.IsSet(name) {
 				return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
 			}

@@ -38,4 +38,13 @@
 // of all; the rules no input reached, those a group misses that another
 // input reached (where its profiles should grow), and those only one input
 // reached, each with its first line of ISLE.
+//
+// Weights. Report.Weights turns missed rules into cliff-gen weights
+// (lib/weights): it parses the .isle files a target's rules come from
+// (isle.go), reads the CLIF opcodes and types each missed rule's
+// left-hand side matches, and for a helper rule (an inst.isle constructor,
+// an extractor) those of the lowering or mid-end rules that use it, up to
+// a few levels and only when they match few opcodes (weights.go). The
+// families of those opcodes (the opcode table's column) and the types
+// count the missed rules they would reach.
 package coverage

@@ -139,6 +139,10 @@ type Report struct {
 	// RuleText is the first line of each listed rule in its .isle file,
 	// when the source could be read.
 	RuleText map[Rule]string
+	// sources finds the .isle files, and ruleFiles lists those each
+	// target's generated file was made from (for Weights).
+	sources   *ruleSources
+	ruleFiles map[string][]string
 }
 
 // Final is the last measurement of an input for a target.
@@ -200,7 +204,16 @@ func Measure(driverPath string, runs []Run, groups []Group) (*Report, error) {
 	for i := range gens {
 		gens[i].instrumented = instrumented[gens[i].path]
 	}
-	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}, RuleText: map[Rule]string{}, Missed: map[string]map[string][]Rule{}}
+	rep := &Report{Uncovered: map[string][]Rule{}, Only: map[string]map[string][]Rule{}, RuleText: map[Rule]string{}, Missed: map[string]map[string][]Rule{},
+		sources: sources, ruleFiles: map[string][]string{}}
+	for _, g := range gens {
+		sources.outDir = filepath.Dir(g.path)
+		for _, s := range g.sites {
+			if !slices.Contains(rep.ruleFiles[g.Name], s.Source) {
+				rep.ruleFiles[g.Name] = append(rep.ruleFiles[g.Name], s.Source)
+			}
+		}
+	}
 	finals := map[string]total{}                       // input → its covered lines, cases, CPU time
 	coveredBy := map[string]map[string]map[Rule]bool{} // target → input → rules
 	for _, run := range runs {

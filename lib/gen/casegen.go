@@ -40,7 +40,7 @@ type caseGen struct {
 
 func newCaseGen(g *Generator, seed uint64) *caseGen {
 	c := &caseGen{g: g, tab: g.tab, seed: seed}
-	c.setSwarm(drawSwarm(seed, g.opts.Features))
+	c.setSwarm(drawSwarm(seed, g.opts.Features, g.weights))
 	c.chooseTypes()
 	return c
 }

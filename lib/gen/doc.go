@@ -17,4 +17,9 @@
 // feature, a region's path in the tree, a block's slot), not from one
 // sequence: switching a feature off drops its parts and leaves the choices
 // elsewhere as they were (rand.go, features.go).
+//
+// Options.Weights (cliff-gen --weights, lib/weights) move the swarm's
+// thresholds and family weights, not its streams: a weighted family or
+// type is on more (or less) often, and every other choice of a case stays
+// as it was (weights.go).
 package gen

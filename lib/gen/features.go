@@ -153,23 +153,23 @@ func tagsOf[T any](items []T, key func(T) string) []uint64 {
 	return out
 }
 
-// drawSwarm chooses the features of the case with seed caseSeed, then
-// applies the overrides.
-func drawSwarm(caseSeed uint64, overrides map[string]bool) swarm {
+// drawSwarm chooses the features of the case with seed caseSeed, their
+// chances and weights moved by w (nil: none), then applies the overrides.
+func drawSwarm(caseSeed uint64, overrides map[string]bool, w *swarmWeights) swarm {
 	s := swarm{on: make(map[string]bool, len(features)+len(families)), weights: make([]int, len(families))}
 	for i, f := range features {
 		r := newRng(derive(caseSeed, featureTags[i]))
-		s.on[f.name] = r.chance(f.on)
+		s.on[f.name] = r.chance(w.feature(f.name, f.on))
 	}
 	for i, f := range families {
 		r := newRng(derive(caseSeed, familyTags[i]))
-		on, w := r.chance(0.75), r.between(1, 8)
+		on, drawn := r.chance(w.family(i, 0.75)), r.between(1, 8)
 		if f.name == "arith" || f.name == "traps" {
 			on = true // always something to compute; traps only in crash-only mode
 		}
 		s.on[familyNames[i]] = on
 		if on {
-			s.weights[i] = w
+			s.weights[i] = w.weight(i, drawn)
 		}
 	}
 	for name, on := range overrides {
@@ -181,7 +181,7 @@ func drawSwarm(caseSeed uint64, overrides map[string]bool) swarm {
 					r.next()
 					s.weights[i] = 0
 					if on {
-						s.weights[i] = r.between(1, 8)
+						s.weights[i] = w.weight(i, r.between(1, 8))
 					}
 				}
 			}

@@ -82,7 +82,7 @@ func (fg *funcGen) compute(r *rng) {
 	}
 	ots := fg.c.tab.byFamily[fam]
 	for tries := 0; tries < 4 && len(ots) > 0; tries++ {
-		ot := ots[r.intn(len(ots))]
+		ot := ots[fg.c.g.weights.pick(r, fam, len(ots))]
 		if fg.c.typeOK(ot.ctrl) {
 			fg.emit(r, ot, nil, nil)
 			return

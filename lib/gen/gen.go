@@ -7,6 +7,7 @@ import (
 	"cliff/lib/printer"
 	"cliff/lib/profile"
 	"cliff/lib/record"
+	"cliff/lib/weights"
 )
 
 // Options shape generation. With Seed, they determine every case byte for
@@ -35,6 +36,9 @@ type Options struct {
 	// emit returns. For callers done with each case before the next, as
 	// cliff-gen is.
 	Reuse bool
+	// Weights move the swarm's chances and weights (weights.go); empty
+	// changes nothing. The record states the file (Record.Weights).
+	Weights weights.Weights
 	// Record holds what the record states about options the generator
 	// does not read itself (corpus and mask paths, portable).
 	Record record.GenOptions
@@ -57,10 +61,11 @@ func DefaultOptions(p *profile.Profile, seed uint64, depth int) Options {
 // A Generator makes cases. It precomputes the profile's opcode tables once;
 // Case may then be called for any index, from one goroutine at a time.
 type Generator struct {
-	opts  Options
-	tab   *tables
-	arena arena // what functions are allocated from (arena.go)
-	scope scope // of the function being generated, reused by the next
+	opts    Options
+	tab     *tables
+	weights *swarmWeights // nil without Options.Weights
+	arena   arena         // what functions are allocated from (arena.go)
+	scope   scope         // of the function being generated, reused by the next
 }
 
 // New checks the options and prepares the tables.
@@ -83,7 +88,12 @@ func New(opts Options) (*Generator, error) {
 	if opts.ProfileName == "" {
 		opts.ProfileName = opts.Profile.Name
 	}
-	return &Generator{opts: opts, tab: newTables(opts.Profile, opts.CrashOnly), arena: newArena(opts.Reuse)}, nil
+	tab := newTables(opts.Profile, opts.CrashOnly)
+	sw, err := newSwarmWeights(opts.Weights, tab)
+	if err != nil {
+		return nil, err
+	}
+	return &Generator{opts: opts, tab: tab, weights: sw, arena: newArena(opts.Reuse)}, nil
 }
 
 // CaseSeed is the seed of case index of a campaign seed.

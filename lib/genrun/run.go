@@ -24,6 +24,7 @@ import (
 	"cliff/lib/record"
 	"cliff/lib/refine"
 	"cliff/lib/verify"
+	"cliff/lib/weights"
 )
 
 // Options is a cliff-gen run, as its flags state it.
@@ -34,6 +35,7 @@ type Options struct {
 	Depth, Funcs, Inputs int
 	Mutation             float64
 	Corpus, Mask         string // paths; "" for none
+	Weights              string // the --weights file (lib/weights); "" for none
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
@@ -83,6 +85,14 @@ func Run(ctx context.Context, opts Options) error {
 				opts.Corpus, gopts.Corpus.Len(), forbidden, byOperand)
 		}
 	}
+	if opts.Weights != "" {
+		wf, err := weights.Load(opts.Weights)
+		if err != nil {
+			return fmt.Errorf("--weights: %w", err)
+		}
+		gopts.Weights = wf.Weights
+		gopts.Record.Weights, gopts.Record.WeightsHash = wf.Path, wf.Hash
+	}
 	g, err := gen.New(gopts)
 	if err != nil {
 		return err
@@ -101,7 +111,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 
 	var inputs []string // checked before the output is touched, and never the output
-	for _, in := range []string{opts.Corpus, opts.Mask} {
+	for _, in := range []string{opts.Corpus, opts.Mask, opts.Weights} {
 		if in != "" {
 			inputs = append(inputs, in)
 		}

@@ -66,8 +66,12 @@ type GenOptions struct {
 	Corpus     string `json:"corpus,omitempty"`
 	CorpusHash string `json:"corpus_hash,omitempty"`
 	Mask       string `json:"mask,omitempty"` // --mask file, same caveat as Corpus
-	Portable   bool   `json:"portable,omitempty"`
-	CrashOnly  bool   `json:"crash_only,omitempty"`
+	// Weights is the --weights file as given, and WeightsHash the xxhash
+	// of its bytes, as Corpus and CorpusHash (lib/weights).
+	Weights     string `json:"weights,omitempty"`
+	WeightsHash string `json:"weights_hash,omitempty"`
+	Portable    bool   `json:"portable,omitempty"`
+	CrashOnly   bool   `json:"crash_only,omitempty"`
 }
 
 // An InputVector is one call's arguments, in parameter order.

@@ -344,7 +344,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 	})
 }
 
-var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only"}
+var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only", "weights", "weights_hash"}
 
 func (d *caseDecoder) options(o *GenOptions) {
 	var seen uint32
@@ -374,6 +374,10 @@ func (d *caseDecoder) options(o *GenOptions) {
 			o.Portable = d.bool()
 		case 11:
 			o.CrashOnly = d.bool()
+		case 12:
+			o.Weights = d.string()
+		case 13:
+			o.WeightsHash = d.string()
 		}
 	})
 }
