@@ -37,7 +37,7 @@ func TestCaseInRecycledMemory(t *testing.T) {
 			want, got := cases[k], cases[k]
 			want.Refined, got.Refined = slices.Clone(want.Refined), slices.Clone(got.Refined)
 			wantErr := freshCase(&want, opts)
-			gotErr := m.refineCase(&got, opts)
+			_, gotErr := m.refineCase(&got, opts)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("%s: error %v in recycled memory, %v in new", cases[k].ID, gotErr, wantErr)
 			}
