@@ -16,7 +16,8 @@ type Counts struct {
 	Unjudged int // of which the reference could not answer for every input: left as they were
 	Changed  int // of which lost at least one guard
 	Seen     [numKinds]int
-	Pruned   [numKinds]int // dropped and kept dropped
+	Ran      [numKinds]int // of the seen, those that ran on some input
+	Pruned   [numKinds]int // dropped and kept dropped (those that never ran included)
 	Restored [numKinds]int // dropped, then put back after the re-check
 }
 
@@ -27,6 +28,7 @@ func (c *Counts) Add(o Counts) {
 	c.Changed += o.Changed
 	for k := range numKinds {
 		c.Seen[k] += o.Seen[k]
+		c.Ran[k] += o.Ran[k]
 		c.Pruned[k] += o.Pruned[k]
 		c.Restored[k] += o.Restored[k]
 	}
@@ -44,14 +46,15 @@ func Total(n [numKinds]int) int {
 // Print writes the counts as cliff-refine's summary shows them: one line
 // for the cases, one per kind.
 func (c *Counts) Print(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "prune: %d cases (%d unjudged by the reference, %d changed); guards seen %d, pruned %d (%s), restored %d\n",
-		c.Cases, c.Unjudged, c.Changed, Total(c.Seen), Total(c.Pruned), percent(Total(c.Pruned), Total(c.Seen)), Total(c.Restored))
+	_, err := fmt.Fprintf(w, "prune: %d cases (%d unjudged by the reference, %d changed); guards seen %d, ran %d, pruned %d (%s; %s of those that ran), restored %d\n",
+		c.Cases, c.Unjudged, c.Changed, Total(c.Seen), Total(c.Ran), Total(c.Pruned), percent(Total(c.Pruned), Total(c.Seen)),
+		percent(Total(c.Pruned)-(Total(c.Seen)-Total(c.Ran)), Total(c.Ran)), Total(c.Restored))
 	for _, k := range Kinds {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "prune:   %-8s seen %d, pruned %d (%s), restored %d\n",
-			k, c.Seen[k], c.Pruned[k], percent(c.Pruned[k], c.Seen[k]), c.Restored[k])
+		_, err = fmt.Fprintf(w, "prune:   %-8s seen %d, ran %d, pruned %d (%s; %s of those that ran), restored %d\n",
+			k, c.Seen[k], c.Ran[k], c.Pruned[k], percent(c.Pruned[k], c.Seen[k]), percent(c.Pruned[k]-(c.Seen[k]-c.Ran[k]), c.Ran[k]), c.Restored[k])
 	}
 	return err
 }
@@ -87,10 +90,19 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 	if total == 0 {
 		return cnt, nil
 	}
-	fired, want, ok := observe(mod, entry, inputs, lim, found)
+	seen, want, ok := observe(mod, entry, inputs, lim, found)
 	if !ok {
 		cnt.Unjudged++
 		return cnt, nil
+	}
+	for i := range mod.Funcs {
+		for _, s := range found[i] {
+			for _, g := range s.chain {
+				if seen[i][g.sel]&ran != 0 {
+					cnt.Ran[g.kind]++
+				}
+			}
+		}
 	}
 	var undo []change
 	for i, f := range mod.Funcs {
@@ -98,7 +110,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 			d := &f.Insts[s.inst]
 			v := d.Args[s.arg]
 			for _, g := range s.chain {
-				if fired[i][g.sel] {
+				if seen[i][g.sel]&fired != 0 {
 					break
 				}
 				v = g.raw
@@ -137,14 +149,21 @@ type change struct {
 	loc     ir.SourceLoc
 }
 
+// What a run showed of a guard's select.
+const (
+	ran   = 1 << iota // it ran on some input
+	fired             // it chose its substitute on some input
+)
+
 // observe runs entry on every input with the guards' selects watched and
-// returns, per function and select, whether it fired, and the answers.
-// ok is false when the reference does not return on some input.
-func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (fired []map[ir.Inst]bool, answers [][]ir.DataValue, ok bool) {
+// returns, per function and select, what the run showed (ran, fired),
+// and the answers. ok is false when the reference does not return on
+// some input.
+func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown []map[ir.Inst]uint8, answers [][]ir.DataValue, ok bool) {
 	in := interp.New(mod, lim)
-	fired = make([]map[ir.Inst]bool, len(mod.Funcs))
+	shown = make([]map[ir.Inst]uint8, len(mod.Funcs))
 	for i, f := range mod.Funcs {
-		fired[i] = map[ir.Inst]bool{}
+		shown[i] = map[ir.Inst]uint8{}
 		fires := map[ir.Inst]bool{} // by select: fires on a zero condition
 		var watch []ir.Inst
 		for _, s := range found[i] {
@@ -155,10 +174,11 @@ func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.L
 				fires[g.sel] = g.firesOnZero
 			}
 		}
-		seen := fired[i]
+		seen := shown[i]
 		err := in.Watch(f, watch, func(_ *ir.Function, inst ir.Inst, ops []ir.DataValue) {
+			seen[inst] |= ran
 			if isZero(ops[0].Bytes) == fires[inst] {
-				seen[inst] = true
+				seen[inst] |= fired
 			}
 		})
 		if err != nil {
@@ -166,13 +186,13 @@ func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.L
 		}
 	}
 	answers, ok = run(in, entry, inputs)
-	return fired, answers, ok
+	return shown, answers, ok
 }
 
 // sameAnswers runs mod afresh on every input and reports whether each
 // returns want's answer.
 func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, want [][]ir.DataValue) bool {
-	got, ok := run(interp.New(mod, lim), entry, inputs)
+	got, ok := rerun(interp.New(mod, lim), entry, inputs)
 	if !ok {
 		return false
 	}
@@ -188,6 +208,9 @@ func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim inte
 	}
 	return true
 }
+
+// rerun is run for the re-check; tests make it fail.
+var rerun = run
 
 // run calls entry on every input and returns the results; ok is false
 // when one does not return (a trap, undefined behaviour, a limit, an

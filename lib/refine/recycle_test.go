@@ -58,6 +58,13 @@ func freshCase(c *record.Case, opts Options) error {
 	if err != nil {
 		return err
 	}
+	pruned, _, err := Prune(mod, c, opts)
+	if err != nil {
+		return err
+	}
+	if pruned {
+		names = append(names, pruneName)
+	}
 	c.CLIF = printer.Options{Compact: true}.ModuleString(mod)
 	c.Refined = append(c.Refined, names...)
 	c.Metrics = metrics.Of(mod)
