@@ -179,6 +179,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 		fr.vals[p] = args[i]
 	}
 	var scratch []Value
+	watched := fr.fn.watched // nil unless observed: one test per instruction
 	for {
 		insts := f.Blocks[block].Insts
 		jumped := false
@@ -188,7 +189,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			}
 			t.fuel--
 			d := &f.Insts[inst]
-			if w := fr.fn.watched; w != nil && w[inst] {
+			if watched != nil && watched[inst] {
 				t.observe(fr, inst, d)
 			}
 			impl := dispatch[d.Op]

@@ -8,8 +8,10 @@ import (
 
 // An Observer is told of each execution of an instruction it watches
 // (Interp.Watch), before the instruction runs, with the values of its
-// operands (not its block args). ops is valid only during the call.
-type Observer func(f *ir.Function, inst ir.Inst, ops []ir.DataValue)
+// operands (not its block args); ops is valid only during the call. It
+// returns whether to go on watching inst: an observer that has seen what
+// it waited for stops paying for it (a guard in a loop).
+type Observer func(f *ir.Function, inst ir.Inst, ops []ir.DataValue) bool
 
 // Watch makes obs see every execution of the instructions insts of f, a
 // function of the module, in every later Call; it replaces f's earlier
@@ -45,5 +47,7 @@ func (t *thread) observe(fr *frame, inst ir.Inst, d *ir.InstData) {
 		v, ty := fr.arg(d, k)
 		ops[k] = ToDataValue(ty, v)
 	}
-	fr.fn.observe(fr.fn.f, inst, ops)
+	if !fr.fn.observe(fr.fn.f, inst, ops) {
+		fr.fn.watched[inst] = false
+	}
 }

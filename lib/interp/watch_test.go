@@ -10,7 +10,8 @@ import (
 
 // TestWatch: an observer sees each execution of the instructions it
 // watches, in order, with their operands' values before they run, in
-// every frame of the function (a callee called twice), and nothing else.
+// every frame of the function (a callee called twice), and nothing else,
+// until it says it has seen enough.
 func TestWatch(t *testing.T) {
 	f := mustParse(t, `
 function %twice(i64) -> i64 {
@@ -33,21 +34,24 @@ block0(v0: i64):
 	sq := mod.Func("%sq")
 	imul := sq.Blocks[sq.Layout[0]].Insts[0]
 	for _, tc := range []struct {
-		name  string
-		watch []ir.Inst
-		want  []int64 // the first operand of each execution seen
+		name      string
+		watch     []ir.Inst
+		stopAfter int     // executions seen before the observer says stop
+		want      []int64 // the first operand of each execution seen
 	}{
-		{"the callee's imul, in both calls", []ir.Inst{imul}, []int64{3, 10}},
-		{"nothing", nil, nil},
+		{"the callee's imul, in both calls", []ir.Inst{imul}, 5, []int64{3, 10}},
+		{"until the observer has seen enough", []ir.Inst{imul}, 1, []int64{3}},
+		{"nothing", nil, 5, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := New(mod, DefaultLimits)
 			var got []int64
-			err := in.Watch(sq, tc.watch, func(g *ir.Function, inst ir.Inst, ops []ir.DataValue) {
+			err := in.Watch(sq, tc.watch, func(g *ir.Function, inst ir.Inst, ops []ir.DataValue) bool {
 				if g != sq || inst != imul || len(ops) != 2 {
 					t.Errorf("saw %s inst %d with %d operands", g.Name, inst, len(ops))
 				}
 				got = append(got, int64(binary.LittleEndian.Uint64(ops[0].Bytes)))
+				return len(got) < tc.stopAfter
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -105,6 +105,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 		}
 	}
 	var undo []change
+	executed := false // a pruned guard ran: its operation runs raw
 	for i, f := range mod.Funcs {
 		for _, s := range found[i] {
 			d := &f.Insts[s.inst]
@@ -115,6 +116,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 				}
 				v = g.raw
 				cnt.Pruned[g.kind]++
+				executed = executed || seen[i][g.sel]&ran != 0
 			}
 			if v != d.Args[s.arg] {
 				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
@@ -126,7 +128,10 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 	if len(undo) == 0 {
 		return cnt, nil
 	}
-	if !sameAnswers(mod, entry, inputs, lim, want) {
+	// A guard's select dominates its consumer (SSA): when no pruned
+	// select ran, no pruned operation ran, and the re-check would run
+	// the very instructions the observation did.
+	if executed && !sameAnswers(mod, entry, inputs, lim, want) {
 		for _, c := range undo {
 			d := &mod.Funcs[c.fn].Insts[c.inst]
 			d.Args[c.arg], d.SrcLoc = c.old, c.loc
@@ -151,39 +156,45 @@ type change struct {
 
 // What a run showed of a guard's select.
 const (
-	ran   = 1 << iota // it ran on some input
-	fired             // it chose its substitute on some input
+	watching = 1 << iota // a guard's select, watched
+	ran                  // it ran on some input
+	fired                // it chose its substitute on some input
 )
 
 // observe runs entry on every input with the guards' selects watched and
-// returns, per function and select, what the run showed (ran, fired),
-// and the answers. ok is false when the reference does not return on
-// some input.
-func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown []map[ir.Inst]uint8, answers [][]ir.DataValue, ok bool) {
+// returns, per function and instruction, what the run showed (ran,
+// fired), and the answers. ok is false when the reference does not
+// return on some input.
+func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown [][]uint8, answers [][]ir.DataValue, ok bool) {
 	in := interp.New(mod, lim)
-	shown = make([]map[ir.Inst]uint8, len(mod.Funcs))
+	shown = make([][]uint8, len(mod.Funcs))
 	for i, f := range mod.Funcs {
-		shown[i] = map[ir.Inst]uint8{}
-		fires := map[ir.Inst]bool{} // by select: fires on a zero condition
+		if len(found[i]) == 0 {
+			continue
+		}
+		seen := make([]uint8, len(f.Insts))
+		firesOnZero := make([]bool, len(f.Insts))
 		var watch []ir.Inst
 		for _, s := range found[i] {
 			for _, g := range s.chain {
-				if _, dup := fires[g.sel]; !dup {
+				if seen[g.sel] == 0 {
 					watch = append(watch, g.sel)
 				}
-				fires[g.sel] = g.firesOnZero
+				seen[g.sel], firesOnZero[g.sel] = watching, g.firesOnZero
 			}
 		}
-		seen := shown[i]
-		err := in.Watch(f, watch, func(_ *ir.Function, inst ir.Inst, ops []ir.DataValue) {
+		err := in.Watch(f, watch, func(_ *ir.Function, inst ir.Inst, ops []ir.DataValue) bool {
 			seen[inst] |= ran
-			if isZero(ops[0].Bytes) == fires[inst] {
+			if isZero(ops[0].Bytes) == firesOnZero[inst] {
 				seen[inst] |= fired
+				return false // fired once is enough
 			}
+			return true
 		})
 		if err != nil {
 			return nil, nil, false
 		}
+		shown[i] = seen
 	}
 	answers, ok = run(in, entry, inputs)
 	return shown, answers, ok
@@ -268,7 +279,8 @@ func removeDead(f *ir.Function, found []site) {
 			}
 		}
 	}
-	dead := map[ir.Inst]bool{}
+	dead := make([]bool, len(f.Insts))
+	any := false
 	var work []ir.Inst
 	for _, s := range found {
 		for _, g := range s.chain {
@@ -289,7 +301,7 @@ func removeDead(f *ir.Function, found []site) {
 		if !unused {
 			continue
 		}
-		dead[inst] = true
+		dead[inst], any = true, true
 		for _, a := range d.Args {
 			a = f.Resolve(a)
 			uses[a]--
@@ -298,7 +310,7 @@ func removeDead(f *ir.Function, found []site) {
 			}
 		}
 	}
-	if len(dead) == 0 {
+	if !any {
 		return
 	}
 	for _, b := range f.Layout {
