@@ -276,3 +276,52 @@ func args(t *testing.T, mod *ir.Module, inputs [][]string) [][]ir.DataValue {
 	}
 	return out
 }
+
+// TestHolds: a pruned module keeps its promise on inputs where its
+// pruned operations stay safe, and breaks it where a pruned divisor is 0
+// (a trap on the reference) or a NaN reaches a pruned float operand.
+func TestHolds(t *testing.T) {
+	const (
+		prunedDiv = `function %main(i64, i64) -> i64 {
+block0(v0: i64, v1: i64):
+@c1fe v2 = udiv v0, v1
+    return v2
+}
+`
+		prunedNaN = `function %main(f32, f32) -> i32 {
+block0(v0: f32, v1: f32):
+    v2 = fadd v0, v1
+@c1fe v3 = bitcast.i32 v2
+    return v3
+}
+`
+		prunedVectorNaN = `function %main(f64x2) -> i64x2 {
+block0(v0: f64x2):
+@c1fe v1 = bitcast.i64x2 little v0
+    return v1
+}
+`
+	)
+	for _, tc := range []struct {
+		name, clif string
+		inputs     [][]string
+		want       bool
+	}{
+		{"divisors not 0", prunedDiv, [][]string{{"7", "2"}, {"0", "-1"}}, true},
+		{"a divisor 0", prunedDiv, [][]string{{"7", "2"}, {"7", "0"}}, false},
+		{"no NaN", prunedNaN, [][]string{{"0x1.0p0", "+Inf"}}, true},
+		{"a NaN (inf - inf)", prunedNaN, [][]string{{"0x1.0p0", "0x1.0p0"}, {"+Inf", "-Inf"}}, false},
+		{"no NaN lane", prunedVectorNaN, [][]string{{"[0x1.0p0 -Inf]"}}, true},
+		{"a NaN lane", prunedVectorNaN, [][]string{{"[0x1.0p0 -NaN]"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mod := mustParse(t, tc.clif)
+			if !Pruned(mod) {
+				t.Fatal("Pruned: false for a pruned module")
+			}
+			if got := Holds(mod, "%main", args(t, mod, tc.inputs), interp.DefaultLimits); got != tc.want {
+				t.Errorf("Holds = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

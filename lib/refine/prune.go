@@ -5,7 +5,6 @@ import (
 
 	"cliff/lib/interp"
 	"cliff/lib/ir"
-	"cliff/lib/parser"
 	"cliff/lib/prune"
 	"cliff/lib/record"
 	"cliff/lib/ub"
@@ -34,23 +33,9 @@ func Prune(mod *ir.Module, c *record.Case, opts Options) (bool, prune.Counts, er
 	if f == nil {
 		return false, prune.Counts{}, &InputError{fmt.Errorf("entry %s is not in the module", entry)}
 	}
-	inputs := make([][]ir.DataValue, len(c.Inputs))
-	for i, vec := range c.Inputs {
-		if len(vec) != len(f.Sig.Params) {
-			return false, prune.Counts{}, &InputError{fmt.Errorf("inputs[%d]: %d values for %s, which takes %d", i, len(vec), entry, len(f.Sig.Params))}
-		}
-		inputs[i] = make([]ir.DataValue, len(vec))
-		for k, v := range vec {
-			t := f.Sig.Params[k].Type
-			if v.Type != t.String() {
-				return false, prune.Counts{}, &InputError{fmt.Errorf("inputs[%d]: value %d is %s, %s takes %s", i, k, v.Type, entry, t)}
-			}
-			dv, err := parser.ParseDataValue(t, v.Value)
-			if err != nil {
-				return false, prune.Counts{}, &InputError{fmt.Errorf("inputs[%d]: value %d: %w", i, k, err)}
-			}
-			inputs[i][k] = dv
-		}
+	inputs, err := prune.Inputs(f, c.Inputs)
+	if err != nil {
+		return false, prune.Counts{}, &InputError{err}
 	}
 	cnt, err := prune.Module(mod, entry, inputs, interp.DefaultLimits)
 	return true, cnt, err
@@ -69,12 +54,8 @@ func hasPass(passes []Pass, name string) bool {
 // are safe only for its inputs, and a pass rewriting the code that
 // computes their operands could make them trap (lib/prune).
 func checkNotPruned(mod *ir.Module) error {
-	for _, f := range mod.Funcs {
-		for k := range f.Insts {
-			if ub.IsPruned(&f.Insts[k]) {
-				return &InputError{fmt.Errorf("%s holds pruned instructions (%s): a pruned case is not refined again; refine the case before pruning", f.Name, ub.PrunedLoc)}
-			}
-		}
+	if prune.Pruned(mod) {
+		return &InputError{fmt.Errorf("a pruned case (its instructions at %s are safe only for its inputs) is not refined again: refine it before pruning", ub.PrunedLoc)}
 	}
 	return nil
 }
