@@ -48,14 +48,15 @@
 // so the CLIF text between tools says which operations lost their
 // guards; the guards' instructions, dead, are removed. Its operands are
 // safe only for the case's inputs: ub.FreeOperand refuses to rebind
-// them, and lib/refine refuses to refine a pruned case again (a pass
-// that rewrites the code computing a divisor could make it 0). A
-// reduction (lib/reduce) keeps lib/ub's local rules but may change the
-// values upstream of a pruned operand; the candidate is then judged by
-// its oracle, whose configurations include the reference, and a
-// division reaching 0 traps on the reference and the targets alike
-// (consistent, so not the failure being reduced). A NaN reaching a
-// pruned float operand is the one case the judge would not catch.
+// them, and lib/refine refuses to refine a pruned case again (a pass that
+// rewrites the code computing a divisor could make it 0). A reduction
+// (lib/reduce) keeps lib/ub's local rules but may change the values
+// upstream of a pruned operand (a constant, an input value set to 0), so
+// each candidate of a pruned case runs on the reference first (Holds):
+// one that traps there (a pruned division by 0, a conversion out of
+// range) or feeds a NaN to a pruned float operand is never sent to the
+// oracle. Filetests written from a reduced case drop the location, as
+// they drop the scaffold's (lib/filetest).
 //
 // # Where it runs
 //
