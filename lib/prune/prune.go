@@ -132,7 +132,8 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 	// select ran, no pruned operation ran, and the re-check would run
 	// the very instructions the observation did.
 	if executed && !sameAnswers(mod, entry, inputs, lim, want) {
-		for _, c := range undo {
+		for k := len(undo) - 1; k >= 0; k-- { // last first: a consumer may have two pruned operands
+			c := undo[k]
 			d := &mod.Funcs[c.fn].Insts[c.inst]
 			d.Args[c.arg], d.SrcLoc = c.old, c.loc
 		}

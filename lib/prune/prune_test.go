@@ -325,3 +325,33 @@ block0(v0: f64x2):
 		})
 	}
 }
+
+// TestRecheckPutsBackTwoOperands: a consumer with two pruned operands
+// gets both guards and its own location back.
+func TestRecheckPutsBackTwoOperands(t *testing.T) {
+	const twoNaNs = `function %main(f32, f32) -> f32 {
+block0(v0: f32, v1: f32):
+@c1ff v2 = fcmp uno v0, v0
+@c1ff v3 = f32const +NaN
+@c1ff v4 = select v2, v3, v0
+@c1ff v5 = fcmp uno v1, v1
+@c1ff v6 = f32const +NaN
+@c1ff v7 = select v5, v6, v1
+    v8 = fcopysign v4, v7
+    return v8
+}
+`
+	defer func(saved func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
+	rerun = func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool) { return nil, false }
+	mod := mustParse(t, twoNaNs)
+	got, err := Module(mod, "%main", args(t, mod, [][]string{{"0x1.0p0", "-0x1.0p1"}}), interp.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Restored[NaN] != 2 {
+		t.Errorf("restored %v, want 2 NaN guards", got.Restored)
+	}
+	if text, want := text(mod), text(mustParse(t, twoNaNs)); text != want {
+		t.Errorf("the guards are not back:\n%s", text)
+	}
+}
