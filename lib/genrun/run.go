@@ -157,7 +157,7 @@ func write(ctx context.Context, g *gen.Generator, opts Options, ropts refine.Opt
 				return fmt.Errorf("case %s: %w", c.ID, err)
 			}
 			if ran {
-				names = append(names, "prune")
+				names = append(names, refine.PruneStep)
 			}
 			if err := gen.SetCLIF(c, mod); err != nil {
 				return err

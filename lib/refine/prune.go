@@ -10,9 +10,9 @@ import (
 	"cliff/lib/ub"
 )
 
-// pruneName is the pass table's case-level step: lib/prune, after every
-// other pass, on the cases whose swarm has the feature of that name on.
-const pruneName = "prune"
+// PruneStep is the name of the pass table's case-level step (lib/prune,
+// after every other pass), as Case.Refined lists it.
+const PruneStep = "prune"
 
 // PruneFeature is the swarm feature (lib/gen) that asks for pruning.
 const PruneFeature = "prune"
@@ -22,7 +22,7 @@ const PruneFeature = "prune"
 // c's swarm has PruneFeature on. It reports whether it ran, and what it
 // did. A case whose inputs do not fit its entry is an InputError.
 func Prune(mod *ir.Module, c *record.Case, opts Options) (bool, prune.Counts, error) {
-	if !c.Features[PruneFeature] || !hasPass(opts.Passes, pruneName) {
+	if !c.Features[PruneFeature] || !hasPass(opts.Passes, PruneStep) {
 		return false, prune.Counts{}, nil
 	}
 	entry := c.Entry

@@ -63,7 +63,7 @@ func freshCase(c *record.Case, opts Options) error {
 		return err
 	}
 	if pruned {
-		names = append(names, pruneName)
+		names = append(names, PruneStep)
 	}
 	c.CLIF = printer.Options{Compact: true}.ModuleString(mod)
 	c.Refined = append(c.Refined, names...)

@@ -43,7 +43,7 @@ var table = []Pass{
 	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, keepsUses: true, run: merge},
 	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, keepsUses: true, run: operands},
 	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},
-	{Name: pruneName, Doc: "drop the guards that never fire on the case's inputs on the reference (cases whose swarm has prune on)", KeepsResults: true},
+	{Name: PruneStep, Doc: "drop the guards that never fire on the case's inputs on the reference (cases whose swarm has prune on)", KeepsResults: true},
 }
 
 // Passes returns every pass in table (run) order.
@@ -249,7 +249,7 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, err
 		return counts, err
 	}
 	if pruned {
-		names = append(names, pruneName)
+		names = append(names, PruneStep)
 	}
 	refined := printer.Options{Compact: true}.ModuleString(mod) // as cliff-gen prints cases
 	if refined != c.CLIF {

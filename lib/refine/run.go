@@ -68,7 +68,7 @@ func Run(ctx context.Context, opts RunOptions) (err error) {
 			if perr := s.summary.Print(s.Log, nil); err == nil {
 				err = perr
 			}
-			if hasPass(s.Passes, pruneName) {
+			if hasPass(s.Passes, PruneStep) {
 				if perr := s.pruned.Print(s.Log); err == nil {
 					err = perr
 				}
