@@ -48,7 +48,9 @@
 # comma-separated, make the version an axis), REF (1: every case also runs on
 # cliff's own reference interpreter, --arch ref, which then decides who is
 # right, and which finds reference_divergent cases, where all of
-# Cranelift agrees on a wrong answer; 0 leaves it out). Paths are relative to the
+# Cranelift agrees on a wrong answer; 0 leaves it out), FEATURES (swarm
+# overrides for cliff-gen --features: FEATURES=prune=on prunes every case's
+# guards that never fire, prune=off none; default the swarm's draw). Paths are relative to the
 # caller's directory. A new campaign replaces a finished one in $OUT and
 # refuses to replace an unfinished one.
 #
@@ -76,6 +78,7 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
 	[ -n "${CRANELIFT:-}" ] && flags+=(--cranelift "$CRANELIFT")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
+	[ -n "${FEATURES:-}" ] && flags+=(--features "$FEATURES")
 	# A campaign.env from before the swarm ran every case on the four
 	# targets with their default flags.
 	run=(--arch "${ARCHES:-x86_64,aarch64,riscv64,s390x}" --opt "$OPTS")
@@ -128,7 +131,7 @@ new_campaign() {
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
-	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM CRANELIFT; do
+	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM CRANELIFT FEATURES; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done > "$dir/campaign.env"
 	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
@@ -155,6 +158,7 @@ else
 	SEED=${3:-${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}}
 	PROFILE=${PROFILE:-compat} CHUNK=${CHUNK:-250} REFINE=${REFINE:-1} SWARM=${SWARM:-1} REF=${REF:-1}
 	CRANELIFT=${CRANELIFT:-${CLIFF_CRANELIFT:-}}
+	FEATURES=${FEATURES:-}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 	CORPUS=$(abs "${CORPUS-}")

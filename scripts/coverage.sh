@@ -70,7 +70,8 @@
 # empty for none), CORPUS (none), WEIGHTS (none: cliff-gen --weights for
 # the campaigns), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
-# cliff-run flags for the campaign inputs: flag sets, --swarm).
+# cliff-run flags for the campaign, census and file: inputs: flag sets,
+# --swarm; --arch for a case file, which runs on this host's otherwise).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
 set -euo pipefail
 
@@ -175,7 +176,7 @@ census_step() { # the FIRST..FIRST+COUNT-1 cases of the census file
 }
 case_file_step() { # a case file has no slices: one step
 	local file=$1
-	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" "$file" > /dev/null
+	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" $RUN_FLAGS "$file" > /dev/null
 }
 
 run_input() {

@@ -1,8 +1,9 @@
 // Command cliff-refine rewrites generated test cases with a table of
 // refinement passes (lib/refine) that make more of each case's code
 // matter to its results: decoy blocks, liveness-aware merge params,
-// priority operand selection and sink anchoring. Each pass keeps the case
-// valid and free of undefined behaviour.
+// priority operand selection and sink anchoring, then drops the guards
+// that never fire on a case's inputs (lib/prune). Each pass keeps the case
+// valid and free of undefined behaviour (prune: on its inputs).
 package main
 
 import (
@@ -86,6 +87,16 @@ the case computes; operands and sink change it (the inputs stay valid).
 the order is always the table's, so ablations compare like with like. The
 same input and passes give the same output, byte for byte: each pass draws
 from its own random stream, seeded by the case's seed and index.
+
+prune, last, runs only on cases whose swarm has the feature prune on
+(cliff-gen --features prune=on|off): each case runs on cliff's reference
+on every input vector, and the guards that never chose their substitute
+(a divisor's zero and overflow guards, a conversion's range guard, a NaN
+made canonical) are dropped; their operations carry @c1fe. The pruned
+case runs on the reference again, and unless every input answers as
+before every guard is put back. A pruned case is refused as input (its
+operations are safe only for its inputs). --summary ends with the
+guards seen, run, pruned and restored per kind.
 
 --verify-each runs cliff's verifier on each case before the first pass
 (an invalid input is bad input) and after every pass (an invalid result

@@ -36,6 +36,8 @@ var features = []feature{
 	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3},
 	{"snippets", "instructions from the corpus (when one is given)", 0.8},
 	{"constants", "constants in the code", 0.5},
+	// Not the generator's: cliff-refine's prune step reads it (lib/prune).
+	{"prune", "guards that never fire on the case's inputs dropped by cliff-refine", 0.5},
 }
 
 // A family is a group of opcodes switched on and weighted together. Which

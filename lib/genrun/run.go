@@ -162,6 +162,13 @@ func write(ctx context.Context, g *gen.Generator, opts Options, ropts refine.Opt
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.ID, err)
 			}
+			ran, _, err := refine.Prune(mod, c, ropts)
+			if err != nil {
+				return fmt.Errorf("case %s: %w", c.ID, err)
+			}
+			if ran {
+				names = append(names, refine.PruneStep)
+			}
 			if err := gen.SetCLIF(c, mod); err != nil {
 				return err
 			}

@@ -19,8 +19,12 @@ type function struct {
 	// native computes a libcall's result (libcall.go); nil for functions
 	// of the module.
 	native func(args []Value) Value
-	ready  bool
-	err    error
+	// watched marks, by instruction, those an Observer sees (Watch);
+	// nil when none is watched, so that the interpreter pays one test.
+	watched []bool
+	observe Observer
+	ready   bool
+	err     error
 }
 
 // prepare resolves aliases and lays the stack slots out, once.
@@ -175,6 +179,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 		fr.vals[p] = args[i]
 	}
 	var scratch []Value
+	watched := fr.fn.watched // nil unless observed: one test per instruction
 	for {
 		insts := f.Blocks[block].Insts
 		jumped := false
@@ -184,6 +189,9 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			}
 			t.fuel--
 			d := &f.Insts[inst]
+			if watched != nil && watched[inst] {
+				t.observe(fr, inst, d)
+			}
 			impl := dispatch[d.Op]
 			if impl == nil {
 				return nil, fmt.Errorf("%w: %s in %s", ErrUnsupported, d.Op, f.Name)

@@ -12,7 +12,10 @@
 // candidates, and a Tester checks each before the oracle sees it: it must
 // print, parse and pass lib/verify, and every edit keeps lib/ub's rules
 // (see lib/iredit), so that a candidate is SSA-valid and free of
-// undefined behaviour, and a miscompile stays a miscompile.
+// undefined behaviour, and a miscompile stays a miscompile. A pruned case
+// (lib/prune) is safe only for its inputs, which local rules cannot
+// keep: its candidates run on cliff's reference first, and one that
+// traps there or feeds a NaN to a pruned float operand is never sent.
 //
 // Cheap and coarse first: each pass proposes its edits as one list and
 // tries them in halving chunks (ddmin's complement steps, greedy), so a

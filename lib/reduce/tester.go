@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 
+	"cliff/lib/interp"
 	"cliff/lib/iredit"
+	"cliff/lib/prune"
 	"cliff/lib/ub"
 	"cliff/lib/verify"
 )
@@ -157,7 +159,25 @@ func (t *Tester) Variant(base *Candidate, edits ...Edit) *Candidate {
 			return nil
 		}
 	}
+	if prune.Pruned(v.Module) && !prunedStillHolds(v) {
+		// A pruned case's operations are safe only for its inputs, and
+		// an edit upstream of one (a constant, an input value) can make
+		// it trap, which the oracle sees, or feed a NaN to a float whose
+		// bits show, which it may not: the reference re-checks it.
+		return nil
+	}
 	return v
+}
+
+// prunedStillHolds runs a pruned candidate on the reference (lib/prune's
+// Holds): every input answers, and no NaN reaches a pruned float operand.
+func prunedStillHolds(v *Candidate) bool {
+	entry := iredit.EntryFunc(v.Module, v.Entry)
+	if entry == nil {
+		return false
+	}
+	inputs, err := prune.Inputs(entry, v.Inputs)
+	return err == nil && prune.Holds(v.Module, entry.Name, inputs, interp.DefaultLimits)
 }
 
 func (t *Tester) invalid(err error) {

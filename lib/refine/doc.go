@@ -18,10 +18,15 @@
 //     block params, other results), so def-use chains grow long.
 //   - sink: every dead value is folded into an accumulator threaded through
 //     the blocks to the function's results or its tail call's arguments.
+//   - prune: on a case whose swarm has the feature "prune" on (lib/gen),
+//     the guards that never fire on the case's inputs on cliff's
+//     reference are dropped (lib/prune, CsmithEdge's guard pruning). It
+//     is a step of the case, not of a function: it needs the inputs, and
+//     Prune runs it (Case does, and cliff-gen --refine).
 //
 // Each runs after the ones before it: merge joins the decoys' values with
 // the real ones, operands draws on merge's params, sink anchors whatever
-// is still dead. Select keeps that order whatever order it is given: an
+// is still dead, and prune holds for the code as the others left it. Select keeps that order whatever order it is given: an
 // ablation that switches passes off compares like with like.
 //
 // Run is cliff-refine: it refines a stream of case records (run.go).
@@ -38,7 +43,12 @@
 // values that dominate the use, and make floats canonical (ub.CanonNaN)
 // before their bits are read. Loops keep terminating: their counters are
 // scaffold. decoy and merge keep every result the case computes; operands
-// and sink change results (Pass.KeepsResults).
+// and sink change results (Pass.KeepsResults). prune is the one step whose
+// result holds for the case's inputs only, not for any values of the free
+// operands: it runs last, marks what it changed (ub.PrunedLoc), and a
+// pruned case is refused as input (a pass could make a pruned divisor 0).
+// Running it in cliff-refine rather than in cliff-run makes the pruned
+// case the case every later tool sees; lib/prune's doc says more.
 //
 // Passes choose values among candidates: neither constants (the optimiser
 // would fold them) nor scaffold results (guards, canonical NaNs, opaque

@@ -370,7 +370,7 @@ func hasCopyableBlock(f *ir.Function) bool {
 func TestGolden(t *testing.T) {
 	for _, set := range passSets {
 		name := strings.Join(set, "+")
-		if len(set) == len(table) {
+		if len(set) == len(functionPasses()) {
 			name = "all"
 		}
 		var b strings.Builder

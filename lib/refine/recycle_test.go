@@ -37,7 +37,7 @@ func TestCaseInRecycledMemory(t *testing.T) {
 			want, got := cases[k], cases[k]
 			want.Refined, got.Refined = slices.Clone(want.Refined), slices.Clone(got.Refined)
 			wantErr := freshCase(&want, opts)
-			gotErr := m.refineCase(&got, opts)
+			_, gotErr := m.refineCase(&got, opts)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("%s: error %v in recycled memory, %v in new", cases[k].ID, gotErr, wantErr)
 			}
@@ -57,6 +57,13 @@ func freshCase(c *record.Case, opts Options) error {
 	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, new(scratch))
 	if err != nil {
 		return err
+	}
+	pruned, _, err := Prune(mod, c, opts)
+	if err != nil {
+		return err
+	}
+	if pruned {
+		names = append(names, PruneStep)
 	}
 	c.CLIF = printer.Options{Compact: true}.ModuleString(mod)
 	c.Refined = append(c.Refined, names...)

@@ -10,6 +10,7 @@ import (
 	"cliff/lib/metrics"
 	"cliff/lib/printer"
 	"cliff/lib/profile"
+	"cliff/lib/prune"
 	"cliff/lib/record"
 	"cliff/lib/verify"
 )
@@ -28,18 +29,21 @@ type Pass struct {
 	// up to date (see analyses).
 	keepsCFG  bool
 	keepsUses bool
-	run       func(f *ir.Function, r *rng, a *analyses)
+	run       func(f *ir.Function, r *rng, a *analyses) // nil: a case-level step (prune)
 }
 
 // table is every pass, in the order they run: decoy first, so that merge
 // joins the values of its copies with the real ones; merge before
-// operands, whose block-param pool holds merge's new params; sink last, so
-// that it anchors whatever the others left dead.
+// operands, whose block-param pool holds merge's new params; sink after
+// them, so that it anchors whatever the others left dead; prune last, as
+// it holds only for the code as it finally is. prune is a step of the
+// case, not of a function (its run is nil): Case and Prune run it.
 var table = []Pass{
 	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, run: decoy},
 	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, keepsUses: true, run: merge},
 	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, keepsUses: true, run: operands},
 	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},
+	{Name: PruneStep, Doc: "drop the guards that never fire on the case's inputs on the reference (cases whose swarm has prune on)", KeepsResults: true},
 }
 
 // Passes returns every pass in table (run) order.
@@ -135,7 +139,8 @@ func (o Options) verifyOptions() verify.Options {
 
 // Module applies the passes to every function of mod, drawing random
 // choices from streams derived from seed and index (a case's Seed and
-// Options.Index), and returns the names of the passes applied.
+// Options.Index), and returns the names of the passes applied. The
+// case-level step prune is Prune's.
 func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
@@ -152,7 +157,13 @@ func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) 
 	if err := runPasses(mod, seed, index, opts, s); err != nil {
 		return nil, err
 	}
-	return Names(opts.Passes), nil
+	var names []string
+	for _, p := range opts.Passes {
+		if p.run != nil {
+			names = append(names, p.Name)
+		}
+	}
+	return names, nil
 }
 
 // runPasses applies opts.Passes to every function of mod, one pass after
@@ -167,6 +178,9 @@ func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) err
 	}
 	for k := range opts.Passes {
 		p := &opts.Passes[k]
+		if p.run == nil {
+			continue
+		}
 		for i, f := range mod.Funcs {
 			s.rng.seed(seed, index, p.Name, i)
 			p.run(f, &s.rng, &cache[i])
@@ -192,16 +206,26 @@ func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) err
 // case divergent). The case's IR is built in the memory of the cases
 // before (see caseMemory).
 func Case(c *record.Case, opts Options) error {
+	_, err := CaseCounts(c, opts)
+	return err
+}
+
+// CaseCounts is Case, and says what its prune step did (nothing when it
+// did not run: see Prune).
+func CaseCounts(c *record.Case, opts Options) (prune.Counts, error) {
 	m := casePool.Get().(*caseMemory)
 	defer casePool.Put(m)
 	return m.refineCase(c, opts)
 }
 
 // refineCase is Case in m.
-func (m *caseMemory) refineCase(c *record.Case, opts Options) error {
+func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, error) {
 	mod, err := m.parser.ParseModuleString("clif", c.CLIF)
 	if err != nil {
-		return &InputError{err}
+		return prune.Counts{}, &InputError{err}
+	}
+	if err := checkNotPruned(mod); err != nil {
+		return prune.Counts{}, err
 	}
 	m.scratch.recycle()
 	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, &m.scratch)
@@ -212,13 +236,20 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) error {
 	for pe := (*PassError)(nil); errors.As(err, &pe) && pe.Masked != nil; {
 		opts.Passes = slices.DeleteFunc(slices.Clone(opts.Passes), func(p Pass) bool { return p.Name == pe.Pass })
 		if mod, err = m.parser.ParseModuleString("clif", c.CLIF); err != nil {
-			return &InputError{err}
+			return prune.Counts{}, &InputError{err}
 		}
 		m.scratch.recycle()
 		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, &m.scratch)
 	}
 	if err != nil {
-		return err
+		return prune.Counts{}, err
+	}
+	pruned, counts, err := Prune(mod, c, opts)
+	if err != nil {
+		return counts, err
+	}
+	if pruned {
+		names = append(names, PruneStep)
 	}
 	refined := printer.Options{Compact: true}.ModuleString(mod) // as cliff-gen prints cases
 	if refined != c.CLIF {
@@ -227,5 +258,5 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) error {
 	c.CLIF = refined
 	c.Refined = append(c.Refined, names...)
 	c.Metrics = metrics.Of(mod)
-	return nil
+	return counts, nil
 }

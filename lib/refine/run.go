@@ -13,6 +13,7 @@ import (
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
 	"cliff/lib/profile"
+	"cliff/lib/prune"
 	"cliff/lib/record"
 )
 
@@ -67,6 +68,11 @@ func Run(ctx context.Context, opts RunOptions) (err error) {
 			if perr := s.summary.Print(s.Log, nil); err == nil {
 				err = perr
 			}
+			if hasPass(s.Passes, PruneStep) {
+				if perr := s.pruned.Print(s.Log); err == nil {
+					err = perr
+				}
+			}
 		}()
 	}
 	for {
@@ -98,6 +104,7 @@ func Run(ctx context.Context, opts RunOptions) (err error) {
 type session struct {
 	RunOptions
 	summary  metrics.Summary
+	pruned   prune.Counts // the prune step's, over the cases
 	survival *metrics.Survival
 	masks    map[maskKey]*profile.Patterns // read so far
 }
@@ -167,9 +174,11 @@ func (s *session) refine(ctx context.Context, c *record.Case, where string) erro
 			opts.Profile = p
 		}
 	}
-	if err := Case(c, opts); err != nil {
+	counts, err := CaseCounts(c, opts)
+	if err != nil {
 		return err
 	}
+	s.pruned.Add(counts)
 	c.Stamp()
 	if s.survival != nil {
 		v, err := s.survival.Measure(ctx, c.CLIF)

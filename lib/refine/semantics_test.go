@@ -16,10 +16,22 @@ import (
 // and all of them.
 var passSets = [][]string{{"decoy"}, {"merge"}, {"operands"}, {"sink"}, {"decoy", "merge", "operands", "sink"}}
 
-// everySubset is every non-empty combination of passes.
+// functionPasses are the names of the passes that rewrite functions (all
+// but the case-level prune, which needs a case's inputs and features).
+func functionPasses() []string {
+	var out []string
+	for _, p := range table {
+		if p.run != nil {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// everySubset is every non-empty combination of the function passes.
 func everySubset() [][]string {
 	var out [][]string
-	names := Names(table)
+	names := functionPasses()
 	for mask := 1; mask < 1<<len(names); mask++ {
 		var set []string
 		for i, n := range names {

@@ -18,6 +18,11 @@
 //     and every NaN-sensitive operand (one whose NaN bits, which differ
 //     between targets, become visible).
 //
+// One kind of case breaks the invariant on purpose: a pruned case
+// (lib/prune), whose guards that never fired on its inputs were dropped.
+// Its pruned instructions carry PrunedLoc (`@c1fe`) and are safe for the
+// case's inputs only; no operand of theirs is free.
+//
 // Address values (stack_addr, func_addr, ...) differ between runs and
 // targets, so they may only feed memory accesses and calls: IsAddress
 // tells them apart, and no generator or pass uses one as a free operand.

@@ -12,6 +12,19 @@ var ScaffoldLoc = ir.SrcLoc(0xc1ff)
 // IsScaffold reports whether d is a scaffold instruction.
 func IsScaffold(d *ir.InstData) bool { return d.SrcLoc == ScaffoldLoc }
 
+// PrunedLoc is the source location of a pruned instruction (printed
+// `@c1fe`): one whose guard lib/prune dropped because its unsafe case
+// never happened on the case's inputs. Its operands are safe for those
+// inputs only, not for any values of the free operands: nothing may
+// rebind them (FreeOperand), and a rewrite of the code that computes
+// them (a refinement pass, a reduction) may make it trap or show NaN
+// bits, so a pruned case is never refined again and its reductions are
+// judged by the reference (lib/prune).
+var PrunedLoc = ir.SrcLoc(0xc1fe)
+
+// IsPruned reports whether d is a pruned instruction.
+func IsPruned(d *ir.InstData) bool { return d.SrcLoc == PrunedLoc }
+
 // chosenForSafety are the opcode flags of instructions whose operands are
 // all chosen for safety: a trapping instruction's operands are guarded, a
 // memory access's address is a stack address inside its slot.
@@ -41,7 +54,7 @@ var nanSensitive = func() operandSet {
 // the instruction stays defined and target-independent whatever the value.
 func FreeOperand(f *ir.Function, inst ir.Inst, k int) bool {
 	d := &f.Insts[inst]
-	if IsScaffold(d) || k >= len(d.Args) {
+	if IsScaffold(d) || IsPruned(d) || k >= len(d.Args) {
 		return false
 	}
 	if d.Op.Info().Flags&chosenForSafety != 0 {

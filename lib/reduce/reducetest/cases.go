@@ -10,8 +10,19 @@ import (
 	"cliff/lib/refine"
 )
 
+// guarded are cliff-refine's passes but prune: the models (Checked) want
+// every division guarded, as the cases were before pruning existed.
+var guarded = func() []refine.Pass {
+	passes, err := refine.Select([]string{"decoy", "merge", "operands", "sink"})
+	if err != nil {
+		panic(err)
+	}
+	return passes
+}()
+
 // Generated returns the first case of cliff-gen's stream for seed (compat
-// profile, no mask, the given depth), refined as cliff-refine does, on
+// profile, no mask, the given depth), refined as cliff-refine does but
+// without pruning its guards, on
 // which the shape shows a failure with the given configurations, looking
 // at up to limit cases.
 func Generated(seed uint64, depth, limit int, configs []record.Config, shape Shape) (*reduce.Candidate, error) {
@@ -28,7 +39,7 @@ func Generated(seed uint64, depth, limit int, configs []record.Config, shape Sha
 		if err != nil {
 			return nil, err
 		}
-		if err := refine.Case(c, refine.Options{Passes: refine.Passes()}); err != nil {
+		if err := refine.Case(c, refine.Options{Passes: guarded}); err != nil {
 			return nil, err
 		}
 		cand, err := reduce.NewCandidate(c, configs)

@@ -1,0 +1,149 @@
+package prune
+
+import (
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// A Kind is what a guard keeps an operation from.
+type Kind int
+
+const (
+	Zero     Kind = iota // a divisor from 0
+	Overflow             // a signed division from MIN / -1
+	Range                // a float converted to an integer from leaving its range
+	NaN                  // a float whose bits show from being a NaN
+	numKinds
+)
+
+// Kinds lists every kind, in the order Counts holds them.
+var Kinds = []Kind{Zero, Overflow, Range, NaN}
+
+func (k Kind) String() string {
+	switch k {
+	case Zero:
+		return "zero"
+	case Overflow:
+		return "overflow"
+	case Range:
+		return "range"
+	case NaN:
+		return "nan"
+	}
+	return "kind?"
+}
+
+// A guard is one scaffold select of a chain.
+type guard struct {
+	sel  ir.Inst
+	raw  ir.Value // the operand the select passes when it does not fire
+	kind Kind
+	// firesOnZero says the guard fires when its condition is 0 (range:
+	// the condition says the value is in range); the others fire when
+	// it is not 0 (a bitselect's mask: when any bit is set).
+	firesOnZero bool
+}
+
+// A site is an operand of a consumer fed by a chain of guards, the
+// outermost first.
+type site struct {
+	inst  ir.Inst
+	arg   int
+	chain []guard
+}
+
+// sites finds every guarded operand of f.
+func sites(f *ir.Function) []site {
+	var out []site
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			d := &f.Insts[inst]
+			if ub.IsScaffold(d) || ub.IsPruned(d) {
+				continue
+			}
+			for k, a := range d.Args {
+				var chain []guard
+				for v := a; ; {
+					g, ok := guardOf(f, v, d.Op)
+					if !ok {
+						break
+					}
+					chain = append(chain, g)
+					v = g.raw
+				}
+				if len(chain) > 0 {
+					out = append(out, site{inst: inst, arg: k, chain: chain})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// guardOf returns the guard that defines v, if one does; consumer is the
+// opcode of the instruction the chain feeds, which says the kind.
+func guardOf(f *ir.Function, v ir.Value, consumer ir.Opcode) (guard, bool) {
+	def, ok := scaffoldDef(f, v)
+	if !ok {
+		return guard{}, false
+	}
+	d := &f.Insts[def]
+	if len(d.Args) != 3 {
+		return guard{}, false
+	}
+	a, b := isSubstitute(f, d.Args[1]), isSubstitute(f, d.Args[2])
+	g := guard{sel: def}
+	switch {
+	case d.Op == ir.OpSelect && a && !b:
+		g.raw = d.Args[2]
+	case d.Op == ir.OpSelect && b && !a:
+		g.raw, g.firesOnZero = d.Args[1], true
+	case d.Op == ir.OpBitselect && a && !b:
+		g.raw = d.Args[2]
+	default:
+		return guard{}, false
+	}
+	switch consumer.Info().Partial {
+	case "nonzero", "nonzero_nooverflow":
+		g.kind = Zero
+		if c, ok := scaffoldDef(f, d.Args[0]); ok && f.Insts[c].Op == ir.OpBand {
+			g.kind = Overflow
+		}
+	case "in_range":
+		g.kind = Range
+	default:
+		g.kind = NaN
+	}
+	return g, true
+}
+
+// scaffoldDef returns the scaffold instruction that defines v.
+func scaffoldDef(f *ir.Function, v ir.Value) (ir.Inst, bool) {
+	v = f.Resolve(v)
+	if int(v) >= len(f.Values) || f.Values[v].Kind != ir.DefResult {
+		return ir.NoInst, false
+	}
+	inst := f.Values[v].Inst
+	return inst, ub.IsScaffold(&f.Insts[inst])
+}
+
+// isSubstitute reports whether v is a guard's substitute: a scaffold
+// constant (an i128 one is the sextend of an iconst).
+func isSubstitute(f *ir.Function, v ir.Value) bool {
+	inst, ok := scaffoldDef(f, v)
+	if !ok {
+		return false
+	}
+	d := &f.Insts[inst]
+	if d.Op == ir.OpSextend {
+		return isSubstitute(f, d.Args[0])
+	}
+	return len(d.Args) == 0 && isConstOp(d.Op)
+}
+
+// isConstOp reports whether op makes a constant from its immediate: an
+// opcode of the table's "consts" family that takes no operand.
+func isConstOp(op ir.Opcode) bool {
+	info := op.Info()
+	return info.Family == "consts" && len(info.Ins) == 0
+}

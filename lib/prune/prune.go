@@ -1,0 +1,327 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"cliff/lib/interp"
+	"cliff/lib/ir"
+	"cliff/lib/ub"
+)
+
+// Counts are what pruning did to a run of cases, guards by kind.
+type Counts struct {
+	Cases    int // cases pruning ran on
+	Unjudged int // of which the reference could not answer for every input: left as they were
+	Changed  int // of which lost at least one guard
+	Seen     [numKinds]int
+	Ran      [numKinds]int // of the seen, those that ran on some input
+	Pruned   [numKinds]int // dropped and kept dropped (those that never ran included)
+	Restored [numKinds]int // dropped, then put back after the re-check
+}
+
+// Add adds o to c.
+func (c *Counts) Add(o Counts) {
+	c.Cases += o.Cases
+	c.Unjudged += o.Unjudged
+	c.Changed += o.Changed
+	for k := range numKinds {
+		c.Seen[k] += o.Seen[k]
+		c.Ran[k] += o.Ran[k]
+		c.Pruned[k] += o.Pruned[k]
+		c.Restored[k] += o.Restored[k]
+	}
+}
+
+// Total sums a per-kind count.
+func Total(n [numKinds]int) int {
+	t := 0
+	for _, x := range n {
+		t += x
+	}
+	return t
+}
+
+// Print writes the counts as cliff-refine's summary shows them: one line
+// for the cases, one per kind.
+func (c *Counts) Print(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "prune: %d cases (%d unjudged by the reference, %d changed); guards seen %d, ran %d, pruned %d (%s; %s of those that ran), restored %d\n",
+		c.Cases, c.Unjudged, c.Changed, Total(c.Seen), Total(c.Ran), Total(c.Pruned), percent(Total(c.Pruned), Total(c.Seen)),
+		percent(Total(c.Pruned)-(Total(c.Seen)-Total(c.Ran)), Total(c.Ran)), Total(c.Restored))
+	for _, k := range Kinds {
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "prune:   %-8s seen %d, ran %d, pruned %d (%s; %s of those that ran), restored %d\n",
+			k, c.Seen[k], c.Ran[k], c.Pruned[k], percent(c.Pruned[k], c.Seen[k]), percent(c.Pruned[k]-(c.Seen[k]-c.Ran[k]), c.Ran[k]), c.Restored[k])
+	}
+	return err
+}
+
+func percent(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
+}
+
+// Module drops the guards of mod that never fire when entry runs on each
+// of inputs on the reference under lim, and removes their dead
+// instructions (see the package doc). mod is changed in place only when
+// the pruned module answers every input as the guarded one did. The
+// error is a misuse (no such entry), never the case's behaviour.
+func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits) (Counts, error) {
+	cnt := Counts{Cases: 1}
+	if mod.Func(entry) == nil {
+		return cnt, fmt.Errorf("prune: no function %s in the module", entry)
+	}
+	found := make([][]site, len(mod.Funcs))
+	total := 0
+	for i, f := range mod.Funcs {
+		found[i] = sites(f)
+		total += len(found[i])
+		for _, s := range found[i] {
+			for _, g := range s.chain {
+				cnt.Seen[g.kind]++
+			}
+		}
+	}
+	if total == 0 {
+		return cnt, nil
+	}
+	seen, want, ok := observe(mod, entry, inputs, lim, found)
+	if !ok {
+		cnt.Unjudged++
+		return cnt, nil
+	}
+	for i := range mod.Funcs {
+		for _, s := range found[i] {
+			for _, g := range s.chain {
+				if seen[i][g.sel]&ran != 0 {
+					cnt.Ran[g.kind]++
+				}
+			}
+		}
+	}
+	var undo []change
+	executed := false // a pruned guard ran: its operation runs raw
+	for i, f := range mod.Funcs {
+		for _, s := range found[i] {
+			d := &f.Insts[s.inst]
+			v := d.Args[s.arg]
+			for _, g := range s.chain {
+				if seen[i][g.sel]&fired != 0 {
+					break
+				}
+				v = g.raw
+				cnt.Pruned[g.kind]++
+				executed = executed || seen[i][g.sel]&ran != 0
+			}
+			if v != d.Args[s.arg] {
+				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
+				d.Args[s.arg] = v
+				d.SrcLoc = ub.PrunedLoc
+			}
+		}
+	}
+	if len(undo) == 0 {
+		return cnt, nil
+	}
+	// A guard's select dominates its consumer (SSA): when no pruned
+	// select ran, no pruned operation ran, and the re-check would run
+	// the very instructions the observation did.
+	if executed && !sameAnswers(mod, entry, inputs, lim, want) {
+		for k := len(undo) - 1; k >= 0; k-- { // last first: a consumer may have two pruned operands
+			c := undo[k]
+			d := &mod.Funcs[c.fn].Insts[c.inst]
+			d.Args[c.arg], d.SrcLoc = c.old, c.loc
+		}
+		cnt.Restored, cnt.Pruned = cnt.Pruned, [numKinds]int{}
+		return cnt, nil
+	}
+	for i, f := range mod.Funcs {
+		removeDead(f, found[i])
+	}
+	cnt.Changed++
+	return cnt, nil
+}
+
+// A change is one operand a pruning rewrote, to put back.
+type change struct {
+	fn, arg int
+	inst    ir.Inst
+	old     ir.Value
+	loc     ir.SourceLoc
+}
+
+// What a run showed of a guard's select.
+const (
+	watching = 1 << iota // a guard's select, watched
+	ran                  // it ran on some input
+	fired                // it chose its substitute on some input
+)
+
+// observe runs entry on every input with the guards' selects watched and
+// returns, per function and instruction, what the run showed (ran,
+// fired), and the answers. ok is false when the reference does not
+// return on some input.
+func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown [][]uint8, answers [][]ir.DataValue, ok bool) {
+	in := interp.New(mod, lim)
+	shown = make([][]uint8, len(mod.Funcs))
+	for i, f := range mod.Funcs {
+		if len(found[i]) == 0 {
+			continue
+		}
+		seen := make([]uint8, len(f.Insts))
+		firesOnZero := make([]bool, len(f.Insts))
+		var watch []ir.Inst
+		for _, s := range found[i] {
+			for _, g := range s.chain {
+				if seen[g.sel] == 0 {
+					watch = append(watch, g.sel)
+				}
+				seen[g.sel], firesOnZero[g.sel] = watching, g.firesOnZero
+			}
+		}
+		err := in.Watch(f, watch, func(_ *ir.Function, inst ir.Inst, ops []ir.DataValue) bool {
+			seen[inst] |= ran
+			if isZero(ops[0].Bytes) == firesOnZero[inst] {
+				seen[inst] |= fired
+				return false // fired once is enough
+			}
+			return true
+		})
+		if err != nil {
+			return nil, nil, false
+		}
+		shown[i] = seen
+	}
+	answers, ok = run(in, entry, inputs)
+	return shown, answers, ok
+}
+
+// sameAnswers runs mod afresh on every input and reports whether each
+// returns want's answer.
+func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, want [][]ir.DataValue) bool {
+	got, ok := rerun(interp.New(mod, lim), entry, inputs)
+	if !ok {
+		return false
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) {
+			return false
+		}
+		for k := range want[i] {
+			if got[i][k].Type != want[i][k].Type || !bytes.Equal(got[i][k].Bytes, want[i][k].Bytes) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rerun is run for the re-check; tests make it fail.
+var rerun = run
+
+// run calls entry on every input and returns the results; ok is false
+// when one does not return (a trap, undefined behaviour, a limit, an
+// opcode the reference lacks, a panic of the reference).
+func run(in *interp.Interp, entry string, inputs [][]ir.DataValue) (answers [][]ir.DataValue, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			answers, ok = nil, false
+		}
+	}()
+	for _, args := range inputs {
+		o, err := in.Call(entry, args)
+		if err != nil || o.Trapped() {
+			return nil, false
+		}
+		answers = append(answers, o.Results)
+	}
+	return answers, true
+}
+
+func isZero(b []byte) bool {
+	for _, x := range b {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// removeDead removes the guards' instructions left without uses, and the
+// scaffold instructions that fed only them. Only scaffold instructions
+// without effects go: never a loop counter's branch or a store.
+func removeDead(f *ir.Function, found []site) {
+	uses := make([]int, len(f.Values))
+	use := func(v ir.Value) { uses[f.Resolve(v)]++ }
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			d := &f.Insts[inst]
+			for _, a := range d.Args {
+				use(a)
+			}
+			for _, c := range d.Dests {
+				for _, a := range c.Args {
+					if a.Kind == ir.ArgValue {
+						use(a.Value)
+					}
+				}
+			}
+			for _, h := range d.Handlers {
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						use(a.Value)
+					}
+				}
+			}
+		}
+	}
+	dead := make([]bool, len(f.Insts))
+	any := false
+	var work []ir.Inst
+	for _, s := range found {
+		for _, g := range s.chain {
+			work = append(work, g.sel)
+		}
+	}
+	for len(work) > 0 {
+		inst := work[len(work)-1]
+		work = work[:len(work)-1]
+		d := &f.Insts[inst]
+		if dead[inst] || !ub.IsScaffold(d) || d.Op.Info().Flags != 0 {
+			continue
+		}
+		unused := true
+		for _, r := range d.Results {
+			unused = unused && uses[r] == 0
+		}
+		if !unused {
+			continue
+		}
+		dead[inst], any = true, true
+		for _, a := range d.Args {
+			a = f.Resolve(a)
+			uses[a]--
+			if uses[a] == 0 && f.Values[a].Kind == ir.DefResult {
+				work = append(work, f.Values[a].Inst)
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	for _, b := range f.Layout {
+		insts := f.Blocks[b].Insts
+		kept := make([]ir.Inst, 0, len(insts))
+		for _, inst := range insts {
+			if !dead[inst] {
+				kept = append(kept, inst)
+			}
+		}
+		f.Blocks[b].Insts = kept
+	}
+}
