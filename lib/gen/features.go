@@ -36,6 +36,7 @@ var features = []feature{
 	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3},
 	{"snippets", "instructions from the corpus (when one is given)", 0.8},
 	{"constants", "constants in the code", 0.5},
+	{"edge_constants", "float and vector operands as constants of edge values, and instructions with every operand constant (mid-end folding)", 0.5},
 }
 
 // A family is a group of opcodes switched on and weighted together. Which
