@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"cliff/lib/ir"
-	"cliff/lib/printer"
 	"cliff/lib/profile/universe"
 	"cliff/lib/record"
 )
@@ -24,14 +23,29 @@ const censusRandomVectors = 2
 // makes the case trap or its result undefined.
 func censusInputs(c universe.Combo, main *ir.Function, seed uint64) []record.InputVector {
 	params := main.Sig.Params
+	if len(params) == 0 {
+		return []record.InputVector{{}}
+	}
+	vectors := censusVectors(c, params, seed)
+	out := make([]record.InputVector, 0, len(vectors))
+	for _, vec := range vectors {
+		iv := make(record.InputVector, len(params))
+		for k, p := range params {
+			iv[k] = censusValue(p.Type, vec[k])
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+// censusVectors are censusInputs' vectors as little-endian bytes, by
+// vector and param (at least one param).
+func censusVectors(c universe.Combo, params []ir.AbiParam, seed uint64) [][][]byte {
 	edges := make([][][]byte, len(params))
 	n := 1
 	for k, p := range params {
 		edges[k] = laneEdges(p.Type.LaneType())
 		n = max(n, len(edges[k]))
-	}
-	if len(params) == 0 {
-		return []record.InputVector{{}}
 	}
 	var vectors [][][]byte // [vector][param] bytes
 	for i := range 2 * n {
@@ -62,16 +76,10 @@ func censusInputs(c universe.Combo, main *ir.Function, seed uint64) []record.Inp
 		}
 		vectors = append(vectors, vec)
 	}
-	out := make([]record.InputVector, 0, len(vectors))
 	for i, vec := range vectors {
 		censusDomain(c, params, vec, i)
-		iv := make(record.InputVector, len(params))
-		for k, p := range params {
-			iv[k] = record.Value{Type: typeName(p.Type), Value: printer.DataValue(ir.DataValue{Type: p.Type, Bytes: vec[k]})}
-		}
-		out = append(out, iv)
 	}
-	return out
+	return vectors
 }
 
 // censusDomain moves the operands of a partial operation into its domain,
