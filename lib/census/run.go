@@ -90,12 +90,7 @@ func Run(ctx context.Context, opts Options) (res *Result, err error) {
 	defer closer.Close()
 	res = &Result{Tallies: map[Target]*Tally{}, ConstTallies: map[Target]*Tally{}, paramClass: map[targetKey]Class{}}
 	readErr := res.read(ctx, readers, opts.Known)
-	for i := range res.Rows {
-		r := &res.Rows[i]
-		if r.Constants {
-			r.ParamClass = res.paramClass[targetKey{r.target(), r.Key}]
-		}
-	}
+	res.fillParamClasses()
 	slices.SortStableFunc(res.Rows, func(a, b Row) int {
 		if a.Constants != b.Constants {
 			if b.Constants {
@@ -259,6 +254,17 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 		res.Rows = append(res.Rows, row)
 	}
 	return nil
+}
+
+// fillParamClasses gives each constant form's row its parameter form's
+// class, once every verdict is read (the forms come in either order).
+func (res *Result) fillParamClasses() {
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Constants {
+			r.ParamClass = res.paramClass[targetKey{r.target(), r.Key}]
+		}
+	}
 }
 
 // target is the row's target.
