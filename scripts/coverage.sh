@@ -22,7 +22,9 @@
 #                   --enumerate --all: every combination of opcode and types
 #                   the target's universe has, edge-value inputs), run on
 #                   ARCH at the three opt levels; counted with the campaigns
-#   file:PATH       a saved case file (JSON lines, plain or .zst) or .clif
+#   file:PATH       a saved case file (JSON lines, plain or .zst) or .clif,
+#                   run on this host's architecture (cases) or the file's
+#                   targets, or on RUN_FLAGS' --arch
 # Each input is run in $STEPS steps (slices of its cases or files), so that
 # coverage can be drawn against cases and CPU time; each is kept in
 # $OUT/<name>/ (name: runtests, filetests, the profile, the file's base name).
@@ -59,7 +61,8 @@
 # (cores), OPTS (none,speed,speed_and_size), MASK (lib/profile/data/known.mask;
 # empty for none), CORPUS (none), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
-# cliff-run flags for the campaign inputs: flag sets, --swarm).
+# cliff-run flags for the campaign and file inputs: flag sets, --swarm,
+# --arch for a file).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
 set -euo pipefail
 
@@ -160,7 +163,7 @@ census_step() { # the FIRST..FIRST+COUNT-1 cases of the census file
 }
 case_file_step() { # a case file has no slices: one step
 	local file=$1
-	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" "$file" > /dev/null
+	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" $RUN_FLAGS "$file" > /dev/null
 }
 
 run_input() {
