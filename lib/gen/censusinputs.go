@@ -15,7 +15,8 @@ const censusRandomVectors = 2
 
 // censusInputs gives a census case's input vectors: edge values of each
 // param's lane type (0, 1, -1, MIN, MAX, shift amounts around the width;
-// ±0, ±1, ±inf, NaN, subnormals, extremes, halves for floats), first the
+// ±0, ±1, ±inf, quiet and signalling NaNs with payloads, subnormals,
+// extremes, halves for floats), first the
 // same edge in every param (x op x, x == y), then every param at its own
 // stride through its edges, each lane of a vector one edge further than
 // the lane before (lane mixes), then a few random vectors. A partial
@@ -158,7 +159,7 @@ func laneEdges(lane ir.Type) [][]byte {
 	if lane.IsInt() {
 		e = intEdges(lane.Bits())
 	} else {
-		e = floatEdges(lane.Bits())
+		e = append(floatEdges(lane.Bits()), nanEdges(lane.Bits())...)
 	}
 	edgeCache[lane] = e
 	return e

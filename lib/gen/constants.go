@@ -162,8 +162,8 @@ var (
 )
 
 // constEdges are the edge values of a lane type that constants take: the
-// census's edge values (laneEdges), and for floats also quiet and
-// signalling NaNs with payloads and values that round (rounding edges).
+// census's edge values (laneEdges, quiet and signalling NaNs with payloads
+// among them), and for floats also values that round (roundingEdges).
 // Shared: callers do not modify them.
 func constEdges(lane ir.Type) [][]byte {
 	constEdgeMu.Lock()
@@ -173,7 +173,6 @@ func constEdges(lane ir.Type) [][]byte {
 	}
 	e := append([][]byte(nil), laneEdges(lane)...)
 	if !lane.IsInt() {
-		e = append(e, nanEdges(lane.Bits())...)
 		e = append(e, roundingEdges(lane)...)
 	}
 	constEdgeCache[lane] = e
