@@ -14,9 +14,15 @@
 # --compile-refused): Cranelift must refuse it cleanly, or the panic is a
 # row.
 #
-#   scripts/census.sh [ARCH...]     (default: x86_64 aarch64 riscv64 s390x pulley32 pulley64)
+#   scripts/census.sh [--constants] [ARCH...]     (default: x86_64 aarch64 riscv64 s390x pulley32 pulley64)
 #
-# Writes into $OUT: ARCH.cases.jsonl.zst, ARCH.SET.results.jsonl.zst and
+# --constants adds each combination's constant form (cliff-gen --enumerate
+# --constants: every operand a constant, one block per edge-value tuple,
+# so that the mid-end folds it), run beside the parameter form and
+# reported in census.md's own section, each row with its parameter form's
+# class on the same target.
+#
+# Writes into $OUT: ARCH.cases.jsonl.zst (and ARCH.const-cases.jsonl.zst), ARCH.SET.results.jsonl.zst and
 # ARCH.log per target and flag set, verdicts.jsonl.zst (every verdict), census.jsonl
 # (the rows: each failing combination per target, and each fine one a
 # profile excludes) and census.md (the report, with the time taken).
@@ -51,6 +57,11 @@ CASE_TIMEOUT=${CASE_TIMEOUT:-10s}
 TARGET_TIMEOUT=${TARGET_TIMEOUT:-60m}
 SETS=${SETS:-all}
 read -r -a run_flags <<< "${CENSUS_RUN_FLAGS:-}"
+constants=0
+if [ "${1:-}" = --constants ]; then
+	constants=1
+	shift
+fi
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 aarch64 riscv64 s390x pulley32 pulley64)
 for a in "${arches[@]}"; do
@@ -70,7 +81,13 @@ for a in "${arches[@]}"; do
 	t0=$(date +%s)
 	bin/cliff-gen --enumerate --all --profile "$a" --seed "$SEED" -o "$OUT/$a.cases.jsonl.zst" 2>> "$log" ||
 		die "$a: cliff-gen failed, see $log"
-	cases=$(grep -o 'census of [^:]*: [0-9]* of [0-9]* combinations written; [0-9]* rejected by cliff.s verifier' "$log" || true)
+	case_files=("$OUT/$a.cases.jsonl.zst")
+	if [ "$constants" = 1 ]; then
+		bin/cliff-gen --enumerate --constants --profile "$a" --seed "$SEED" -o "$OUT/$a.const-cases.jsonl.zst" 2>> "$log" ||
+			die "$a: cliff-gen --constants failed, see $log"
+		case_files+=("$OUT/$a.const-cases.jsonl.zst")
+	fi
+	cases=$(grep -o 'census of [^:]*: [0-9]* of [0-9]* combinations written; [0-9]* rejected by cliff.s verifier' "$log" | awk 'NR > 1 { printf "; " } { printf "%s", $0 }' || true)
 	t1=$(date +%s)
 	sets=()
 	while read -r _ set; do
@@ -87,7 +104,7 @@ for a in "${arches[@]}"; do
 		timeout --kill-after=30s "$TARGET_TIMEOUT" \
 			bin/cliff-run --arch "$targets" --isa-flags "$a=$set" --compile-refused --opt "$OPTS" -j "$JOBS" \
 			--timeout "$CASE_TIMEOUT" "${run_flags[@]}" \
-			--resume -o "$OUT/$a.$set.results.jsonl.zst" "$OUT/$a.cases.jsonl.zst" 2>> "$log" || status=$?
+			--resume -o "$OUT/$a.$set.results.jsonl.zst" "${case_files[@]}" 2>> "$log" || status=$?
 		# cliff-run's compile errors are the census's findings, not its
 		# failures (they go to the log); 2 is a machine that cannot build or
 		# run the target's code, 124 and up a timeout or a kill.
@@ -116,8 +133,10 @@ bin/cliff-census --summary --md "$OUT/census.md" -o "$OUT/census.jsonl" "$OUT/ve
 end_all=$(date +%s)
 {
 	printf '\n## Run\n\n'
-	printf 'Targets %s, flag sets %s, opt levels %s, seed %s, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target and flag set, then judge and classify):\n\n' \
-		"${arches[*]}" "$SETS" "$OPTS" "$SEED" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
+	forms=parameter
+	[ "$constants" = 1 ] && forms="parameter and constant"
+	printf 'Targets %s, flag sets %s, opt levels %s, seed %s, %s forms, cliff-run flags `%s`, %s workers; %ss in all (generate and run per target and flag set, then judge and classify):\n\n' \
+		"${arches[*]}" "$SETS" "$OPTS" "$SEED" "$forms" "${CENSUS_RUN_FLAGS:-(none)}" "$JOBS" "$((end_all - start_all))"
 	sed 's/^/- /' "$timing"
 } >> "$OUT/census.md"
 echo "census.sh: $OUT/census.md" >&2

@@ -4,8 +4,8 @@
 # driver. It must find and classify fcvt_to_uint.i8 of an f64, which
 # panics in x64/inst/emit.rs (its line moves between releases) at every opt level (known from facts.txt:
 # fuzzgen's x86_64 exceptions, upstream issue 4897), report imul.i8x16 as
-# unlowered, write census.md with the counts and the time taken, and
-# refuse an unknown target.
+# unlowered, write census.md with the counts and the time taken, add the
+# constant forms with --constants, and refuse an unknown target.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -29,6 +29,19 @@ grep -q '^| x86_64 (default) | [0-9]* | [0-9]* | [1-9][0-9]* | [1-9][0-9]* |' re
 grep -q '^| x86_64 (sse2) | [0-9]* |' rel/census.md || fail "no sse2 row: $(grep '^| x86_64' rel/census.md)"
 grep -q '^- x86_64 (sse2): [0-9]*s$' rel/census.md || fail "timing: $(tail -n4 rel/census.md)"
 grep -q '^- x86_64: [0-9]*s in all, generating [0-9]*s (census of x86_64: [0-9]* of [0-9]* combinations written' rel/census.md || fail "timing: $(tail -n4 rel/census.md)"
+
+# --constants adds the constant forms in a section of their own: fneg.f16
+# is unlowered at opt level none only (the mid-end folds it at speed), and
+# imul.i8x16 is unlowered in both forms.
+status=0
+OUT=const JOBS=2 SETS=default OPTS=none,speed "$repo/scripts/census.sh" --constants x86_64 > const.log 2>&1 || status=$?
+[ "$status" -le 1 ] || fail "--constants: exit $status: $(cat const.log)"
+[ -f const/x86_64.const-cases.jsonl.zst ] || fail "--constants: outputs: $(ls const)"
+grep -q '"key":"fneg.f16","class":"unlowered","opt_levels":\["none"\],.*"case_id":"census-const:fneg.f16","constants":true,"param_class":"unlowered"' const/census.jsonl ||
+	fail "--constants: fneg.f16: $(grep -o '"key":"fneg.f16".*' const/census.jsonl)"
+grep -q '"key":"imul.i8x16","class":"unlowered",.*"constants":true,"param_class":"unlowered"' const/census.jsonl || fail "--constants: imul.i8x16"
+grep -q '^# Constant operands$' const/census.md && grep -q '^| x86_64 (default) | [0-9]* |' const/census.md || fail "--constants: census.md: $(grep '^#\|^| x86_64' const/census.md)"
+grep -q 'parameter and constant forms' const/census.md || fail "--constants: run line: $(tail -n4 const/census.md)"
 
 if "$repo/scripts/census.sh" x86 > bad.log 2>&1; then fail "an unknown target accepted"; fi
 grep -q '^census.sh: unknown target x86: want x86_64, aarch64, riscv64, s390x, pulley32 or pulley64$' bad.log || fail "$(cat bad.log)"

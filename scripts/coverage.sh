@@ -27,7 +27,9 @@
 #                   --enumerate --all: every combination of opcode and types
 #                   the target's universe has, edge-value inputs), run on
 #                   ARCH at the three opt levels; counted with the campaigns
-#   file:PATH       a saved case file (JSON lines, plain or .zst) or .clif
+#   file:PATH       a saved case file (JSON lines, plain or .zst) or .clif,
+#                   run on this host's architecture (cases) or the file's
+#                   targets, or on RUN_FLAGS' --arch
 # Each input is run in $STEPS steps (slices of its cases or files), so that
 # coverage can be drawn against cases and CPU time; each is kept in
 # $OUT/<name>/ (name: runtests, filetests, the profile, the file's base name).

@@ -38,7 +38,8 @@ func app(stderr io.Writer) *cli.App {
 		ArgsUsage: "[FILE...]  (every verdict of cliff-diff, as JSON lines, plain or zstd; - or none is stdin)",
 		Description: `Reads cliff-diff's verdicts (all of them, not only --failures: a
 consistent one says its combination is fine everywhere) of census cases
-(cliff-gen --enumerate --all, ids census-<combination>) and classifies each
+(cliff-gen --enumerate --all, ids census-<combination>; --constants,
+census-const:<combination>, their constant forms) and classifies each
 combination on each target it ran on, as the worst of its configurations:
   panic      Cranelift panicked (detail: the ISLE rule line or panic site)
   wrong      the code answered otherwise than the interpreter (else than
@@ -57,7 +58,9 @@ finding quotes its diagnostic; else new.
 fine combination a profile excludes (a candidate to re-enable); --md FILE
 writes the report: counts per target and class, known vs new, the
 combinations, the verifier discrepancies, the candidates to re-enable.
---summary prints the counts to stderr.
+The constant forms are a section of their own in both, each row with its
+parameter form's class on the same target (param_class). --summary prints
+the counts to stderr.
 
 Exit status: 0 no new failure, 1 a new failure, 2 error (bad input named as
 FILE: record N, a verdict of a case that is not a census case, I/O error).`,
@@ -88,11 +91,16 @@ FILE: record N, a verdict of a case that is not a census case, I/O error).`,
 	}
 }
 
-// writeSummary prints one line per target: its counts by class.
+// writeSummary prints one line per target and form: its counts by class.
 func writeSummary(w io.Writer, res *census.Result) {
-	for _, target := range res.Targets() {
-		t := res.Tallies[target]
-		fmt.Fprintf(w, "%s: %d combinations:", target, t.Judged)
+	writeTallies(w, res.Targets(), res.Tallies, "")
+	writeTallies(w, res.ConstTargets(), res.ConstTallies, " in constant form")
+}
+
+func writeTallies(w io.Writer, targets []census.Target, tallies map[census.Target]*census.Tally, form string) {
+	for _, target := range targets {
+		t := tallies[target]
+		fmt.Fprintf(w, "%s: %d combinations%s:", target, t.Judged, form)
 		for _, c := range census.Classes() {
 			if n := t.ByClass[c]; n > 0 {
 				fmt.Fprintf(w, " %s %d", c, n)

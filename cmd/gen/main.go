@@ -80,6 +80,13 @@ controlling type, free type and condition code of the target's whole
 universe (lib/profile/universe) that cliff's verifier accepts, regardless
 of the profile's exclusions and --mask, with edge-value inputs (partial
 operations' inputs kept in their domain); scripts/census.sh runs it.
+--enumerate --constants (--all implied) is the census in constant form:
+the same combinations with constant operands (iconst, f16const to
+f128const, vconst) on the same edge-value tuples, one block per tuple
+behind a br_table on %main's one i32 param, the tuple's index, so that the
+mid-end folds each instruction at speed and speed_and_size while opt level
+none and the reference compute it; memory accesses have no constant form.
+Its case IDs are census-const:COMBINATION (scripts/census.sh --constants).
 
 -o FILE is written to a temporary file renamed over FILE at the end: a run
 that fails before its first case, or is killed, leaves FILE as it was.
@@ -106,6 +113,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.BoolFlag{Name: "list-features", Usage: "list the swarm features and exit"},
 			&cli.BoolFlag{Name: "enumerate", Usage: "one minimal case per opcode and type of the profile"},
 			&cli.BoolFlag{Name: "all", Usage: "with --enumerate: the census, every combination of the target's universe whatever the profile excludes and --mask says (lowering census)"},
+			&cli.BoolFlag{Name: "constants", Usage: "with --enumerate: the census (--all) in constant form, every operand a constant of the same edge values"},
 			&cli.BoolFlag{Name: "refine", Usage: "apply every cliff-refine pass in this process (as | cliff-refine does, without printing and parsing the CLIF between)"},
 			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
 			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
@@ -136,7 +144,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
 				Corpus: c.String("corpus"), Mask: c.String("mask"), Weights: c.String("weights"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
-				Enumerate: c.Bool("enumerate"), All: c.Bool("all"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
+				Enumerate: c.Bool("enumerate"), All: c.Bool("all") || c.Bool("constants"), Constants: c.Bool("constants"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
 				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
 				Output: c.String("output"), Log: stderr,
 			})
@@ -167,7 +175,10 @@ func checkCombinations(c *cli.Context) error {
 	if c.Bool("all") && !c.Bool("enumerate") {
 		return cliapp.Usagef("--all is a mode of --enumerate: give both")
 	}
-	if c.Bool("all") {
+	if c.Bool("constants") && !c.Bool("enumerate") {
+		return cliapp.Usagef("--constants is a mode of the census: give --enumerate --constants")
+	}
+	if c.Bool("all") || c.Bool("constants") {
 		for _, name := range []string{"mask", "portable", "crash-only", "features", "inputs", "refine"} {
 			if c.IsSet(name) {
 				return cliapp.Usagef("--enumerate --all writes the whole universe with its own inputs: --%s does not apply", name)

@@ -40,6 +40,11 @@
 // nothing knows is new. A fine combination that a profile excludes is a
 // candidate to re-enable.
 //
+// A combination's constant form (cliff-gen --enumerate --constants, case
+// IDs census-const:KEY: its operands constants, folded by the mid-end) is
+// classified the same way but tallied apart, and its rows, each with its
+// parameter form's class on the same target, are a section of their own.
+//
 // Run reads the verdicts and writes one Row per failing combination and
 // target, and per re-enable candidate, as JSON lines, and the report
 // census.md (Report).

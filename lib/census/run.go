@@ -39,6 +39,11 @@ type Row struct {
 	Excluded bool     `json:"excluded"`          // facts.txt keeps it out of the profile
 	Refs     []string `json:"refs,omitempty"`    // what knows it
 	CaseID   string   `json:"case_id"`
+	// Constants marks a row of the combination's constant form
+	// (gen.CensusConstCase), and ParamClass is then its parameter form's
+	// class on the same target, when that ran.
+	Constants  bool  `json:"constants,omitempty"`
+	ParamClass Class `json:"param_class,omitempty"`
 }
 
 // A Tally counts the combinations of one target by class, and the new
@@ -48,10 +53,21 @@ type Tally struct {
 	ByClass, New map[Class]int
 }
 
-// Result is what Run found: the rows, by target, and the tallies.
+// Result is what Run found: the rows, by target, and the tallies of the
+// parameter forms and of the constant forms.
 type Result struct {
-	Rows    []Row
-	Tallies map[Target]*Tally
+	Rows         []Row
+	Tallies      map[Target]*Tally
+	ConstTallies map[Target]*Tally
+	// paramClass is each parameter form's class, by target and key, for
+	// the constant forms' rows.
+	paramClass map[targetKey]Class
+}
+
+// targetKey is a combination on a target.
+type targetKey struct {
+	target Target
+	key    string
 }
 
 // Options say what Run reads and writes.
@@ -72,9 +88,16 @@ func Run(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	defer closer.Close()
-	res = &Result{Tallies: map[Target]*Tally{}}
+	res = &Result{Tallies: map[Target]*Tally{}, ConstTallies: map[Target]*Tally{}, paramClass: map[targetKey]Class{}}
 	readErr := res.read(ctx, readers, opts.Known)
+	res.fillParamClasses()
 	slices.SortStableFunc(res.Rows, func(a, b Row) int {
+		if a.Constants != b.Constants {
+			if b.Constants {
+				return -1
+			}
+			return 1
+		}
 		if c := compareTargets(a.target(), b.target()); c != 0 {
 			return c
 		}
@@ -171,7 +194,7 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 	v := rec.(*record.Verdict)
 	key, ok := gen.CensusKey(v.CaseID)
 	if !ok {
-		return fmt.Errorf("case %q is not a census case (cliff-gen --enumerate --all writes %s<combination>)", v.CaseID, gen.CensusIDPrefix)
+		return fmt.Errorf("case %q is not a census case (cliff-gen --enumerate --all writes %s<combination>, --constants %sconst:<combination>)", v.CaseID, gen.CensusIDPrefix, gen.CensusIDPrefix)
 	}
 	combo, err := universe.Parse(key)
 	if err != nil {
@@ -197,40 +220,61 @@ func (res *Result) add(line []byte, k *Knowledge) error {
 		}
 	}
 	slices.SortFunc(targets, compareTargets)
+	constants := gen.CensusConstantForm(v.CaseID)
+	tallies := res.Tallies
+	if constants {
+		tallies = res.ConstTallies
+	}
 	for _, t := range targets {
 		arch := t.Arch
 		f, ok := Classify(t, results, k.QemuKnown(arch, combo))
 		if !ok {
 			continue
 		}
-		res.count(t, f.Class, false)
+		count(tallies, t, f.Class, false)
+		if !constants {
+			res.paramClass[targetKey{t, key}] = f.Class
+		}
 		excluded := k.Excluded(arch, combo)
-		if f.Class == ClassFine && len(excluded) == 0 {
+		// A fine constant form is no candidate to re-enable: that is the
+		// parameter form's word.
+		if f.Class == ClassFine && (len(excluded) == 0 || constants) {
 			continue
 		}
 		row := Row{Kind: RowKind, Version: RowVersion, Arch: arch, FlagSet: t.Set, Key: key, Class: f.Class, Opts: OptLevels(f.Configs),
-			Detail: f.Detail, Message: f.Message, Excluded: len(excluded) > 0, CaseID: v.CaseID}
+			Detail: f.Detail, Message: f.Message, Excluded: len(excluded) > 0, CaseID: v.CaseID, Constants: constants}
 		for _, c := range f.Configs {
 			row.Configs = append(row.Configs, c.String())
 		}
 		row.Refs = k.Refs(t, combo, f)
 		row.New = f.Class != ClassFine && len(row.Refs) == 0
 		if row.New {
-			res.count(t, f.Class, true)
+			count(tallies, t, f.Class, true)
 		}
 		res.Rows = append(res.Rows, row)
 	}
 	return nil
 }
 
+// fillParamClasses gives each constant form's row its parameter form's
+// class, once every verdict is read (the forms come in either order).
+func (res *Result) fillParamClasses() {
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Constants {
+			r.ParamClass = res.paramClass[targetKey{r.target(), r.Key}]
+		}
+	}
+}
+
 // target is the row's target.
 func (r Row) target() Target { return Target{Arch: r.Arch, Set: r.FlagSet} }
 
-func (res *Result) count(target Target, c Class, isNew bool) {
-	t := res.Tallies[target]
+func count(tallies map[Target]*Tally, target Target, c Class, isNew bool) {
+	t := tallies[target]
 	if t == nil {
 		t = &Tally{ByClass: map[Class]int{}, New: map[Class]int{}}
-		res.Tallies[target] = t
+		tallies[target] = t
 	}
 	if isNew {
 		t.New[c]++

@@ -20,23 +20,32 @@ import (
 // path, whose every operand is checked against the profile): about a
 // third more CPU time per case than depth5, the same before and after
 // that check (issue 13).
+//
+// edge_constants-on and -off force the feature in every case (the swarm
+// draws it in half): constants cost no more than the operands they
+// replace.
 func BenchmarkCase(b *testing.B) {
 	corpus, err := LoadCorpus(testCorpus)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, bench := range []struct {
-		name   string
-		depth  int
-		corpus *Corpus
-	}{{"depth5", 5, nil}, {"depth10", 10, nil}, {"depth5-corpus", 5, corpus}} {
+		name     string
+		depth    int
+		corpus   *Corpus
+		features map[string]bool
+	}{
+		{"depth5", 5, nil, nil}, {"depth10", 10, nil, nil}, {"depth5-corpus", 5, corpus, nil},
+		{"depth5-edge_constants-on", 5, nil, map[string]bool{edgeConstantsFeature: true}},
+		{"depth5-edge_constants-off", 5, nil, map[string]bool{edgeConstantsFeature: false}},
+	} {
 		b.Run(bench.name, func(b *testing.B) {
 			p, err := profile.Load("compat")
 			if err != nil {
 				b.Fatal(err)
 			}
 			opts := DefaultOptions(p, 1, bench.depth)
-			opts.Reuse, opts.Corpus = true, bench.corpus
+			opts.Reuse, opts.Corpus, opts.Features = true, bench.corpus, bench.features
 			g, err := New(opts)
 			if err != nil {
 				b.Fatal(err)

@@ -211,12 +211,13 @@ func censusImmediates(r *rng, d *ir.InstData, c universe.Combo) bool {
 	return true
 }
 
-// CensusKey returns the combination key of a census case ID, and whether
-// the ID is one.
+// CensusKey returns the combination key of a census case ID, of either
+// form (CensusConstantForm tells them apart), and whether the ID is one.
 func CensusKey(id string) (string, bool) {
 	if len(id) <= len(CensusIDPrefix) || id[:len(CensusIDPrefix)] != CensusIDPrefix {
 		return "", false
 	}
-	key := strings.TrimPrefix(id[len(CensusIDPrefix):], censusPointer32)
+	key := strings.TrimPrefix(id[len(CensusIDPrefix):], censusConstants)
+	key = strings.TrimPrefix(key, censusPointer32)
 	return key, key != ""
 }

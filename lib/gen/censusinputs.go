@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"cliff/lib/ir"
-	"cliff/lib/printer"
 	"cliff/lib/profile/universe"
 	"cliff/lib/record"
 )
@@ -16,7 +15,8 @@ const censusRandomVectors = 2
 
 // censusInputs gives a census case's input vectors: edge values of each
 // param's lane type (0, 1, -1, MIN, MAX, shift amounts around the width;
-// ±0, ±1, ±inf, NaN, subnormals, extremes, halves for floats), first the
+// ±0, ±1, ±inf, quiet and signalling NaNs with payloads, subnormals,
+// extremes, halves for floats), first the
 // same edge in every param (x op x, x == y), then every param at its own
 // stride through its edges, each lane of a vector one edge further than
 // the lane before (lane mixes), then a few random vectors. A partial
@@ -24,14 +24,29 @@ const censusRandomVectors = 2
 // makes the case trap or its result undefined.
 func censusInputs(c universe.Combo, main *ir.Function, seed uint64) []record.InputVector {
 	params := main.Sig.Params
+	if len(params) == 0 {
+		return []record.InputVector{{}}
+	}
+	vectors := censusVectors(c, params, seed)
+	out := make([]record.InputVector, 0, len(vectors))
+	for _, vec := range vectors {
+		iv := make(record.InputVector, len(params))
+		for k, p := range params {
+			iv[k] = censusValue(p.Type, vec[k])
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+// censusVectors are censusInputs' vectors as little-endian bytes, by
+// vector and param (at least one param).
+func censusVectors(c universe.Combo, params []ir.AbiParam, seed uint64) [][][]byte {
 	edges := make([][][]byte, len(params))
 	n := 1
 	for k, p := range params {
 		edges[k] = laneEdges(p.Type.LaneType())
 		n = max(n, len(edges[k]))
-	}
-	if len(params) == 0 {
-		return []record.InputVector{{}}
 	}
 	var vectors [][][]byte // [vector][param] bytes
 	for i := range 2 * n {
@@ -62,16 +77,10 @@ func censusInputs(c universe.Combo, main *ir.Function, seed uint64) []record.Inp
 		}
 		vectors = append(vectors, vec)
 	}
-	out := make([]record.InputVector, 0, len(vectors))
 	for i, vec := range vectors {
 		censusDomain(c, params, vec, i)
-		iv := make(record.InputVector, len(params))
-		for k, p := range params {
-			iv[k] = record.Value{Type: typeName(p.Type), Value: printer.DataValue(ir.DataValue{Type: p.Type, Bytes: vec[k]})}
-		}
-		out = append(out, iv)
 	}
-	return out
+	return vectors
 }
 
 // censusDomain moves the operands of a partial operation into its domain,
@@ -150,7 +159,7 @@ func laneEdges(lane ir.Type) [][]byte {
 	if lane.IsInt() {
 		e = intEdges(lane.Bits())
 	} else {
-		e = floatEdges(lane.Bits())
+		e = append(floatEdges(lane.Bits()), nanEdges(lane.Bits())...)
 	}
 	edgeCache[lane] = e
 	return e

@@ -11,7 +11,15 @@
 // opcodes mutate to others of the same shape (corpus.go), or from the
 // profile's opcode table (inst.go). Guards (guard.go) keep partial
 // operations total; stack memory is zero-filled and addressed only inside
-// its slots (memory.go).
+// its slots (memory.go). Operands are sometimes constants: integer ones
+// for the lowering rules that take an immediate (inst.go), and float,
+// vector and all-constant operands of edge values for the mid-end to fold
+// (constants.go).
+//
+// The lowering census is one minimal case per combination of a target's
+// universe (census.go, censusinputs.go), and in constant form the same
+// instruction on constant operands, one block per edge-value tuple
+// (censusconst.go).
 //
 // Every random choice is drawn from a stream keyed by what it decides (a
 // feature, a region's path in the tree, a block's slot), not from one

@@ -38,6 +38,7 @@ var features = []feature{
 	{"constants", "constants in the code", 0.5},
 	// Not the generator's: cliff-refine's prune step reads it (lib/prune).
 	{"prune", "guards that never fire on the case's inputs dropped by cliff-refine", 0.5},
+	{"edge_constants", "float and vector operands as constants of edge values, and instructions with every operand constant (mid-end folding)", 0.5},
 }
 
 // A family is a group of opcodes switched on and weighted together. Which

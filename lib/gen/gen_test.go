@@ -224,7 +224,7 @@ func TestFeaturesSwitchOff(t *testing.T) {
 		return n
 	}
 	on := newGen(t, "compat", 6, nil)
-	for _, off := range []string{"ops:float", "ops:bitwise", "floats", "vectors", "i128", "snippets", "atomics"} {
+	for _, off := range []string{"ops:float", "ops:bitwise", "floats", "vectors", "i128", "snippets", "atomics", "edge_constants"} {
 		g := newGen(t, "compat", 6, map[string]bool{off: false})
 		for i := uint64(0); i < 20; i++ {
 			if a, b := skeleton(on, i), skeleton(g, i); a != b && on.caseFeatures(i)[off] {

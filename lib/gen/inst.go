@@ -166,14 +166,18 @@ func (fg *funcGen) emit(r *rng, ot opType, args []ir.Value, imms *ir.InstData) [
 		}
 	}
 	d := ir.InstData{Op: ot.op, CtrlType: ot.ctrl, Args: fg.c.g.arena.operands(len(types))}
+	cp := fg.planConstants(r, info)
 	for k, t := range types {
+		var ok bool
 		switch {
 		case k < len(args) && args[k] != ir.NoValue:
 			d.Args[k] = args[k]
 		case k > 0 && fg.constOperand(r, info, t):
 			d.Args[k] = fg.intConst(t, operandConst(r, t.Bits()))
 		default:
-			d.Args[k] = fg.operand(r, t)
+			if d.Args[k], ok = fg.edgeConstOperand(&cp, t); !ok {
+				d.Args[k] = fg.operand(r, t)
+			}
 		}
 		if nan.has(k) {
 			d.Args[k] = ub.CanonNaN(fg.b, d.Args[k])

@@ -21,7 +21,8 @@ import (
 // combination cliff's verifier rejects is not written but counted (the
 // universe is the opcode table's type sets; the verifier has rules of its
 // own, such as bitcast's equal widths), as is one no single instruction
-// with params and returns can show.
+// with params and returns can show. With opts.Constants each case is the
+// combination's constant form (gen.CensusConstCase).
 func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics.Summary) error {
 	u, err := universe.Load()
 	if err != nil {
@@ -45,7 +46,11 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 			unknown++ // a release that does not know the opcode would only reject it
 			continue
 		}
-		rec, mod, ok := gen.CensusCase(c, opts.Seed, prof.Settings, prof.Pointer)
+		build := gen.CensusCase
+		if opts.Constants {
+			build = gen.CensusConstCase
+		}
+		rec, mod, ok := build(c, opts.Seed, prof.Settings, prof.Pointer)
 		if !ok {
 			inexpressible++
 			continue
@@ -63,8 +68,12 @@ func census(ctx context.Context, opts Options, w *jsonl.Writer, summary *metrics
 		}
 		written++
 	}
-	fmt.Fprintf(opts.Log, "cliff-gen: census of %s: %d of %d combinations written; %d rejected by cliff's verifier, %d left out (control flow, calls, traps, addresses: no one-instruction case)\n",
-		opts.Profile, written, len(combos), rejected, inexpressible)
+	form, without := "", "control flow, calls, traps, addresses: no one-instruction case"
+	if opts.Constants {
+		form, without = " in constant form", "control flow, calls, traps, memory, no operands: no one-instruction case with constant operands"
+	}
+	fmt.Fprintf(opts.Log, "cliff-gen: census of %s%s: %d of %d combinations written; %d rejected by cliff's verifier, %d left out (%s)\n",
+		opts.Profile, form, written, len(combos), rejected, inexpressible, without)
 	if unknown > 0 {
 		fmt.Fprintf(opts.Log, "cliff-gen: %d combinations left out: their opcode is unknown to Cranelift %s\n", unknown, strings.Join(opts.Cranelift, ", "))
 	}

@@ -40,6 +40,7 @@ type Options struct {
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
 	All                  bool   // with Enumerate: the census, the target's whole universe (lib/profile/universe)
+	Constants            bool   // with All: each combination's constant form (gen.CensusConstCase)
 	Verify               bool   // check every case with cliff's verifier
 	Stats                bool   // print a summary to Log at the end
 	Refine               bool   // apply every refine pass in the process
