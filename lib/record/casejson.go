@@ -300,7 +300,7 @@ func (s *jsonScanner) once(seen *uint32, keys []string, key []byte) int {
 // A caseDecoder reads a case record with a jsonScanner.
 type caseDecoder struct{ jsonScanner }
 
-var caseKeys = []string{"kind", "v", "id", "seed", "options", "features", "clif", "entry", "settings", "refined", "inputs", "metrics", "results"}
+var caseKeys = []string{"kind", "v", "id", "seed", "options", "features", "clif", "entry", "settings", "refined", "inputs", "metrics", "results", "parents"}
 
 func (d *caseDecoder) caseRecord(c *Case) {
 	var seen uint32
@@ -336,6 +336,15 @@ func (d *caseDecoder) caseRecord(c *Case) {
 			d.space()
 			end, ok := skipValue(d.b, d.i)
 			if !ok || json.Unmarshal(d.b[d.i:end], &c.Results) != nil || c.Results == nil {
+				d.giveUp()
+				return
+			}
+			d.i = end
+		case 13:
+			// Parents are a crossover case's, rare: encoding/json decodes them.
+			d.space()
+			end, ok := skipValue(d.b, d.i)
+			if !ok || json.Unmarshal(d.b[d.i:end], &c.Parents) != nil || c.Parents == nil {
 				d.giveUp()
 				return
 			}
