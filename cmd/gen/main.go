@@ -92,6 +92,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
 			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
+			&cli.StringFlag{Name: "crossover", Usage: "breed cases from pairs of the functions in `FILE` (cliff-extract --functions output): the swarm's crossover features"},
 			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
@@ -127,7 +128,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Seed: seed, Start: c.Uint64("start"), Count: c.Int("count"),
 				Profile: c.String("profile"), Depth: c.Int("depth"), Funcs: c.Int("funcs"),
 				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
-				Corpus: c.String("corpus"), Mask: c.String("mask"), Portable: c.Bool("portable"),
+				Corpus: c.String("corpus"), Crossover: c.String("crossover"), Mask: c.String("mask"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
 				Enumerate: c.Bool("enumerate"), All: c.Bool("all"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
 				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
@@ -168,7 +169,7 @@ func checkCombinations(c *cli.Context) error {
 		}
 	}
 	if c.Bool("enumerate") {
-		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs"} {
+		for _, name := range []string{"count", "corpus", "crossover", "start", "mutation", "depth", "funcs"} {
 			if c.IsSet(name) {
 				return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
 			}

@@ -34,6 +34,7 @@ type Options struct {
 	Depth, Funcs, Inputs int
 	Mutation             float64
 	Corpus, Mask         string // paths; "" for none
+	Crossover            string // crossover's function corpus; "" for none
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
@@ -83,6 +84,16 @@ func Run(ctx context.Context, opts Options) error {
 				opts.Corpus, gopts.Corpus.Len(), forbidden, byOperand)
 		}
 	}
+	if opts.Crossover != "" {
+		if gopts.Parents, err = gen.LoadParents(opts.Crossover); err != nil {
+			return fmt.Errorf("--crossover: %w", err)
+		}
+		gopts.Record.Crossover, gopts.Record.CrossoverHash = opts.Crossover, gopts.Parents.Hash
+		if opts.Stats {
+			fmt.Fprintf(opts.Log, "cliff-gen: crossover %s: %d of %d functions can be parents%s\n",
+				opts.Crossover, gopts.Parents.Len(), gopts.Parents.Read, gopts.Parents.RefusedSummary())
+		}
+	}
 	g, err := gen.New(gopts)
 	if err != nil {
 		return err
@@ -101,7 +112,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 
 	var inputs []string // checked before the output is touched, and never the output
-	for _, in := range []string{opts.Corpus, opts.Mask} {
+	for _, in := range []string{opts.Corpus, opts.Mask, opts.Crossover} {
 		if in != "" {
 			inputs = append(inputs, in)
 		}

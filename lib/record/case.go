@@ -70,8 +70,12 @@ type GenOptions struct {
 	Corpus     string `json:"corpus,omitempty"`
 	CorpusHash string `json:"corpus_hash,omitempty"`
 	Mask       string `json:"mask,omitempty"` // --mask file, same caveat as Corpus
-	Portable   bool   `json:"portable,omitempty"`
-	CrashOnly  bool   `json:"crash_only,omitempty"`
+	// Crossover is the function corpus of cliff-gen --crossover, and
+	// CrossoverHash the xxhash of its bytes, as for Corpus.
+	Crossover     string `json:"crossover,omitempty"`
+	CrossoverHash string `json:"crossover_hash,omitempty"`
+	Portable      bool   `json:"portable,omitempty"`
+	CrashOnly     bool   `json:"crash_only,omitempty"`
 }
 
 // An InputVector is one call's arguments, in parameter order.

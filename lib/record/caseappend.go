@@ -110,6 +110,7 @@ func (o *GenOptions) appendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(o.Inputs), 10)
 	for _, m := range [...]struct{ key, value string }{
 		{`,"corpus":`, o.Corpus}, {`,"corpus_hash":`, o.CorpusHash}, {`,"mask":`, o.Mask},
+		{`,"crossover":`, o.Crossover}, {`,"crossover_hash":`, o.CrossoverHash},
 	} {
 		if m.value != "" {
 			b = append(b, m.key...)

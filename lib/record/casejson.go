@@ -353,7 +353,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 	})
 }
 
-var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only"}
+var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only", "crossover", "crossover_hash"}
 
 func (d *caseDecoder) options(o *GenOptions) {
 	var seen uint32
@@ -383,6 +383,10 @@ func (d *caseDecoder) options(o *GenOptions) {
 			o.Portable = d.bool()
 		case 11:
 			o.CrashOnly = d.bool()
+		case 12:
+			o.Crossover = d.string()
+		case 13:
+			o.CrossoverHash = d.string()
 		}
 	})
 }
