@@ -59,7 +59,10 @@ and up to --funcs-1 functions it calls, acyclic; control flow nested to
 --depth from sequences, if-else, while loops with hidden trip counts and
 br_table switches; blocks filled from --corpus snippets (cliff-extract
 output) with opcodes mutated with probability --mutation, or from the
-profile. No case traps or depends on the target (guards, canonical NaNs,
+profile. --crossover FILE (cliff-extract --functions output) makes leaf
+regions cross two of its functions (chain, graft or call: swarm
+features), each re-instantiated through the generator so that the rules
+below hold; the record names both parents. No case traps or depends on the target (guards, canonical NaNs,
 little-endian memory, no addresses in outputs) unless --crash-only.
 
 --profile compat (the default) gives cases every target accepts, for
