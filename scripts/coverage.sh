@@ -59,7 +59,9 @@
 # (cores), OPTS (none,speed,speed_and_size), MASK (lib/profile/data/known.mask;
 # empty for none), CORPUS (none), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
-# cliff-run flags for the campaign inputs: flag sets, --swarm).
+# cliff-run flags for the campaign inputs and case files: flag sets,
+# --swarm; --arch x86_64,aarch64,riscv64,s390x runs a case file on the
+# four targets, which otherwise runs on this host's alone).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
 set -euo pipefail
 
@@ -160,7 +162,7 @@ census_step() { # the FIRST..FIRST+COUNT-1 cases of the census file
 }
 case_file_step() { # a case file has no slices: one step
 	local file=$1
-	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" "$file" > /dev/null
+	timeout "$STEP_TIMEOUT" "$here/bin/cliff-run" --driver "$DRIVER" -j "$JOBS" --opt "$OPTS" $RUN_FLAGS "$file" > /dev/null
 }
 
 run_input() {

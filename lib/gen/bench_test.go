@@ -20,23 +20,34 @@ import (
 // path, whose every operand is checked against the profile): about a
 // third more CPU time per case than depth5, the same before and after
 // that check (issue 13).
+//
+// depth5-crossover adds crossover (testFunctions, every case's crossover
+// features on): parents re-instantiated instead of some leaves' fills.
 func BenchmarkCase(b *testing.B) {
 	corpus, err := LoadCorpus(testCorpus)
 	if err != nil {
 		b.Fatal(err)
 	}
+	parents, err := LoadParents(testFunctions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	crossOn := map[string]bool{"crossover": true, "crossover_chain": true, "crossover_graft": true, "crossover_call": true}
 	for _, bench := range []struct {
-		name   string
-		depth  int
-		corpus *Corpus
-	}{{"depth5", 5, nil}, {"depth10", 10, nil}, {"depth5-corpus", 5, corpus}} {
+		name     string
+		depth    int
+		corpus   *Corpus
+		parents  *Parents
+		features map[string]bool
+	}{{"depth5", 5, nil, nil, nil}, {"depth10", 10, nil, nil, nil}, {"depth5-corpus", 5, corpus, nil, nil},
+		{"depth5-crossover", 5, corpus, parents, crossOn}} {
 		b.Run(bench.name, func(b *testing.B) {
 			p, err := profile.Load("compat")
 			if err != nil {
 				b.Fatal(err)
 			}
 			opts := DefaultOptions(p, 1, bench.depth)
-			opts.Reuse, opts.Corpus = true, bench.corpus
+			opts.Reuse, opts.Corpus, opts.Parents, opts.Features = true, bench.corpus, bench.parents, bench.features
 			g, err := New(opts)
 			if err != nil {
 				b.Fatal(err)

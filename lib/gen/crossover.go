@@ -157,11 +157,11 @@ type crossInst struct {
 	fg     *funcGen
 	r      *rng
 	p      *parent
-	vals   map[ir.Value]ir.Value
-	blocks map[ir.Block]ir.Block
+	vals   []ir.Value // by parent value; NoValue when unmapped
+	blocks []ir.Block // by parent block
 	// kept are, per parent block, the indices of its params the new
 	// block has (those of types the case uses).
-	kept map[ir.Block][]int
+	kept [][]int
 	exit ir.Block
 	// exitTypes are the types of the exit's params: the parent's returns
 	// the case uses, at returnIdx of the parent's returns.
@@ -180,8 +180,11 @@ type crossInst struct {
 // parent's returns.
 func (fg *funcGen) crossRegion(r *rng, p *parent, given []ir.Value, plan *graftPlan) []ir.Value {
 	f := p.f
-	x := &crossInst{fg: fg, r: r, p: p, vals: map[ir.Value]ir.Value{}, blocks: map[ir.Block]ir.Block{},
-		kept: map[ir.Block][]int{}, plan: plan}
+	x := &crossInst{fg: fg, r: r, p: p, vals: make([]ir.Value, len(f.Values)), blocks: make([]ir.Block, len(f.Blocks)),
+		kept: make([][]int, len(f.Blocks)), plan: plan}
+	for v := range x.vals {
+		x.vals[v] = ir.NoValue
+	}
 	entry := p.cfg.Entry()
 	used := make([]bool, len(given))
 	for k, v := range f.Blocks[entry].Params {
@@ -304,9 +307,9 @@ func (x *crossInst) graft() {
 // chooses.
 func (x *crossInst) value(v ir.Value) ir.Value {
 	v = x.p.f.Resolve(v)
-	nv, ok := x.vals[v]
-	if !ok {
-		nv = ir.NoValue
+	nv := ir.NoValue
+	if int(v) < len(x.vals) {
+		nv = x.vals[v]
 	}
 	if len(x.grafted) > 0 && x.r.chance(1.0/3) {
 		t := x.p.f.Values[v].Type

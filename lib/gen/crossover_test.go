@@ -13,6 +13,10 @@ import (
 	"cliff/lib/verify"
 )
 
+// testFunctions is a sample of the function records cliff-extract
+// --functions makes from Cranelift's filetests: every tenth.
+const testFunctions = "testdata/functions.jsonl.zst"
+
 // testParents are the functions of testdata/parents.clif, extracted as
 // cliff-extract --functions does.
 func testParents(t testing.TB) *Parents {
@@ -156,5 +160,57 @@ func TestCrossoverOffChangesNothing(t *testing.T) {
 		if _, ok := a.Features["crossover"]; ok {
 			t.Fatalf("case %d: a crossover feature drawn without parents", i)
 		}
+	}
+}
+
+// TestCrossoverFiletestsSample: cases crossing a sample of the filetests'
+// functions, at campaign depth with the corpus and every way on, verify
+// and keep lib/ub's invariants and the profile with known.mask, on compat
+// and every target's profile.
+func TestCrossoverFiletestsSample(t *testing.T) {
+	ps, err := LoadParents(testFunctions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps.Len() < ps.Read/2 {
+		t.Errorf("%d of %d functions are parents (refused: %v)", ps.Len(), ps.Read, ps.Refused)
+	}
+	corpus, err := LoadCorpus(testCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := uint64(150)
+	if testing.Short() {
+		n = 20
+	}
+	for _, name := range []string{"compat", "x86_64", "aarch64", "riscv64", "s390x"} {
+		t.Run(name, func(t *testing.T) {
+			p := masked(t, name)
+			opts := DefaultOptions(p, 23, 5)
+			opts.Corpus, opts.Parents = corpus, ps
+			opts.Features = map[string]bool{"crossover": true, "crossover_chain": true, "crossover_graft": true, "crossover_call": true}
+			g, err := New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crossed := 0
+			for i := range n {
+				c, mod, err := g.Case(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
+					t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
+				}
+				checkInvariants(t, mod, c.CLIF, p)
+				checkProfile(t, p, mod, c.ID, c.CLIF)
+				if len(c.Parents) >= 2 {
+					crossed++
+				}
+			}
+			if crossed < int(n)/2 {
+				t.Errorf("%d of %d cases have two parents", crossed, n)
+			}
+		})
 	}
 }
