@@ -43,6 +43,7 @@ type caseGen struct {
 	// run lines give %main's params, by param index (crossover.go).
 	crossCallee  int
 	calleeParent *parent
+	crossSites   int // crossovers made
 	parents      []record.Source
 	hints        map[int][]record.Value
 }

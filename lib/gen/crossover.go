@@ -44,8 +44,14 @@ const (
 var crossWayFeatures = [numCrossWays]string{"crossover_chain", "crossover_graft", "crossover_call"}
 
 // crossLeaf is the probability that a leaf region of a case with the
-// crossover feature on is a crossover instead of a fill.
-const crossLeaf = 0.3
+// crossover feature on is a crossover instead of a fill, and
+// maxCrossSites the most crossovers a case has: a few pairs of parents,
+// so that a finding names few filetests (FLUX crosses two), and cases
+// cost about what plain ones do.
+const (
+	crossLeaf     = 0.15
+	maxCrossSites = 3
+)
 
 // Stream keys of crossover's choices.
 var crossKey, crossCalleeKey = tag("crossover"), tag("crossover:callee")
@@ -102,6 +108,9 @@ func (fg *funcGen) crossWays() []int {
 // false when the case has no way or no parent that fits, and the leaf is
 // then filled as usual.
 func (fg *funcGen) crossover(r *rng) bool {
+	if fg.c.crossSites >= maxCrossSites {
+		return false
+	}
 	ways := fg.crossWays()
 	if len(ways) == 0 {
 		return false
@@ -134,6 +143,7 @@ func (fg *funcGen) crossover(r *rng) bool {
 		fg.c.noteParent(fg.c.funcs[fg.c.crossCallee].parent)
 	}
 	fg.c.noteParent(host)
+	fg.c.crossSites++
 	return true
 }
 
@@ -481,6 +491,9 @@ func (c *caseGen) crossSignature(r *rng, p *parent) (params, returns []ir.AbiPar
 	}
 	if len(returns) == 0 {
 		returns = append(returns, ir.AbiParam{Type: c.abiTypes[r.intn(len(c.abiTypes))]})
+	}
+	if c.g.opts.Record.Portable && len(returns) > 2 {
+		returns = returns[:2] // in registers on every release (newFunc)
 	}
 	return params, returns
 }
