@@ -106,6 +106,10 @@ func LoadParents(path string) (*Parents, error) {
 	return ps, nil
 }
 
+// parentVerify64 are the verifier's options for a parent that needs an
+// ISA (parseParent).
+var parentVerify64 = verify.Options{PointerType: ir.I64, PreserveFramePointers: true, EnablePinnedReg: true}
+
 var blockLevel = []byte(`"level":"block"`)
 
 // Len is the number of usable parents.
@@ -119,10 +123,13 @@ func parseParent(s *record.Snippet) (p parent, why string) {
 		return p, "does not parse"
 	}
 	f := mod.Funcs[0]
-	// No target: the checks that need one are skipped, as Cranelift
-	// does without an ISA; what is target-specific in the body is left
-	// out or replaced when instantiated.
-	if errs := verify.FunctionWith(f, verify.Options{}); len(errs) > 0 {
+	// The record has not its file's header: no target, so the checks
+	// that need one are skipped as Cranelift skips them without an ISA,
+	// or, for what needs an ISA (get_frame_pointer, the pinned register),
+	// a 64-bit one with the settings that allow it. What is
+	// target-specific in the body is left out or replaced when
+	// instantiated.
+	if len(verify.FunctionWith(f, verify.Options{})) > 0 && len(verify.FunctionWith(f, parentVerify64)) > 0 {
 		return p, "does not verify"
 	}
 	p = parent{src: s.Source, f: f, runs: s.Runs}
@@ -139,7 +146,8 @@ func parseParent(s *record.Snippet) (p parent, why string) {
 // back edge has none), whose only branches are jump, brif and br_table
 // (a block that ends otherwise becomes a jump to the region's exit, so it
 // must have no successors), values of candidate types only, and one
-// computation at least. It fills types and blocks.
+// instruction at least that it makes again (remakes). It fills types and
+// blocks.
 func (p *parent) shape() string {
 	f, c := p.f, p.cfg
 	insts, useful := 0, false
@@ -169,7 +177,7 @@ func (p *parent) shape() string {
 		for _, i := range body {
 			insts++
 			d := &f.Insts[i]
-			useful = useful || computation(d.Op, false)
+			useful = useful || remakes(d)
 			for _, v := range d.Results {
 				if !p.addType(f.Values[v].Type) {
 					return "has a value of a type cliff-gen does not make"
@@ -181,9 +189,26 @@ func (p *parent) shape() string {
 	case p.blocks > maxParentBlocks || insts > maxParentInsts:
 		return "is too large"
 	case !useful:
-		return "has no computation"
+		return "has nothing crossover makes again"
 	}
 	return ""
+}
+
+// remakes reports whether crossover makes instruction d again (crossInst.inst):
+// a computation, or a load or store through an address.
+func remakes(d *ir.InstData) bool {
+	if computation(d.Op, false) {
+		return true
+	}
+	if d.Op.Info().Flags&(ir.FlagCanLoad|ir.FlagCanStore) == 0 {
+		return false
+	}
+	for _, in := range d.Op.Info().Ins {
+		if in.Name == "p" {
+			return true
+		}
+	}
+	return false
 }
 
 // addType adds t to the parent's types; false when t is no candidate.
