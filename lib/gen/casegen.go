@@ -199,6 +199,7 @@ func (c *caseGen) module() (*ir.Module, error) {
 		if c.calleeParent = c.pickParent(&r, min(maxBlocks, 16+12*c.g.opts.Depth)); c.calleeParent != nil {
 			c.crossCallee = n
 			n++
+			c.noteParent(c.calleeParent) // its code is in the case, called or not
 		}
 	}
 	c.funcs = make([]*funcGen, n)

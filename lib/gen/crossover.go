@@ -140,7 +140,6 @@ func (fg *funcGen) crossover(r *rng) bool {
 		fg.c.noteParent(inner)
 	case crossCall:
 		fg.crossRegion(r, host, nil, host.graftPoint(r, &graftPlan{call: true}))
-		fg.c.noteParent(fg.c.funcs[fg.c.crossCallee].parent)
 	}
 	fg.c.noteParent(host)
 	fg.c.crossSites++
