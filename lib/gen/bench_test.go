@@ -28,10 +28,7 @@ func BenchmarkCase(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	parents, err := LoadParents(testFunctions)
-	if err != nil {
-		b.Fatal(err)
-	}
+	parents := loadParents(b, testFunctions)
 	crossOn := map[string]bool{"crossover": true, "crossover_chain": true, "crossover_graft": true, "crossover_call": true}
 	for _, bench := range []struct {
 		name     string

@@ -75,7 +75,7 @@ func (c *caseGen) pickParent(r *rng, room int) *parent {
 	}
 	for tries := 0; tries < 8; tries++ {
 		p := &ps.funcs[r.intn(len(ps.funcs))]
-		if p.types&^c.typeSet == 0 && p.blocks+2 <= room {
+		if p.types&^c.typeSet == 0 && p.blocks()+2 <= room {
 			return p
 		}
 	}
@@ -85,11 +85,11 @@ func (c *caseGen) pickParent(r *rng, room int) *parent {
 // noteParent adds p to the case's provenance, once.
 func (c *caseGen) noteParent(p *parent) {
 	for _, q := range c.parents {
-		if q == p.src {
+		if q == p.Source {
 			return
 		}
 	}
-	c.parents = append(c.parents, p.src)
+	c.parents = append(c.parents, p.Source)
 }
 
 // crossWays lists the ways the case's swarm has on for function fg.
@@ -121,7 +121,7 @@ func (fg *funcGen) crossover(r *rng) bool {
 	if host == nil {
 		return false
 	}
-	room -= host.blocks + 1
+	room -= host.blocks() + 1
 	switch way {
 	case crossChain:
 		other := fg.c.pickParent(r, room)
@@ -149,13 +149,13 @@ func (fg *funcGen) crossover(r *rng) bool {
 // graftPoint chooses where plan goes in p: a block past the entry when p
 // branches ("inside a branch"), before one of its instructions.
 func (p *parent) graftPoint(r *rng, plan *graftPlan) *graftPlan {
-	rpo := p.cfg.RPO()
+	rpo := p.RPO
 	k := 0
 	if len(rpo) > 1 {
 		k = r.between(1, len(rpo)-1)
 	}
 	plan.block = rpo[k]
-	body := len(p.f.Blocks[plan.block].Insts) - 1 // the terminator stays last
+	body := len(p.Func.Blocks[plan.block].Insts) - 1 // the terminator stays last
 	plan.at = r.between(0, body)
 	return plan
 }
@@ -188,13 +188,13 @@ type crossInst struct {
 // builder in the region's exit block and returns the exit's params, the
 // parent's returns.
 func (fg *funcGen) crossRegion(r *rng, p *parent, given []ir.Value, plan *graftPlan) []ir.Value {
-	f := p.f
+	f := p.Func
 	x := &crossInst{fg: fg, r: r, p: p, vals: make([]ir.Value, len(f.Values)), blocks: make([]ir.Block, len(f.Blocks)),
 		kept: make([][]int, len(f.Blocks)), plan: plan}
 	for v := range x.vals {
 		x.vals[v] = ir.NoValue
 	}
-	entry := p.cfg.Entry()
+	entry := p.RPO[0]
 	used := make([]bool, len(given))
 	for k, v := range f.Blocks[entry].Params {
 		t := f.Values[v].Type
@@ -203,7 +203,7 @@ func (fg *funcGen) crossRegion(r *rng, p *parent, given []ir.Value, plan *graftP
 		}
 		x.vals[v] = x.bindParam(k, t, given, used)
 	}
-	for _, b := range p.cfg.RPO() {
+	for _, b := range p.RPO {
 		x.blocks[b] = fg.newBlock()
 		if b == entry {
 			continue
@@ -242,7 +242,7 @@ func (x *crossInst) bindParam(k int, t ir.Type, given []ir.Value, used []bool) i
 			return v
 		}
 	}
-	if fg.idx == 0 && len(x.p.runs) > 0 && x.r.chance(0.5) {
+	if fg.idx == 0 && len(x.p.Runs) > 0 && x.r.chance(0.5) {
 		if v, ok := fg.c.hintParam(fg.f, x.p, k, t); ok {
 			return v
 		}
@@ -254,7 +254,7 @@ func (x *crossInst) bindParam(k int, t ir.Type, given []ir.Value, used []bool) i
 // immediately dominates: what b defines stays in scope for them, and
 // leaves it after.
 func (x *crossInst) block(b ir.Block) {
-	fg, f := x.fg, x.p.f
+	fg, f := x.fg, x.p.Func
 	nb := x.blocks[b]
 	fg.b.SwitchToBlock(nb)
 	kept := x.kept[b]
@@ -277,7 +277,7 @@ func (x *crossInst) block(b ir.Block) {
 		x.graft()
 	}
 	x.terminator(body[len(body)-1])
-	for _, child := range x.p.dom.Children(b) {
+	for _, child := range x.p.DomChildren[b] {
 		m := fg.sc.mark()
 		x.block(child)
 		fg.sc.pop(m)
@@ -315,13 +315,13 @@ func (x *crossInst) graft() {
 // NoValue when v has none (its definition was left out): emit then
 // chooses.
 func (x *crossInst) value(v ir.Value) ir.Value {
-	v = x.p.f.Resolve(v)
+	v = x.p.Func.Resolve(v)
 	nv := ir.NoValue
 	if int(v) < len(x.vals) {
 		nv = x.vals[v]
 	}
 	if len(x.grafted) > 0 && x.r.chance(1.0/3) {
-		t := x.p.f.Values[v].Type
+		t := x.p.Func.Values[v].Type
 		for _, g := range x.grafted {
 			if x.fg.f.Values[g].Type == t {
 				return g
@@ -335,7 +335,7 @@ func (x *crossInst) value(v ir.Value) ir.Value {
 // memory access, as an access to one of the function's stack slots) and
 // maps its results.
 func (x *crossInst) inst(i ir.Inst) {
-	fg, d := x.fg, &x.p.f.Insts[i]
+	fg, d := x.fg, &x.p.Func.Insts[i]
 	ot := opType{d.Op, d.CtrlType}
 	var res []ir.Value
 	switch {
@@ -365,7 +365,7 @@ func (x *crossInst) inst(i ir.Inst) {
 		return
 	}
 	for k, v := range d.Results {
-		if fg.f.Values[res[k]].Type == x.p.f.Values[v].Type {
+		if fg.f.Values[res[k]].Type == x.p.Func.Values[v].Type {
 			x.vals[v] = res[k]
 		}
 	}
@@ -374,7 +374,7 @@ func (x *crossInst) inst(i ir.Inst) {
 // args are the values passed to the new block of parent block dest, for
 // the parent's block call bc: the kept params' args mapped, or chosen.
 func (x *crossInst) args(dest ir.Block, bc ir.BlockCall) []ir.Value {
-	f := x.p.f
+	f := x.p.Func
 	kept := x.kept[dest]
 	out := make([]ir.Value, len(kept))
 	for n, k := range kept {
@@ -398,7 +398,7 @@ func (x *crossInst) args(dest ir.Block, bc ir.BlockCall) []ir.Value {
 // Every operand is chosen before the branch is appended, since choosing
 // one may append instructions.
 func (x *crossInst) terminator(i ir.Inst) {
-	fg, f := x.fg, x.p.f
+	fg, f := x.fg, x.p.Func
 	d := &f.Insts[i]
 	switch d.Op {
 	case ir.OpJump:
@@ -450,7 +450,7 @@ func (x *crossInst) terminator(i ir.Inst) {
 func (c *caseGen) hintParam(f *ir.Function, p *parent, k int, t ir.Type) (ir.Value, bool) {
 	var column []record.Value
 	name := typeName(t)
-	for _, run := range p.runs {
+	for _, run := range p.Runs {
 		if k < len(run) && run[k].Type == name {
 			column = append(column, run[k])
 		}
@@ -477,8 +477,8 @@ func (c *caseGen) hintParam(f *ir.Function, p *parent, k int, t ir.Type) (ir.Val
 // parent p: its entry params and returns of the types the case passes
 // across calls, in order; at least one return, so that its work shows.
 func (c *caseGen) crossSignature(r *rng, p *parent) (params, returns []ir.AbiParam) {
-	f := p.f
-	for _, v := range f.Blocks[p.cfg.Entry()].Params {
+	f := p.Func
+	for _, v := range f.Blocks[p.RPO[0]].Params {
 		if t := f.Values[v].Type; c.passes(t) && len(params) < maxParams {
 			params = append(params, ir.AbiParam{Type: t})
 		}

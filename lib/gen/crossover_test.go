@@ -9,6 +9,7 @@ import (
 
 	"cliff/lib/extract"
 	"cliff/lib/ir"
+	"cliff/lib/parents"
 	"cliff/lib/record"
 	"cliff/lib/verify"
 )
@@ -29,7 +30,21 @@ func testParents(t testing.TB) *Parents {
 	if _, err := extract.Run(context.Background(), extract.RunOptions{Sources: sources, Output: out, Functions: true}); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := LoadParents(out)
+	return loadParents(t, out)
+}
+
+// loadParents reads a crossover corpus as cliff-gen does (genrun).
+func loadParents(t testing.TB, path string) *Parents {
+	t.Helper()
+	c, err := parents.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := make([]Parent, len(c.Funcs))
+	for i, f := range c.Funcs {
+		funcs[i] = Parent(f)
+	}
+	ps, err := NewParents(c.Path, c.Hash, c.Read, c.Refused, funcs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +57,7 @@ func TestLoadParents(t *testing.T) {
 	ps := testParents(t)
 	var names []string
 	for _, p := range ps.funcs {
-		names = append(names, p.src.Function)
+		names = append(names, p.Source.Function)
 	}
 	if want := []string{"%sdiv_sel", "%load_add", "%calls", "%table", "%fbits"}; !slices.Equal(names, want) {
 		t.Errorf("parents %v, want %v", names, want)
@@ -50,7 +65,7 @@ func TestLoadParents(t *testing.T) {
 	if ps.Read != 6 || ps.Refused["has a loop"] != 1 {
 		t.Errorf("read %d, refused %v; want 6 read and the loop refused", ps.Read, ps.Refused)
 	}
-	if runs := ps.funcs[0].runs; len(runs) != 2 || runs[1][0] != (record.Value{Type: "i32", Value: "-9"}) {
+	if runs := ps.funcs[0].Runs; len(runs) != 2 || runs[1][0] != (record.Value{Type: "i32", Value: "-9"}) {
 		t.Errorf("%%sdiv_sel's runs: %v", runs)
 	}
 }
@@ -168,10 +183,7 @@ func TestCrossoverOffChangesNothing(t *testing.T) {
 // and keep lib/ub's invariants and the profile with known.mask, on compat
 // and every target's profile.
 func TestCrossoverFiletestsSample(t *testing.T) {
-	ps, err := LoadParents(testFunctions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := loadParents(t, testFunctions)
 	if ps.Len() < ps.Read/2 {
 		t.Errorf("%d of %d functions are parents (refused: %v)", ps.Len(), ps.Read, ps.Refused)
 	}

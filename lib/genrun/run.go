@@ -20,6 +20,7 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
+	"cliff/lib/parents"
 	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/refine"
@@ -85,7 +86,7 @@ func Run(ctx context.Context, opts Options) error {
 		}
 	}
 	if opts.Crossover != "" {
-		if gopts.Parents, err = gen.LoadParents(opts.Crossover); err != nil {
+		if gopts.Parents, err = loadParents(opts.Crossover); err != nil {
 			return fmt.Errorf("--crossover: %w", err)
 		}
 		gopts.Record.Crossover, gopts.Record.CrossoverHash = opts.Crossover, gopts.Parents.Hash
@@ -131,6 +132,20 @@ func Run(ctx context.Context, opts Options) error {
 		summary.Print(opts.Log, g.Opcodes())
 	}
 	return werr
+}
+
+// loadParents reads a crossover corpus (lib/parents) into the parents
+// lib/gen keeps.
+func loadParents(path string) (*gen.Parents, error) {
+	c, err := parents.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	funcs := make([]gen.Parent, len(c.Funcs))
+	for i, f := range c.Funcs {
+		funcs[i] = gen.Parent(f)
+	}
+	return gen.NewParents(c.Path, c.Hash, c.Read, c.Refused, funcs)
 }
 
 func loadProfile(opts Options) (*profile.Profile, error) {
