@@ -39,7 +39,9 @@
 # sets per target and chunk: 1 compat, 3 a target), JOBS (cores), CHUNK
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
-# it exists), MASK (lib/profile/data/known.mask, the findings already
+# it exists), CROSSOVER (none: a cliff-extract --functions corpus makes
+# the campaign's cases cross its functions, cliff-gen --crossover, e.g.
+# CROSSOVER=out/functions.jsonl.zst), MASK (lib/profile/data/known.mask, the findings already
 # known; set it empty to find them again), CRANELIFT (the Cranelift to
 # test, SPECs as cliff-run --cranelift takes them, default
 # $CLIFF_CRANELIFT, else the default release: CRANELIFT=0.120.2 runs a
@@ -76,6 +78,7 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	[ -e "$file.done" ] && exit 0
 	flags=(--seed "$SEED" --depth "$DEPTH" --profile "$PROFILE" --start "$first" -n "$count")
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
+	[ -n "${CROSSOVER:-}" ] && flags+=(--crossover "$CROSSOVER")
 	[ -n "${CRANELIFT:-}" ] && flags+=(--cranelift "$CRANELIFT")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
 	[ -n "${FEATURES:-}" ] && flags+=(--features "$FEATURES")
@@ -131,7 +134,7 @@ new_campaign() {
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
-	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS SWARM CRANELIFT FEATURES; do
+	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS CROSSOVER SWARM CRANELIFT FEATURES; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done > "$dir/campaign.env"
 	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
@@ -166,6 +169,8 @@ else
 		CORPUS=$here/out/corpus.jsonl.zst
 	fi
 	[ -z "$CORPUS" ] || [ -f "$CORPUS" ] || die "CORPUS $CORPUS: no such file"
+	CROSSOVER=$(abs "${CROSSOVER-}")
+	[ -z "$CROSSOVER" ] || [ -f "$CROSSOVER" ] || die "CROSSOVER $CROSSOVER: no such file"
 	[ -z "$MASK" ] || [ -f "$MASK" ] || die "MASK $MASK: no such file"
 	for v in N DEPTH SEED CHUNK; do
 		[[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"

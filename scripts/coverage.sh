@@ -72,8 +72,9 @@
 # empty for none), CORPUS (none), WEIGHTS (none: cliff-gen --weights for
 # the campaigns), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
-# cliff-run flags for the campaign, census and file: inputs: flag sets,
-# --swarm; --arch for a case file, which runs on this host's otherwise).
+# cliff-run flags for the campaign inputs and case files: flag sets,
+# --swarm; --arch x86_64,aarch64,riscv64,s390x runs a case file on the
+# four targets, which otherwise runs on this host's alone).
 # Exit status: 0 reported; 2 the build, a run or the report failed.
 set -euo pipefail
 

@@ -146,6 +146,12 @@ if ! timeout 600 bin/cliff-extract --keep-going --stats -o out/corpus.jsonl.zst 
 	die "cliff-extract failed, see out/extract.log"
 fi
 head -n 3 out/extract.log
+# Every filetest function with its run lines: the parents of cliff-gen
+# --crossover (CROSSOVER=out/functions.jsonl.zst scripts/campaign.sh).
+if ! timeout 600 bin/cliff-extract --functions --keep-going -o out/functions.jsonl.zst "$filetests" 2>> out/extract.log; then
+	tail -n 20 out/extract.log >&2
+	die "cliff-extract --functions failed, see out/extract.log"
+fi
 
 echo "== cliff-run over $filetests/runtests: every target, opt level and the interpreter"
 # Exit status 1 means some run line failed: a Cranelift bug (each failure
@@ -215,4 +221,4 @@ grep -E '^runlines (x86_64|aarch64|riscv64|s390x|interp): ' out/runtests.log | s
 cat out/runtests-pulley*.log | grep -E '^runlines pulley' | sed 's/^runlines /  /'
 echo "campaign:    $verdicts"
 grep -E 'cases/s' out/campaign.log | sed 's/^/  /' || true
-echo "files:       out/corpus.jsonl.zst, out/runtests.jsonl, out/campaign/ (failures.jsonl.zst: the failing cases)"
+echo "files:       out/corpus.jsonl.zst, out/functions.jsonl.zst, out/runtests.jsonl, out/campaign/ (failures.jsonl.zst: the failing cases)"

@@ -59,7 +59,10 @@ and up to --funcs-1 functions it calls, acyclic; control flow nested to
 --depth from sequences, if-else, while loops with hidden trip counts and
 br_table switches; blocks filled from --corpus snippets (cliff-extract
 output) with opcodes mutated with probability --mutation, or from the
-profile. No case traps or depends on the target (guards, canonical NaNs,
+profile. --crossover FILE (cliff-extract --functions output) makes leaf
+regions cross two of its functions (chain, graft or call: swarm
+features), each re-instantiated through the generator so that the rules
+below hold; the record names both parents. No case traps or depends on the target (guards, canonical NaNs,
 little-endian memory, no addresses in outputs) unless --crash-only.
 
 --profile compat (the default) gives cases every target accepts, for
@@ -106,6 +109,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
 			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
 			&cli.StringFlag{Name: "weights", Usage: "`FILE` of 'family NAME WEIGHT' and 'type NAME WEIGHT' lines: families and types to draw more (or less) often (scripts/coverage.sh --weights writes one)"},
+			&cli.StringFlag{Name: "crossover", Usage: "breed cases from pairs of the functions in `FILE` (cliff-extract --functions output): the swarm's crossover features"},
 			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
@@ -142,7 +146,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 				Seed: seed, Start: c.Uint64("start"), Count: c.Int("count"),
 				Profile: c.String("profile"), Depth: c.Int("depth"), Funcs: c.Int("funcs"),
 				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
-				Corpus: c.String("corpus"), Mask: c.String("mask"), Weights: c.String("weights"), Portable: c.Bool("portable"),
+				Corpus: c.String("corpus"), Crossover: c.String("crossover"), Mask: c.String("mask"), Weights: c.String("weights"), Portable: c.Bool("portable"),
 				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
 				Enumerate: c.Bool("enumerate"), All: c.Bool("all") || c.Bool("constants"), Constants: c.Bool("constants"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
 				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
@@ -186,7 +190,7 @@ func checkCombinations(c *cli.Context) error {
 		}
 	}
 	if c.Bool("enumerate") {
-		for _, name := range []string{"count", "corpus", "start", "mutation", "depth", "funcs", "weights"} {
+		for _, name := range []string{"count", "corpus", "crossover", "start", "mutation", "depth", "funcs", "weights"} {
 			if c.IsSet(name) {
 				return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
 			}

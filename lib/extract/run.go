@@ -113,14 +113,14 @@ func (x *extractor) source(src Source) error {
 				continue
 			}
 		}
-		if err := x.function(src.Name(), f); err != nil {
+		if err := x.function(src.Name(), f, runArgs(file.Commands, f.Name)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (x *extractor) function(file string, f *ir.Function) error {
+func (x *extractor) function(file string, f *ir.Function, runs []record.InputVector) error {
 	if x.opts.Functions {
 		text := printer.FunctionString(f)
 		s := record.Snippet{
@@ -129,6 +129,7 @@ func (x *extractor) function(file string, f *ir.Function) error {
 			Level:    record.LevelFunction,
 			Count:    1,
 			Function: text,
+			Runs:     runs,
 		}
 		s.Stamp()
 		if err := x.emit(&s); err != nil {
@@ -148,6 +149,24 @@ func (x *extractor) function(file string, f *ir.Function) error {
 		}
 	}
 	return nil
+}
+
+// runArgs are the arguments of the run lines that call the function
+// named name, in the case records' form: inputs a crossover case takes
+// from its parents (lib/gen).
+func runArgs(cmds []ir.RunCommand, name string) []record.InputVector {
+	var out []record.InputVector
+	for _, c := range cmds {
+		if c.Kind != ir.RunCheck || c.Func != name || len(c.Args) == 0 {
+			continue
+		}
+		vec := make(record.InputVector, len(c.Args))
+		for k, a := range c.Args {
+			vec[k] = record.Value{Type: a.Type.String(), Value: printer.DataValue(a)}
+		}
+		out = append(out, vec)
+	}
+	return out
 }
 
 // emit writes a snippet unless one with the same ID was written before.

@@ -24,20 +24,26 @@ import (
 // edge_constants-on and -off force the feature in every case (the swarm
 // draws it in half): constants cost no more than the operands they
 // replace.
+// depth5-crossover adds crossover (testFunctions, every case's crossover
+// features on): parents re-instantiated instead of some leaves' fills.
 func BenchmarkCase(b *testing.B) {
 	corpus, err := LoadCorpus(testCorpus)
 	if err != nil {
 		b.Fatal(err)
 	}
+	parents := loadParents(b, testFunctions)
+	crossOn := map[string]bool{"crossover": true, "crossover_chain": true, "crossover_graft": true, "crossover_call": true}
 	for _, bench := range []struct {
 		name     string
 		depth    int
 		corpus   *Corpus
+		parents  *Parents
 		features map[string]bool
 	}{
-		{"depth5", 5, nil, nil}, {"depth10", 10, nil, nil}, {"depth5-corpus", 5, corpus, nil},
-		{"depth5-edge_constants-on", 5, nil, map[string]bool{edgeConstantsFeature: true}},
-		{"depth5-edge_constants-off", 5, nil, map[string]bool{edgeConstantsFeature: false}},
+		{"depth5", 5, nil, nil, nil}, {"depth10", 10, nil, nil, nil}, {"depth5-corpus", 5, corpus, nil, nil},
+		{"depth5-edge_constants-on", 5, nil, nil, map[string]bool{edgeConstantsFeature: true}},
+		{"depth5-edge_constants-off", 5, nil, nil, map[string]bool{edgeConstantsFeature: false}},
+		{"depth5-crossover", 5, corpus, parents, crossOn},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			p, err := profile.Load("compat")
@@ -45,7 +51,7 @@ func BenchmarkCase(b *testing.B) {
 				b.Fatal(err)
 			}
 			opts := DefaultOptions(p, 1, bench.depth)
-			opts.Reuse, opts.Corpus, opts.Features = true, bench.corpus, bench.features
+			opts.Reuse, opts.Corpus, opts.Parents, opts.Features = true, bench.corpus, bench.parents, bench.features
 			g, err := New(opts)
 			if err != nil {
 				b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"cliff/lib/ir"
 	"cliff/lib/profile"
+	"cliff/lib/record"
 )
 
 // Limits that keep cases small enough to compile and run quickly.
@@ -36,11 +37,20 @@ type caseGen struct {
 	typeSet         candidateSet // types
 	funcs           []*funcGen
 	mem             []memAccess // memAccesses, once computed
+	// crossCallee is the index of the function the crossover way "call"
+	// calls (its parent calleeParent), -1 when the case has none;
+	// parents are the case's crossover parents, hints the inputs their
+	// run lines give %main's params, by param index (crossover.go).
+	crossCallee  int
+	calleeParent *parent
+	crossSites   int // crossovers made
+	parents      []record.Source
+	hints        map[int][]record.Value
 }
 
 func newCaseGen(g *Generator, seed uint64) *caseGen {
-	c := &caseGen{g: g, tab: g.tab, seed: seed}
-	c.setSwarm(drawSwarm(seed, g.opts.Features, g.weights))
+	c := &caseGen{g: g, tab: g.tab, seed: seed, crossCallee: -1}
+	c.setSwarm(drawSwarm(seed, g.opts.Features, g.weights, g.opts.Parents != nil))
 	c.chooseTypes()
 	return c
 }
@@ -181,6 +191,15 @@ func (c *caseGen) module() (*ir.Module, error) {
 		n = r.between(1, c.g.opts.Funcs)
 		if !c.sw.on["calls"] && !c.sw.on["indirect_calls"] && !c.sw.on["tail_calls"] {
 			n = 1
+		}
+	}
+	if c.sw.on["crossover"] && c.sw.on["crossover_call"] {
+		// One more function: a parent, for the way "call" to call.
+		r := newRng(derive(c.seed, crossCalleeKey))
+		if c.calleeParent = c.pickParent(&r, min(maxBlocks, 16+12*c.g.opts.Depth)); c.calleeParent != nil {
+			c.crossCallee = n
+			n++
+			c.noteParent(c.calleeParent) // its code is in the case, called or not
 		}
 	}
 	c.funcs = make([]*funcGen, n)

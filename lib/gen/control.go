@@ -64,6 +64,14 @@ func (fg *funcGen) region(depth int, path uint64) {
 	or := newRng(derive(path, operandsKey))
 	switch kind {
 	case leaf:
+		// A crossover draws from a stream of its own, and only in
+		// cases with the feature on: the others stay as they were.
+		if fg.c.sw.on["crossover"] {
+			cr := newRng(derive(path, crossKey))
+			if cr.chance(crossLeaf) && fg.crossover(&cr) {
+				return
+			}
+		}
 		fg.fill(derive(path, fillKey))
 	case sequence:
 		for k := range r.between(2, 3) {

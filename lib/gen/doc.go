@@ -9,7 +9,9 @@
 // in dominator order, so that an operand is always a value that dominates
 // its use (scope.go, fill.go): instructions come from corpus snippets whose
 // opcodes mutate to others of the same shape (corpus.go), or from the
-// profile's opcode table (inst.go). Guards (guard.go) keep partial
+// profile's opcode table (inst.go); a leaf may instead cross two functions
+// of Cranelift's filetests, re-instantiated the same way (crossover.go,
+// parents.go). Guards (guard.go) keep partial
 // operations total; stack memory is zero-filled and addressed only inside
 // its slots (memory.go). Operands are sometimes constants: integer ones
 // for the lowering rules that take an immediate (inst.go), and float,

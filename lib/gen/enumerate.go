@@ -16,7 +16,9 @@ import (
 func (g *Generator) Enumerate(emit func(*record.Case, *ir.Module) error) (skipped int, err error) {
 	all := map[string]bool{}
 	for _, n := range FeatureNames() {
-		all[n] = true
+		if !isCrossoverFeature(n) { // no parents to cross
+			all[n] = true
+		}
 	}
 	for _, op := range g.Opcodes() {
 		if !computation(op, g.opts.CrashOnly) && !g.isMemory(op) {

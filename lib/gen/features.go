@@ -16,29 +16,47 @@ type feature struct {
 	name string
 	doc  string
 	on   float64 // probability the feature is on in a case
+	// crossover features are drawn only when the generator has
+	// crossover parents (Options.Parents): without them a case's
+	// features are what they were before crossover existed.
+	crossover bool
 }
 
 // features are cliff-gen's swarm switches: value types, control
 // structures, calls and memory, then opcode families (families).
 var features = []feature{
-	{"floats", "f32 and f64 values", 0.7},
-	{"f16", "f16 values", 0.3},
-	{"f128", "f128 values", 0.3},
-	{"i128", "i128 values", 0.5},
-	{"vectors", "128-bit vector values", 0.6},
-	{"ifelse", "if-else diamonds (brif)", 0.85},
-	{"loops", "while loops with hidden trip counts", 0.8},
-	{"switch", "switches (br_table)", 0.7},
-	{"calls", "direct calls", 0.8},
-	{"indirect_calls", "call_indirect through func_addr", 0.5},
-	{"tail_calls", "return_call and return_call_indirect between tail functions", 0.5},
-	{"stack", "stack slots, loads and stores", 0.6},
-	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3},
-	{"snippets", "instructions from the corpus (when one is given)", 0.8},
-	{"constants", "constants in the code", 0.5},
+	{"floats", "f32 and f64 values", 0.7, false},
+	{"f16", "f16 values", 0.3, false},
+	{"f128", "f128 values", 0.3, false},
+	{"i128", "i128 values", 0.5, false},
+	{"vectors", "128-bit vector values", 0.6, false},
+	{"ifelse", "if-else diamonds (brif)", 0.85, false},
+	{"loops", "while loops with hidden trip counts", 0.8, false},
+	{"switch", "switches (br_table)", 0.7, false},
+	{"calls", "direct calls", 0.8, false},
+	{"indirect_calls", "call_indirect through func_addr", 0.5, false},
+	{"tail_calls", "return_call and return_call_indirect between tail functions", 0.5, false},
+	{"stack", "stack slots, loads and stores", 0.6, false},
+	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3, false},
+	{"snippets", "instructions from the corpus (when one is given)", 0.8, false},
+	{"constants", "constants in the code", 0.5, false},
 	// Not the generator's: cliff-refine's prune step reads it (lib/prune).
-	{"prune", "guards that never fire on the case's inputs dropped by cliff-refine", 0.5},
-	{"edge_constants", "float and vector operands as constants of edge values, and instructions with every operand constant (mid-end folding)", 0.5},
+	{"prune", "guards that never fire on the case's inputs dropped by cliff-refine", 0.5, false},
+	{"edge_constants", "float and vector operands as constants of edge values, and instructions with every operand constant (mid-end folding)", 0.5, false},
+	{"crossover", "leaves that cross two filetest functions (--crossover)", 0.8, true},
+	{"crossover_chain", "crossover: one parent's returns feed the other's params", 0.6, true},
+	{"crossover_graft", "crossover: one parent placed inside a block of the other", 0.6, true},
+	{"crossover_call", "crossover: one parent a function of the case that the other calls", 0.6, true},
+}
+
+// isCrossoverFeature reports whether name is a crossover switch.
+func isCrossoverFeature(name string) bool {
+	for _, f := range features {
+		if f.name == name {
+			return f.crossover
+		}
+	}
+	return false
 }
 
 // A family is a group of opcodes switched on and weighted together. Which
@@ -157,10 +175,14 @@ func tagsOf[T any](items []T, key func(T) string) []uint64 {
 }
 
 // drawSwarm chooses the features of the case with seed caseSeed, their
-// chances and weights moved by w (nil: none), then applies the overrides.
-func drawSwarm(caseSeed uint64, overrides map[string]bool, w *swarmWeights) swarm {
+// chances and weights moved by w (nil: none), then applies the overrides;
+// the crossover features only when crossover is possible.
+func drawSwarm(caseSeed uint64, overrides map[string]bool, w *swarmWeights, crossover bool) swarm {
 	s := swarm{on: make(map[string]bool, len(features)+len(families)), weights: make([]int, len(families))}
 	for i, f := range features {
+		if f.crossover && !crossover {
+			continue
+		}
 		r := newRng(derive(caseSeed, featureTags[i]))
 		s.on[f.name] = r.chance(w.feature(f.name, f.on))
 	}
@@ -176,6 +198,9 @@ func drawSwarm(caseSeed uint64, overrides map[string]bool, w *swarmWeights) swar
 		}
 	}
 	for name, on := range overrides {
+		if !crossover && isCrossoverFeature(name) {
+			continue
+		}
 		s.on[name] = on
 		if fam, ok := strings.CutPrefix(name, "ops:"); ok {
 			for i, f := range families {

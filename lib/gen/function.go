@@ -23,6 +23,9 @@ type funcGen struct {
 	trip, cost int
 	blocks     int
 	refs       []calleeRef // by callee index
+	// parent is the crossover callee's parent (crossover.go), nil for
+	// the other functions.
+	parent *parent
 }
 
 type scoped struct {
@@ -39,6 +42,12 @@ func (c *caseGen) newFunc(i int) *funcGen {
 	convs := c.tab.callConvs
 	sig.CallConv = convs[r.intn(len(convs))]
 	abi := c.abiTypes
+	if i == c.crossCallee {
+		fg.parent = c.calleeParent
+		sig.Params, sig.Returns = c.crossSignature(&r, fg.parent)
+		fg.f = ir.NewFunction(name, sig)
+		return fg
+	}
 	if i == 0 {
 		// %main takes one param of every type in use: the run-time
 		// inputs every value of the case derives from.
@@ -104,8 +113,12 @@ func (fg *funcGen) body() error {
 		fg.sc.push(fg.b.AppendBlockParam(entry, p.Type), p.Type)
 	}
 	fg.declareSlots()
-	fg.region(0, derive(fg.seed, tag("root")))
-	fg.finish()
+	if fg.parent != nil {
+		fg.crossBody()
+	} else {
+		fg.region(0, derive(fg.seed, tag("root")))
+		fg.finish()
+	}
 	fg.c.g.arena.keep(fg.f)
 	return nil
 }

@@ -23,6 +23,9 @@ type Options struct {
 	Mutation    float64 // probability a corpus instruction's opcode mutates
 	Inputs      int     // input vectors per case
 	Corpus      *Corpus // nil: instructions come from the profile only
+	// Parents are crossover's functions (cliff-gen --crossover); nil:
+	// no crossover, and its swarm switches are not drawn.
+	Parents *Parents
 	// CrashOnly lets trapping instructions in unguarded: such cases may
 	// trap, and only compiler crashes count.
 	CrashOnly bool
@@ -133,6 +136,7 @@ func (g *Generator) Unprinted(index uint64) (*record.Case, *ir.Module, error) {
 		Features: c.sw.on,
 		Settings: g.opts.Profile.Settings,
 		Inputs:   c.inputs(mod.Funcs[0]),
+		Parents:  c.parents,
 	}
 	rec.Stamp()
 	return rec, mod, nil

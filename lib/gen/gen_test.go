@@ -283,7 +283,7 @@ func TestTypeFeaturesOffLeaveTheTypeOut(t *testing.T) {
 
 // caseFeatures is the swarm choice of case i.
 func (g *Generator) caseFeatures(i uint64) map[string]bool {
-	return drawSwarm(CaseSeed(g.opts.Seed, i), g.opts.Features, g.weights).on
+	return drawSwarm(CaseSeed(g.opts.Seed, i), g.opts.Features, g.weights, g.opts.Parents != nil).on
 }
 
 // FuzzGeneratedCasesVerify: whatever the seed and options, a generated

@@ -29,7 +29,21 @@ func (c *caseGen) inputs(entry *ir.Function) []record.InputVector {
 		}
 		out[i] = vec
 	}
+	c.applyHints(out)
 	return out
+}
+
+// applyHints gives %main's params that a crossover parent's param is
+// bound to the values of that parent's run lines: in every other vector,
+// the first included, so that the rest keep the random and edge values.
+func (c *caseGen) applyHints(out []record.InputVector) {
+	for k, column := range c.hints {
+		for i := 0; i < len(out); i += 2 {
+			if k < len(out[i]) && out[i][k].Type == column[0].Type {
+				out[i][k] = column[(i/2)%len(column)]
+			}
+		}
+	}
 }
 
 // typeNames holds the names of the candidate types by type code: every

@@ -106,11 +106,12 @@ func (fg *funcGen) memory(r *rng) {
 	fg.memoryAccess(r, cands[r.intn(len(cands))])
 }
 
-// memoryAccess appends access a at a random place in a random slot.
-func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
+// memoryAccess appends access a at a random place in a random slot and
+// returns its results (nil when it appends nothing).
+func (fg *funcGen) memoryAccess(r *rng, a memAccess) []ir.Value {
 	s := fg.slots[r.intn(len(fg.slots))]
 	if a.size > s.size {
-		return
+		return nil
 	}
 	off := r.intn(s.size - a.size + 1)
 	if a.atomic || r.chance(0.7) {
@@ -139,7 +140,7 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 			continue
 		}
 		if ub.HasFloatLanes(a.value) && !fg.canCanon(a.value) {
-			return
+			return nil
 		}
 		v := fg.operand(r, a.value)
 		// Float bits stored are read back as integers: canonical NaNs
@@ -154,6 +155,7 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) {
 	if len(res) == 1 && !a.atomic && r.chance(0.5) {
 		fg.consume(r, scoped{pos: base, v: res[0]})
 	}
+	return res
 }
 
 // consume appends a computation right after a load that takes the loaded

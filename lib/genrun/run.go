@@ -20,6 +20,7 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/jsonl"
 	"cliff/lib/metrics"
+	"cliff/lib/parents"
 	"cliff/lib/profile"
 	"cliff/lib/record"
 	"cliff/lib/refine"
@@ -36,6 +37,7 @@ type Options struct {
 	Mutation             float64
 	Corpus, Mask         string // paths; "" for none
 	Weights              string // the --weights file (lib/weights); "" for none
+	Crossover            string // crossover's function corpus; "" for none
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
@@ -94,6 +96,16 @@ func Run(ctx context.Context, opts Options) error {
 		gopts.Weights = wf.Weights
 		gopts.Record.Weights, gopts.Record.WeightsHash = wf.Path, wf.Hash
 	}
+	if opts.Crossover != "" {
+		if gopts.Parents, err = loadParents(opts.Crossover); err != nil {
+			return fmt.Errorf("--crossover: %w", err)
+		}
+		gopts.Record.Crossover, gopts.Record.CrossoverHash = opts.Crossover, gopts.Parents.Hash
+		if opts.Stats {
+			fmt.Fprintf(opts.Log, "cliff-gen: crossover %s: %d of %d functions can be parents%s\n",
+				opts.Crossover, gopts.Parents.Len(), gopts.Parents.Read, gopts.Parents.RefusedSummary())
+		}
+	}
 	g, err := gen.New(gopts)
 	if err != nil {
 		return err
@@ -112,7 +124,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 
 	var inputs []string // checked before the output is touched, and never the output
-	for _, in := range []string{opts.Corpus, opts.Mask, opts.Weights} {
+	for _, in := range []string{opts.Corpus, opts.Mask, opts.Weights, opts.Crossover} {
 		if in != "" {
 			inputs = append(inputs, in)
 		}
@@ -131,6 +143,20 @@ func Run(ctx context.Context, opts Options) error {
 		summary.Print(opts.Log, g.Opcodes())
 	}
 	return werr
+}
+
+// loadParents reads a crossover corpus (lib/parents) into the parents
+// lib/gen keeps.
+func loadParents(path string) (*gen.Parents, error) {
+	c, err := parents.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	funcs := make([]gen.Parent, len(c.Funcs))
+	for i, f := range c.Funcs {
+		funcs[i] = gen.Parent(f)
+	}
+	return gen.NewParents(c.Path, c.Hash, c.Read, c.Refused, funcs)
 }
 
 func loadProfile(opts Options) (*profile.Profile, error) {

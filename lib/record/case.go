@@ -23,6 +23,10 @@ type Case struct {
 	// Features are the swarm-testing choices cliff-gen made for this case:
 	// feature name → enabled.
 	Features map[string]bool `json:"features,omitempty"`
+	// Parents are the functions a crossover case was bred from
+	// (cliff-gen --crossover): the corpus function records' file and
+	// function, so that a finding names the filetests it came from.
+	Parents []Source `json:"parents,omitempty"`
 	// CLIF is the module text: functions (and their preambles) only, no
 	// "test", "set" or "target" lines; the configuration decides those.
 	CLIF string `json:"clif"`
@@ -70,8 +74,12 @@ type GenOptions struct {
 	// of its bytes, as Corpus and CorpusHash (lib/weights).
 	Weights     string `json:"weights,omitempty"`
 	WeightsHash string `json:"weights_hash,omitempty"`
-	Portable    bool   `json:"portable,omitempty"`
-	CrashOnly   bool   `json:"crash_only,omitempty"`
+	// Crossover is the function corpus of cliff-gen --crossover, and
+	// CrossoverHash the xxhash of its bytes, as for Corpus.
+	Crossover     string `json:"crossover,omitempty"`
+	CrossoverHash string `json:"crossover_hash,omitempty"`
+	Portable      bool   `json:"portable,omitempty"`
+	CrashOnly     bool   `json:"crash_only,omitempty"`
 }
 
 // An InputVector is one call's arguments, in parameter order.
@@ -134,6 +142,11 @@ func (c *Case) Validate() error {
 		if !strings.Contains(s, "=") {
 			p.addf("settings["+strconv.Itoa(i)+"]", "%q is not name=value", s)
 		}
+	}
+	for i, src := range c.Parents {
+		field := "parents[" + strconv.Itoa(i) + "]"
+		p.require(field+".file", src.File)
+		p.require(field+".function", src.Function)
 	}
 	for i := range c.Results {
 		q := newProblems("", "")

@@ -38,6 +38,14 @@ func (c *Case) AppendJSON(dst []byte) ([]byte, error) {
 		b = append(b, `,"features":`...)
 		b = appendSortedMap(b, c.Features, &featureOrder, func(b []byte, v bool) []byte { return strconv.AppendBool(b, v) })
 	}
+	if len(c.Parents) > 0 {
+		// Only crossover cases have parents: encoding/json writes them.
+		b = append(b, `,"parents":`...)
+		var err error
+		if b, err = appendWithEncodingJSON(b, c.Parents); err != nil {
+			return dst, err
+		}
+	}
 	b = append(b, `,"clif":`...)
 	b = appendJSONString(b, c.CLIF)
 	if c.Entry != "" {
@@ -103,6 +111,7 @@ func (o *GenOptions) appendJSON(b []byte) []byte {
 	for _, m := range [...]struct{ key, value string }{
 		{`,"corpus":`, o.Corpus}, {`,"corpus_hash":`, o.CorpusHash}, {`,"mask":`, o.Mask},
 		{`,"weights":`, o.Weights}, {`,"weights_hash":`, o.WeightsHash},
+		{`,"crossover":`, o.Crossover}, {`,"crossover_hash":`, o.CrossoverHash},
 	} {
 		if m.value != "" {
 			b = append(b, m.key...)

@@ -300,7 +300,7 @@ func (s *jsonScanner) once(seen *uint32, keys []string, key []byte) int {
 // A caseDecoder reads a case record with a jsonScanner.
 type caseDecoder struct{ jsonScanner }
 
-var caseKeys = []string{"kind", "v", "id", "seed", "options", "features", "clif", "entry", "settings", "refined", "inputs", "metrics", "results"}
+var caseKeys = []string{"kind", "v", "id", "seed", "options", "features", "clif", "entry", "settings", "refined", "inputs", "metrics", "results", "parents"}
 
 func (d *caseDecoder) caseRecord(c *Case) {
 	var seen uint32
@@ -340,11 +340,20 @@ func (d *caseDecoder) caseRecord(c *Case) {
 				return
 			}
 			d.i = end
+		case 13:
+			// Parents are a crossover case's, rare: encoding/json decodes them.
+			d.space()
+			end, ok := skipValue(d.b, d.i)
+			if !ok || json.Unmarshal(d.b[d.i:end], &c.Parents) != nil || c.Parents == nil {
+				d.giveUp()
+				return
+			}
+			d.i = end
 		}
 	})
 }
 
-var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only", "weights", "weights_hash"}
+var optionKeys = []string{"mode", "index", "profile", "depth", "funcs", "mutation", "inputs", "corpus", "corpus_hash", "mask", "portable", "crash_only", "weights", "weights_hash", "crossover", "crossover_hash"}
 
 func (d *caseDecoder) options(o *GenOptions) {
 	var seen uint32
@@ -378,6 +387,10 @@ func (d *caseDecoder) options(o *GenOptions) {
 			o.Weights = d.string()
 		case 13:
 			o.WeightsHash = d.string()
+		case 14:
+			o.Crossover = d.string()
+		case 15:
+			o.CrossoverHash = d.string()
 		}
 	})
 }

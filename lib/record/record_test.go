@@ -43,7 +43,9 @@ func exampleCase() *Case {
 		Settings: []string{"enable_llvm_abi_extensions=true"},
 		Refined:  []string{"merge", "operands", "sink"},
 		Features: map[string]bool{"div": true, "float": false, "simd": false},
-		CLIF:     caseCLIF,
+		Parents: []Source{{File: "filetests/runtests/sdiv.clif", Function: "%f0", Line: 3},
+			{File: "filetests/isa/x86/iadd.clif", Function: "%f"}},
+		CLIF: caseCLIF,
 		Inputs: []InputVector{
 			{{Type: "i32", Value: "0x7fffffff"}, {Type: "i64", Value: "-1"}},
 			{{Type: "i32", Value: "-1"}, {Type: "i64", Value: "0x8000000000000000"}},
@@ -86,6 +88,7 @@ func examples() map[string]Record {
 		Level:    LevelFunction,
 		Count:    1,
 		Function: caseCLIF,
+		Runs:     []InputVector{{{Type: "i32", Value: "-1"}, {Type: "i64", Value: "0x8000000000000000"}}},
 	}
 	fn.Stamp()
 

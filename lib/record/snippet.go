@@ -36,6 +36,10 @@ type Snippet struct {
 	Count int `json:"count"`
 	// Function is the CLIF text of the whole function, for LevelFunction.
 	Function string `json:"function,omitempty"`
+	// Runs are the arguments of the function's run lines (`; run:
+	// %f(1, 2) == 3` gives [i32 1, i32 2]) in its file, for
+	// LevelFunction: inputs a Cranelift developer chose for it.
+	Runs []InputVector `json:"runs,omitempty"`
 }
 
 // Snippet levels.
@@ -179,6 +183,12 @@ func (s *Snippet) Validate() error {
 	}
 	for i, t := range s.Params {
 		p.require(fmt.Sprintf("params[%d]", i), t)
+	}
+	for i, vec := range s.Runs {
+		for j, v := range vec {
+			p.require(fmt.Sprintf("runs[%d][%d].type", i, j), v.Type)
+			p.require(fmt.Sprintf("runs[%d][%d].value", i, j), v.Value)
+		}
 	}
 	for i, inst := range s.Insts {
 		field := fmt.Sprintf("insts[%d]", i)
