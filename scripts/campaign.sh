@@ -39,8 +39,10 @@
 # sets per target and chunk: 1 compat, 3 a target), JOBS (cores), CHUNK
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
-# it exists), MASK (lib/profile/data/known.mask, the findings already
-# known; set it empty to find them again), CRANELIFT (the Cranelift to
+# it exists; several corpora comma-separated, drawn from as one:
+# CORPUS=out/corpus.jsonl.zst,out/corpus-real.jsonl.zst), MASK
+# (lib/profile/data/known.mask, the findings already known; set it empty
+# to find them again), CRANELIFT (the Cranelift to
 # test, SPECs as cliff-run --cranelift takes them, default
 # $CLIFF_CRANELIFT, else the default release: CRANELIFT=0.120.2 runs a
 # whole campaign on that release, its drivers built first, generation
@@ -157,11 +159,20 @@ else
 	CRANELIFT=${CRANELIFT:-${CLIFF_CRANELIFT:-}}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
-	CORPUS=$(abs "${CORPUS-}")
+	# CORPUS is one corpus or several, comma-separated (the filetests'
+	# and out/corpus-real.jsonl.zst, say), each made absolute.
+	corpora=()
+	IFS=, read -r -a given <<< "${CORPUS-}"
+	for c in "${given[@]}"; do
+		[ -z "$c" ] && continue
+		c=$(abs "$c")
+		[ -f "$c" ] || die "CORPUS $c: no such file"
+		corpora+=("$c")
+	done
+	CORPUS=$(IFS=,; printf '%s' "${corpora[*]}")
 	if [ -z "$CORPUS" ] && [ -f "$here/out/corpus.jsonl.zst" ]; then
 		CORPUS=$here/out/corpus.jsonl.zst
 	fi
-	[ -z "$CORPUS" ] || [ -f "$CORPUS" ] || die "CORPUS $CORPUS: no such file"
 	[ -z "$MASK" ] || [ -f "$MASK" ] || die "MASK $MASK: no such file"
 	for v in N DEPTH SEED CHUNK; do
 		[[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"

@@ -91,7 +91,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.IntFlag{Name: "funcs", Value: 4, Usage: "functions per module, %main included (at most)"},
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
-			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
+			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE[,FILE...]` (cliff-extract output, plain or zstd; several are drawn from as one)"},
 			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
 			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
 			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -16,11 +17,15 @@ import (
 	"cliff/lib/record"
 )
 
-// Corpus is the block-level snippets of a cliff-extract corpus, parsed
-// once into the form instantiation needs.
+// Corpus is the block-level snippets of one or more cliff-extract
+// corpora, parsed once into the form instantiation needs.
 type Corpus struct {
+	// Path is the corpora's paths as given, joined by commas, and Hash
+	// the xxhash of each file's bytes, joined the same way: one file
+	// keeps the one hash it always had, and several name their exact
+	// contents and order (the order is the order of the snippets drawn).
 	Path  string
-	Hash  string // xxhash of the file's bytes, for the record
+	Hash  string
 	snips []snippet
 }
 
@@ -42,30 +47,68 @@ type snippetInst struct {
 // maxSnippetInsts bounds how much of a long block one slot takes.
 const maxSnippetInsts = 12
 
-// LoadCorpus reads a cliff-extract corpus (JSON lines, zstd or plain),
-// keeping block-level snippets with at least one computation.
-func LoadCorpus(path string) (*Corpus, error) {
+// SplitCorpusPaths splits a --corpus value, "FILE[,FILE...]", into its
+// paths.
+func SplitCorpusPaths(paths string) []string {
+	var out []string
+	for _, p := range strings.Split(paths, ",") {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LoadCorpus reads one or more cliff-extract corpora (JSON lines, zstd
+// or plain; several paths separated by commas, as SplitCorpusPaths
+// reads them), keeping block-level snippets with at least one
+// computation, in file order: the filetests' corpus and a corpus of real
+// programs are drawn from as one.
+func LoadCorpus(paths string) (*Corpus, error) {
+	files := SplitCorpusPaths(paths)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no corpus file in %q", paths)
+	}
+	c := &Corpus{Path: paths}
+	var hashes []string
+	for _, path := range files {
+		hash, err := c.load(path)
+		if err != nil {
+			return nil, err
+		}
+		hashes = append(hashes, hash)
+	}
+	c.Hash = strings.Join(hashes, ",")
+	if len(c.snips) == 0 {
+		return nil, fmt.Errorf("%s: no block-level snippet with a computation", paths)
+	}
+	return c, nil
+}
+
+// load appends the snippets of one corpus file and returns the xxhash of
+// its bytes.
+func (c *Corpus) load(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	c := &Corpus{Path: path, Hash: fmt.Sprintf("%016x", xxhash.Sum64(data))}
+	hash := fmt.Sprintf("%016x", xxhash.Sum64(data))
 	rd, closer, err := jsonl.Open(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer closer.Close()
 	for {
 		var s record.Snippet
 		err := rd.Next(&s)
 		if errors.Is(err, io.EOF) {
-			break
+			return hash, nil
 		}
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if s.Kind != record.KindSnippet {
-			return nil, fmt.Errorf("%s: record %d: a %q record, want snippets (cliff-extract output)", path, rd.Record(), s.Kind)
+			return "", fmt.Errorf("%s: record %d: a %q record, want snippets (cliff-extract output)", path, rd.Record(), s.Kind)
 		}
 		if s.Level != record.LevelBlock {
 			continue
@@ -74,10 +117,6 @@ func LoadCorpus(path string) (*Corpus, error) {
 			c.snips = append(c.snips, sn)
 		}
 	}
-	if len(c.snips) == 0 {
-		return nil, fmt.Errorf("%s: no block-level snippet with a computation", path)
-	}
-	return c, nil
 }
 
 // Len is the number of usable snippets.

@@ -33,7 +33,7 @@ type Options struct {
 	Profile              string
 	Depth, Funcs, Inputs int
 	Mutation             float64
-	Corpus, Mask         string // paths; "" for none
+	Corpus, Mask         string // paths (Corpus: FILE[,FILE...]); "" for none
 	Portable, CrashOnly  bool
 	Features             string // the --features override, unparsed
 	Enumerate            bool   // one minimal case per opcode and type instead
@@ -101,10 +101,9 @@ func Run(ctx context.Context, opts Options) error {
 	}
 
 	var inputs []string // checked before the output is touched, and never the output
-	for _, in := range []string{opts.Corpus, opts.Mask} {
-		if in != "" {
-			inputs = append(inputs, in)
-		}
+	inputs = append(inputs, gen.SplitCorpusPaths(opts.Corpus)...)
+	if opts.Mask != "" {
+		inputs = append(inputs, opts.Mask)
 	}
 	w, err := jsonl.Create(opts.Output, inputs...)
 	if err != nil {
