@@ -42,6 +42,9 @@ type snippetInst struct {
 	argTypes []ir.Type
 	nresults int
 	imms     *ir.InstData
+	// memory: a load or store through an address operand, which
+	// instantiation re-targets at a stack slot (snippetMemory).
+	memory bool
 }
 
 // maxSnippetInsts bounds how much of a long block one slot takes.
@@ -164,7 +167,7 @@ func parseSnippet(s *record.Snippet) (snippet, bool) {
 				return sn, false
 			}
 		}
-		in := snippetInst{ot: opType{op, ctrl}, args: si.Args, nresults: len(si.ResultTypes), imms: parseImms(op, &si.Imms)}
+		in := snippetInst{ot: opType{op, ctrl}, args: si.Args, nresults: len(si.ResultTypes), imms: parseImms(op, &si.Imms), memory: addressed(op)}
 		for _, a := range si.ArgTypes {
 			t, ok := ir.ParseType(a)
 			if !ok {
@@ -221,10 +224,13 @@ func parseImms(op ir.Opcode, im *record.Imms) *ir.InstData {
 // snippet instantiates a corpus snippet in place: its inputs bound to
 // values in scope, its internal dataflow kept, each opcode mutated with
 // probability Options.Mutation to another of the same shape the profile
-// allows. Instructions the case cannot take (memory, control, types off)
-// are left out; their uses take values from scope instead. An operand
-// whose type the profile does not allow there (fpromote.f64 takes no f16
-// in compat) is chosen afresh, as for a computation (fitArgs).
+// allows. A load or store becomes the same access on one of the
+// function's stack slots (snippetMemory) when the case has them and
+// snippet_memory is on. Instructions the case cannot take (other memory,
+// control, calls, traps, types off) are left out; their uses take values
+// from scope instead. An operand whose type the profile does not allow
+// there (fpromote.f64 takes no f16 in compat) is chosen afresh, as for a
+// computation (fitArgs).
 func (fg *funcGen) snippet(r *rng) {
 	corpus := fg.c.g.opts.Corpus
 	sn := &corpus.snips[r.intn(len(corpus.snips))]
@@ -232,6 +238,12 @@ func (fg *funcGen) snippet(r *rng) {
 	results := make([][]ir.Value, len(sn.insts))
 	for i := range sn.insts {
 		si := &sn.insts[i]
+		if si.memory {
+			if len(fg.slots) > 0 && fg.c.sw.on["snippet_memory"] {
+				results[i] = fg.snippetMemory(r, i, si, inputs, results)
+			}
+			continue
+		}
 		ot, ok := fg.instantiable(r, si.ot)
 		if !ok {
 			continue
@@ -261,6 +273,47 @@ func (fg *funcGen) snippet(r *rng) {
 		}
 		results[i] = fg.emit(r, ot, fg.fitArgs(ot, args), imms)
 	}
+}
+
+// snippetMemory re-targets a corpus load or store (of a heap, a table,
+// a vmctx field: memory cliff does not have) at one of the function's
+// stack slots, as a generated access is placed (access): the same
+// opcode and type, a fresh place, flags and byte order, the stored
+// operands taken from the snippet's dataflow where it has them; its
+// results feed the rest of the snippet. Its choices come from a stream
+// of their own, derived from r without drawing from it, so that the rest
+// of the snippet is instantiated as it would be without it. nil when the
+// case takes no such access (its type off, an atomic without atomics).
+func (fg *funcGen) snippetMemory(r *rng, i int, si *snippetInst, inputs map[int]ir.Value, results [][]ir.Value) []ir.Value {
+	var acc *memAccess
+	accs := fg.c.memAccesses()
+	for k := range accs {
+		if accs[k].ot == si.ot {
+			acc = &accs[k]
+			break
+		}
+	}
+	if acc == nil {
+		return nil
+	}
+	var values []ir.Value
+	for k, in := range si.ot.op.Info().Ins {
+		if in.Name == "p" || k >= len(si.args) {
+			continue
+		}
+		v := ir.NoValue
+		if ref := si.args[k]; ref.Input {
+			if in, ok := inputs[ref.Index]; ok {
+				v = in
+			}
+		} else if ref.Inst < i && ref.Index < len(results[ref.Inst]) {
+			v = results[ref.Inst][ref.Index]
+		}
+		values = append(values, v)
+	}
+	mr := newRng(derive(derive(r.State, tag("snippet_memory")), uint64(i)))
+	res, _ := fg.access(&mr, *acc, values)
+	return res
 }
 
 // instantiable returns the opcode to emit for a corpus instruction: a

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+
+	"cliff/lib/extract"
+	"cliff/lib/ir"
 )
 
 // TestLoadCorpora checks that several corpora load as one, in order, and
@@ -54,4 +58,104 @@ func TestLoadCorpora(t *testing.T) {
 				tt.paths, c.Len(), c.Hash, c.Path, tt.wantLen, tt.wantHash, tt.paths)
 		}
 	}
+}
+
+// TestSnippetMemory checks that a corpus load and store (of a wasm heap,
+// say) become accesses of a stack slot that keep the snippet's dataflow:
+// the load's result is what the snippet's imul squares, and the imul's
+// result is what the store writes. With snippet_memory off they are left
+// out, as before it existed.
+func TestSnippetMemory(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "heap.clif")
+	clif := `function %f(i64 vmctx, i64, i32) tail {
+block0(v0: i64, v1: i64, v2: i32):
+    v3 = uextend.i64 v2
+    v4 = load.i64 notrap aligned readonly can_move v0+96
+    v5 = iadd v4, v3
+    v6 = load.i32 little region0 v5
+    v7 = imul v6, v6
+    store little region0 v7, v5+4
+    return
+}
+`
+	if err := os.WriteFile(src, []byte(clif), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corpusPath := filepath.Join(dir, "corpus.jsonl")
+	if _, err := extract.Run(context.Background(), extract.RunOptions{Sources: []extract.Source{{Path: src}}, Output: corpusPath}); err != nil {
+		t.Fatal(err)
+	}
+	corpus, err := LoadCorpus(corpusPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{true, false} {
+		features := map[string]bool{"snippets": true, "stack": true, "snippet_memory": on, "i128": false}
+		g := newGenWith(t, "compat", 2, features, corpus)
+		g.opts.Mutation = 0
+		var sum squares
+		for i := uint64(0); i < 40; i++ {
+			_, mod, err := g.Case(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range mod.Funcs {
+				sum.add(squaresOfLoads(f))
+			}
+		}
+		t.Logf("snippet_memory=%v: %+v", on, sum)
+		if on && (sum.chains == 0 || sum.kept < sum.follow*9/10) {
+			t.Errorf("snippet_memory on: %+v: want imuls right after a slot's load.i32 to square it (90%%), and some stored back", sum)
+		}
+		if !on && sum.chains != 0 {
+			t.Errorf("snippet_memory off: %+v: want no slot load squared and stored back", sum)
+		}
+	}
+}
+
+// squares counts, in generated code, the imul.i32 right after a load.i32
+// of a stack slot (follow), those of them that square the loaded value
+// (kept: the snippet's dataflow), and those whose result the next store
+// writes to a stack slot (chains).
+type squares struct{ follow, kept, chains int }
+
+func (s *squares) add(o squares) {
+	s.follow, s.kept, s.chains = s.follow+o.follow, s.kept+o.kept, s.chains+o.chains
+}
+
+// squaresOfLoads counts f's squares (stack_addr scaffolding between
+// the instructions aside).
+func squaresOfLoads(f *ir.Function) (s squares) {
+	slotAddr := func(v ir.Value) bool {
+		d := f.Values[f.Resolve(v)]
+		return d.Kind == ir.DefResult && f.Insts[d.Inst].Op == ir.OpStackAddr
+	}
+	for _, b := range f.Layout {
+		var load, square ir.Value = ir.NoValue, ir.NoValue
+		for _, i := range f.Blocks[b].Insts {
+			d := &f.Insts[i]
+			if d.Op == ir.OpStackAddr {
+				continue
+			}
+			switch {
+			case d.Op == ir.OpImul && d.CtrlType == ir.I32 && load != ir.NoValue:
+				s.follow++
+				if d.Args[0] == load && d.Args[1] == load {
+					s.kept++
+					square = d.Results[0]
+				}
+			case d.Op == ir.OpStore && square != ir.NoValue && d.Args[0] == square && slotAddr(d.Args[1]):
+				s.chains++
+			}
+			load = ir.NoValue
+			if d.Op == ir.OpLoad && d.CtrlType == ir.I32 && slotAddr(d.Args[0]) {
+				load = d.Results[0]
+			}
+			if d.Op != ir.OpImul {
+				square = ir.NoValue
+			}
+		}
+	}
+	return s
 }

@@ -36,6 +36,7 @@ var features = []feature{
 	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3},
 	{"snippets", "instructions from the corpus (when one is given)", 0.8},
 	{"constants", "constants in the code", 0.5},
+	{"snippet_memory", "corpus loads and stores re-targeted at the stack slots (with stack)", 0.7},
 }
 
 // A family is a group of opcodes switched on and weighted together. Which
