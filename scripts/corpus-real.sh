@@ -201,4 +201,18 @@ if [ -f out/corpus.jsonl.zst ]; then
 	ids out/corpus.jsonl.zst > "$OUT/ids-filetests.txt"
 	echo "filetest snippets: $(wc -l < "$OUT/ids-filetests.txt"); in both: $(comm -12 "$OUT/ids-real.txt" "$OUT/ids-filetests.txt" | wc -l)"
 fi
+# The 20 commonest opcodes and types of each corpus's instructions (a
+# type is the controlling type, else the first result's), as
+# cliff-extract --stats counts them.
+top() {
+	zstdcat -f "$1" | jq -r 'select(.level == "block") | .insts[] | "\(.opcode) \(.ctrl_type // (.result_types[0] // "-"))"' > "$OUT/insts.txt"
+	echo "$2: $(wc -l < "$OUT/insts.txt") instructions"
+	for k in 1 2; do
+		printf '  %s:' "$([ $k = 1 ] && echo opcodes || echo types)"
+		cut -d' ' -f$k "$OUT/insts.txt" | sort | uniq -c | sort -k1,1nr -k2 | head -20 | awk '{ printf " %s=%s", $2, $1 }'
+		echo
+	done
+}
+top "$CORPUS_OUT" real
+[ -f out/corpus.jsonl.zst ] && top out/corpus.jsonl.zst filetests
 echo "corpus: $CORPUS_OUT (campaign: CORPUS=out/corpus.jsonl.zst,$CORPUS_OUT scripts/campaign.sh)"

@@ -58,8 +58,9 @@ A case is a module: %main (the entry, with one param per value type in use)
 and up to --funcs-1 functions it calls, acyclic; control flow nested to
 --depth from sequences, if-else, while loops with hidden trip counts and
 br_table switches; blocks filled from --corpus snippets (cliff-extract
-output) with opcodes mutated with probability --mutation, or from the
-profile. No case traps or depends on the target (guards, canonical NaNs,
+output; several corpora, comma-separated, are drawn from as one; their
+loads and stores placed on the case's stack slots) with opcodes mutated
+with probability --mutation, or from the profile. No case traps or depends on the target (guards, canonical NaNs,
 little-endian memory, no addresses in outputs) unless --crash-only.
 
 --profile compat (the default) gives cases every target accepts, for

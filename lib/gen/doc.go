@@ -11,7 +11,11 @@
 // opcodes mutate to others of the same shape (corpus.go), or from the
 // profile's opcode table (inst.go). Guards (guard.go) keep partial
 // operations total; stack memory is zero-filled and addressed only inside
-// its slots (memory.go).
+// its slots (memory.go). A snippet's loads and stores, whatever memory
+// they addressed (a wasm heap, a table, a vmctx field in a corpus of real
+// programs), are placed on those slots like any generated access, their
+// results kept in the snippet's dataflow (corpus.go, the snippet_memory
+// feature). Several corpora (--corpus a,b) are drawn from as one.
 //
 // Every random choice is drawn from a stream keyed by what it decides (a
 // feature, a region's path in the tree, a block's slot), not from one
