@@ -27,6 +27,9 @@ type Corpus struct {
 	Path  string
 	Hash  string
 	snips []snippet
+	// files are the ends of each file's snippets in snips (the first
+	// file's are snips[:files[0]]), for the files that have any.
+	files []int
 }
 
 type snippet struct {
@@ -65,8 +68,8 @@ func SplitCorpusPaths(paths string) []string {
 // LoadCorpus reads one or more cliff-extract corpora (JSON lines, zstd
 // or plain; several paths separated by commas, as SplitCorpusPaths
 // reads them), keeping block-level snippets with at least one
-// computation, in file order: the filetests' corpus and a corpus of real
-// programs are drawn from as one.
+// computation, in file order. Several are drawn from as one, each corpus
+// with the same chance (pick).
 func LoadCorpus(paths string) (*Corpus, error) {
 	files := SplitCorpusPaths(paths)
 	if len(files) == 0 {
@@ -75,11 +78,15 @@ func LoadCorpus(paths string) (*Corpus, error) {
 	c := &Corpus{Path: paths}
 	var hashes []string
 	for _, path := range files {
+		before := len(c.snips)
 		hash, err := c.load(path)
 		if err != nil {
 			return nil, err
 		}
 		hashes = append(hashes, hash)
+		if len(c.snips) > before {
+			c.files = append(c.files, len(c.snips))
+		}
 	}
 	c.Hash = strings.Join(hashes, ",")
 	if len(c.snips) == 0 {
@@ -120,6 +127,23 @@ func (c *Corpus) load(path string) (string, error) {
 			c.snips = append(c.snips, sn)
 		}
 	}
+}
+
+// pick draws a snippet: with several corpora, a corpus first, each with
+// the same chance, then one of its snippets, so that a large corpus (60k
+// blocks of real programs) does not drown a small one (the filetests'
+// 5k, which hold most of the opcodes and types); with one, a snippet of
+// it, as it always was.
+func (c *Corpus) pick(r *rng) *snippet {
+	if len(c.files) <= 1 {
+		return &c.snips[r.intn(len(c.snips))]
+	}
+	k := r.intn(len(c.files))
+	lo := 0
+	if k > 0 {
+		lo = c.files[k-1]
+	}
+	return &c.snips[lo+r.intn(c.files[k]-lo)]
 }
 
 // Len is the number of usable snippets.
@@ -233,7 +257,7 @@ func parseImms(op ir.Opcode, im *record.Imms) *ir.InstData {
 // computation (fitArgs).
 func (fg *funcGen) snippet(r *rng) {
 	corpus := fg.c.g.opts.Corpus
-	sn := &corpus.snips[r.intn(len(corpus.snips))]
+	sn := corpus.pick(r)
 	inputs := map[int]ir.Value{}
 	results := make([][]ir.Value, len(sn.insts))
 	for i := range sn.insts {

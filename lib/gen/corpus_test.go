@@ -159,3 +159,39 @@ func squaresOfLoads(f *ir.Function) (s squares) {
 	}
 	return s
 }
+
+// TestPickBalancesCorpora checks that with several corpora each is drawn
+// with the same chance, whatever its size: a one-snippet corpus beside
+// the sample of the filetests' gets about half of the draws.
+func TestPickBalancesCorpora(t *testing.T) {
+	small := filepath.Join(t.TempDir(), "small.jsonl")
+	line := `{"kind":"snippet","v":1,"id":"0000000000000001","source":{"file":"m/f.clif","function":"u0:1","block":"block0","line":5},"level":"block","params":["i64"],"insts":[{"opcode":"imul","ctrl_type":"i64","args":["in0","in0"],"arg_types":["i64","i64"],"result_types":["i64"],"text":"v1 = imul v0, v0"}],"count":1}` + "\n"
+	if err := os.WriteFile(small, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		paths    string
+		min, max float64 // the share of draws of the small corpus's snippet
+	}{
+		{testCorpus + "," + small, 0.45, 0.55},
+		{small + "," + testCorpus, 0.45, 0.55},
+		{testCorpus, 0, 0},
+	} {
+		c, err := LoadCorpus(tt.paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newRng(1)
+		hits := 0
+		const n = 4000
+		for range n {
+			sn := c.pick(&r)
+			if len(sn.insts) == 1 && sn.insts[0].ot == (opType{ir.OpImul, ir.I64}) && sn.insts[0].args[0].Input {
+				hits++
+			}
+		}
+		if share := float64(hits) / n; share < tt.min || share > tt.max {
+			t.Errorf("%s: the small corpus's snippet drawn %.3f of the time, want %.2f to %.2f", tt.paths, share, tt.min, tt.max)
+		}
+	}
+}
