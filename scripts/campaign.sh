@@ -39,10 +39,14 @@
 # sets per target and chunk: 1 compat, 3 a target), JOBS (cores), CHUNK
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
 # are), OPTS (none,speed,speed_and_size), CORPUS (out/corpus.jsonl.zst when
-# it exists), CROSSOVER (none: a cliff-extract --functions corpus makes
-# the campaign's cases cross its functions, cliff-gen --crossover, e.g.
-# CROSSOVER=out/functions.jsonl.zst), MASK (lib/profile/data/known.mask, the findings already
-# known; set it empty to find them again), CRANELIFT (the Cranelift to
+# it exists; several corpora comma-separated, drawn from as one:
+# CORPUS=out/corpus.jsonl.zst,out/corpus-real.jsonl.zst), CROSSOVER (none:
+# a cliff-extract --functions corpus makes the campaign's cases cross its
+# functions, cliff-gen --crossover, e.g. CROSSOVER=out/functions.jsonl.zst),
+# WEIGHTS (none: cliff-gen --weights FILE, e.g. one scripts/coverage.sh
+# --weights wrote), MASK
+# (lib/profile/data/known.mask, the findings already known; set it empty
+# to find them again), CRANELIFT (the Cranelift to
 # test, SPECs as cliff-run --cranelift takes them, default
 # $CLIFF_CRANELIFT, else the default release: CRANELIFT=0.120.2 runs a
 # whole campaign on that release, its drivers built first, generation
@@ -79,6 +83,7 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	flags=(--seed "$SEED" --depth "$DEPTH" --profile "$PROFILE" --start "$first" -n "$count")
 	[ -n "$CORPUS" ] && flags+=(--corpus "$CORPUS")
 	[ -n "${CROSSOVER:-}" ] && flags+=(--crossover "$CROSSOVER")
+	[ -n "${WEIGHTS:-}" ] && flags+=(--weights "$WEIGHTS")
 	[ -n "${CRANELIFT:-}" ] && flags+=(--cranelift "$CRANELIFT")
 	[ -n "$MASK" ] && flags+=(--mask "$MASK")
 	[ -n "${FEATURES:-}" ] && flags+=(--features "$FEATURES")
@@ -134,7 +139,7 @@ new_campaign() {
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
-	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS CROSSOVER SWARM CRANELIFT FEATURES; do
+	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS CROSSOVER WEIGHTS SWARM CRANELIFT FEATURES; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done > "$dir/campaign.env"
 	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
@@ -164,13 +169,24 @@ else
 	FEATURES=${FEATURES:-}
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
-	CORPUS=$(abs "${CORPUS-}")
+	# CORPUS is one corpus or several, comma-separated (the filetests'
+	# and out/corpus-real.jsonl.zst, say), each made absolute.
+	corpora=()
+	IFS=, read -r -a given <<< "${CORPUS-}"
+	for c in "${given[@]}"; do
+		[ -z "$c" ] && continue
+		c=$(abs "$c")
+		[ -f "$c" ] || die "CORPUS $c: no such file"
+		corpora+=("$c")
+	done
+	CORPUS=$(IFS=,; printf '%s' "${corpora[*]}")
 	if [ -z "$CORPUS" ] && [ -f "$here/out/corpus.jsonl.zst" ]; then
 		CORPUS=$here/out/corpus.jsonl.zst
 	fi
-	[ -z "$CORPUS" ] || [ -f "$CORPUS" ] || die "CORPUS $CORPUS: no such file"
 	CROSSOVER=$(abs "${CROSSOVER-}")
 	[ -z "$CROSSOVER" ] || [ -f "$CROSSOVER" ] || die "CROSSOVER $CROSSOVER: no such file"
+	WEIGHTS=$(abs "${WEIGHTS-}")
+	[ -z "$WEIGHTS" ] || [ -f "$WEIGHTS" ] || die "WEIGHTS $WEIGHTS: no such file"
 	[ -z "$MASK" ] || [ -f "$MASK" ] || die "MASK $MASK: no such file"
 	for v in N DEPTH SEED CHUNK; do
 		[[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: want a number"

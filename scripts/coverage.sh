@@ -69,8 +69,8 @@
 #
 # Environment: OUT (out/coverage), STEPS (8), SEED (1), DEPTH (5), JOBS
 # (cores), OPTS (none,speed,speed_and_size), MASK (lib/profile/data/known.mask;
-# empty for none), CORPUS (none), WEIGHTS (none: cliff-gen --weights for
-# the campaigns), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
+# empty for none), CORPUS (none; several comma-separated), WEIGHTS (none:
+# cliff-gen --weights for the campaigns), COV_TARGET_DIR, BUILD_TIMEOUT (60m),
 # STEP_TIMEOUT (2h, per step), CLIFF_SHARED (../shared), RUN_FLAGS (more
 # cliff-run flags for the campaign inputs and case files: flag sets,
 # --swarm; --arch x86_64,aarch64,riscv64,s390x runs a case file on the
@@ -87,7 +87,16 @@ STEPS=${STEPS:-8} SEED=${SEED:-1} DEPTH=${DEPTH:-5} JOBS=${JOBS:-$(nproc)}
 OPTS=${OPTS:-none,speed,speed_and_size}
 RUN_FLAGS=${RUN_FLAGS:-} # split as words: "--isa-flags x86_64=default --isa-flags x86_64=sse2"
 MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
-CORPUS=$(abs "${CORPUS:-}")
+# CORPUS: one corpus or several, comma-separated (as campaign.sh takes it).
+corpora=()
+IFS=, read -r -a given <<< "${CORPUS:-}"
+for c in "${given[@]}"; do
+	[ -z "$c" ] && continue
+	c=$(abs "$c")
+	[ -f "$c" ] || die "CORPUS $c: no such file"
+	corpora+=("$c")
+done
+CORPUS=$(IFS=,; printf '%s' "${corpora[*]}")
 WEIGHTS=$(abs "${WEIGHTS:-}")
 WRITE_WEIGHTS= # --weights FILE
 COV_TARGET_DIR=${COV_TARGET_DIR:-$HOME/.cache/cliff/cargo-cov}
@@ -98,7 +107,6 @@ for v in STEPS SEED DEPTH JOBS; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v=${!v}: want a positive number"
 done
 [ -z "$MASK" ] || [ -f "$MASK" ] || die "MASK $MASK: no such file"
-[ -z "$CORPUS" ] || [ -f "$CORPUS" ] || die "CORPUS $CORPUS: no such file"
 [ -z "$WEIGHTS" ] || [ -f "$WEIGHTS" ] || die "WEIGHTS $WEIGHTS: no such file"
 
 # The instrumented driver. Cargo rebuilds only what changed; the first

@@ -58,11 +58,13 @@ A case is a module: %main (the entry, with one param per value type in use)
 and up to --funcs-1 functions it calls, acyclic; control flow nested to
 --depth from sequences, if-else, while loops with hidden trip counts and
 br_table switches; blocks filled from --corpus snippets (cliff-extract
-output) with opcodes mutated with probability --mutation, or from the
-profile. --crossover FILE (cliff-extract --functions output) makes leaf
-regions cross two of its functions (chain, graft or call: swarm
-features), each re-instantiated through the generator so that the rules
-below hold; the record names both parents. No case traps or depends on the target (guards, canonical NaNs,
+output; several corpora, comma-separated, are drawn from as one; their
+loads and stores placed on the case's stack slots) with opcodes mutated
+with probability --mutation, or from the profile. --crossover FILE
+(cliff-extract --functions output) makes leaf regions cross two of its
+functions (chain, graft or call: swarm features), each re-instantiated
+through the generator so that the rules below hold; the record names both
+parents. No case traps or depends on the target (guards, canonical NaNs,
 little-endian memory, no addresses in outputs) unless --crash-only.
 
 --profile compat (the default) gives cases every target accepts, for
@@ -107,7 +109,7 @@ verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
 			&cli.IntFlag{Name: "funcs", Value: 4, Usage: "functions per module, %main included (at most)"},
 			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
 			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
-			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE` (cliff-extract output, plain or zstd)"},
+			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE[,FILE...]` (cliff-extract output, plain or zstd; several are drawn from as one)"},
 			&cli.StringFlag{Name: "weights", Usage: "`FILE` of 'family NAME WEIGHT' and 'type NAME WEIGHT' lines: families and types to draw more (or less) often (scripts/coverage.sh --weights writes one)"},
 			&cli.StringFlag{Name: "crossover", Usage: "breed cases from pairs of the functions in `FILE` (cliff-extract --functions output): the swarm's crossover features"},
 			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -16,12 +17,19 @@ import (
 	"cliff/lib/record"
 )
 
-// Corpus is the block-level snippets of a cliff-extract corpus, parsed
-// once into the form instantiation needs.
+// Corpus is the block-level snippets of one or more cliff-extract
+// corpora, parsed once into the form instantiation needs.
 type Corpus struct {
+	// Path is the corpora's paths as given, joined by commas, and Hash
+	// the xxhash of each file's bytes, joined the same way: one file
+	// keeps the one hash it always had, and several name their exact
+	// contents and order (the order is the order of the snippets drawn).
 	Path  string
-	Hash  string // xxhash of the file's bytes, for the record
+	Hash  string
 	snips []snippet
+	// files are the ends of each file's snippets in snips (the first
+	// file's are snips[:files[0]]), for the files that have any.
+	files []int
 }
 
 type snippet struct {
@@ -37,35 +45,80 @@ type snippetInst struct {
 	argTypes []ir.Type
 	nresults int
 	imms     *ir.InstData
+	// memory: a load or store through an address operand, which
+	// instantiation re-targets at a stack slot (snippetMemory).
+	memory bool
 }
 
 // maxSnippetInsts bounds how much of a long block one slot takes.
 const maxSnippetInsts = 12
 
-// LoadCorpus reads a cliff-extract corpus (JSON lines, zstd or plain),
-// keeping block-level snippets with at least one computation.
-func LoadCorpus(path string) (*Corpus, error) {
+// SplitCorpusPaths splits a --corpus value, "FILE[,FILE...]", into its
+// paths.
+func SplitCorpusPaths(paths string) []string {
+	var out []string
+	for _, p := range strings.Split(paths, ",") {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LoadCorpus reads one or more cliff-extract corpora (JSON lines, zstd
+// or plain; several paths separated by commas, as SplitCorpusPaths
+// reads them), keeping block-level snippets with at least one
+// computation, in file order. Several are drawn from as one, each corpus
+// with the same chance (pick).
+func LoadCorpus(paths string) (*Corpus, error) {
+	files := SplitCorpusPaths(paths)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no corpus file in %q", paths)
+	}
+	c := &Corpus{Path: paths}
+	var hashes []string
+	for _, path := range files {
+		before := len(c.snips)
+		hash, err := c.load(path)
+		if err != nil {
+			return nil, err
+		}
+		hashes = append(hashes, hash)
+		if len(c.snips) > before {
+			c.files = append(c.files, len(c.snips))
+		}
+	}
+	c.Hash = strings.Join(hashes, ",")
+	if len(c.snips) == 0 {
+		return nil, fmt.Errorf("%s: no block-level snippet with a computation", paths)
+	}
+	return c, nil
+}
+
+// load appends the snippets of one corpus file and returns the xxhash of
+// its bytes.
+func (c *Corpus) load(path string) (string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	c := &Corpus{Path: path, Hash: fmt.Sprintf("%016x", xxhash.Sum64(data))}
+	hash := fmt.Sprintf("%016x", xxhash.Sum64(data))
 	rd, closer, err := jsonl.Open(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer closer.Close()
 	for {
 		var s record.Snippet
 		err := rd.Next(&s)
 		if errors.Is(err, io.EOF) {
-			break
+			return hash, nil
 		}
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if s.Kind != record.KindSnippet {
-			return nil, fmt.Errorf("%s: record %d: a %q record, want snippets (cliff-extract output)", path, rd.Record(), s.Kind)
+			return "", fmt.Errorf("%s: record %d: a %q record, want snippets (cliff-extract output)", path, rd.Record(), s.Kind)
 		}
 		if s.Level != record.LevelBlock {
 			continue
@@ -74,10 +127,23 @@ func LoadCorpus(path string) (*Corpus, error) {
 			c.snips = append(c.snips, sn)
 		}
 	}
-	if len(c.snips) == 0 {
-		return nil, fmt.Errorf("%s: no block-level snippet with a computation", path)
+}
+
+// pick draws a snippet: with several corpora, a corpus first, each with
+// the same chance, then one of its snippets, so that a large corpus (60k
+// blocks of real programs) does not drown a small one (the filetests'
+// 5k, which hold most of the opcodes and types); with one, a snippet of
+// it, as it always was.
+func (c *Corpus) pick(r *rng) *snippet {
+	if len(c.files) <= 1 {
+		return &c.snips[r.intn(len(c.snips))]
 	}
-	return c, nil
+	k := r.intn(len(c.files))
+	lo := 0
+	if k > 0 {
+		lo = c.files[k-1]
+	}
+	return &c.snips[lo+r.intn(c.files[k]-lo)]
 }
 
 // Len is the number of usable snippets.
@@ -125,7 +191,7 @@ func parseSnippet(s *record.Snippet) (snippet, bool) {
 				return sn, false
 			}
 		}
-		in := snippetInst{ot: opType{op, ctrl}, args: si.Args, nresults: len(si.ResultTypes), imms: parseImms(op, &si.Imms)}
+		in := snippetInst{ot: opType{op, ctrl}, args: si.Args, nresults: len(si.ResultTypes), imms: parseImms(op, &si.Imms), memory: addressed(op)}
 		for _, a := range si.ArgTypes {
 			t, ok := ir.ParseType(a)
 			if !ok {
@@ -182,17 +248,26 @@ func parseImms(op ir.Opcode, im *record.Imms) *ir.InstData {
 // snippet instantiates a corpus snippet in place: its inputs bound to
 // values in scope, its internal dataflow kept, each opcode mutated with
 // probability Options.Mutation to another of the same shape the profile
-// allows. Instructions the case cannot take (memory, control, types off)
-// are left out; their uses take values from scope instead. An operand
-// whose type the profile does not allow there (fpromote.f64 takes no f16
-// in compat) is chosen afresh, as for a computation (fitArgs).
+// allows. A load or store becomes the same access on one of the
+// function's stack slots (snippetMemory) when the case has them and
+// snippet_memory is on. Instructions the case cannot take (other memory,
+// control, calls, traps, types off) are left out; their uses take values
+// from scope instead. An operand whose type the profile does not allow
+// there (fpromote.f64 takes no f16 in compat) is chosen afresh, as for a
+// computation (fitArgs).
 func (fg *funcGen) snippet(r *rng) {
 	corpus := fg.c.g.opts.Corpus
-	sn := &corpus.snips[r.intn(len(corpus.snips))]
+	sn := corpus.pick(r)
 	inputs := map[int]ir.Value{}
 	results := make([][]ir.Value, len(sn.insts))
 	for i := range sn.insts {
 		si := &sn.insts[i]
+		if si.memory {
+			if len(fg.slots) > 0 && fg.c.sw.on["snippet_memory"] {
+				results[i] = fg.snippetMemory(r, i, si, inputs, results)
+			}
+			continue
+		}
 		ot, ok := fg.instantiable(r, si.ot)
 		if !ok {
 			continue
@@ -222,6 +297,47 @@ func (fg *funcGen) snippet(r *rng) {
 		}
 		results[i] = fg.emit(r, ot, fg.fitArgs(ot, args), imms)
 	}
+}
+
+// snippetMemory re-targets a corpus load or store (of a heap, a table,
+// a vmctx field: memory cliff does not have) at one of the function's
+// stack slots, as a generated access is placed (access): the same
+// opcode and type, a fresh place, flags and byte order, the stored
+// operands taken from the snippet's dataflow where it has them; its
+// results feed the rest of the snippet. Its choices come from a stream
+// of their own, derived from r without drawing from it, so that the rest
+// of the snippet is instantiated as it would be without it. nil when the
+// case takes no such access (its type off, an atomic without atomics).
+func (fg *funcGen) snippetMemory(r *rng, i int, si *snippetInst, inputs map[int]ir.Value, results [][]ir.Value) []ir.Value {
+	var acc *memAccess
+	accs := fg.c.memAccesses()
+	for k := range accs {
+		if accs[k].ot == si.ot {
+			acc = &accs[k]
+			break
+		}
+	}
+	if acc == nil {
+		return nil
+	}
+	var values []ir.Value
+	for k, in := range si.ot.op.Info().Ins {
+		if in.Name == "p" || k >= len(si.args) {
+			continue
+		}
+		v := ir.NoValue
+		if ref := si.args[k]; ref.Input {
+			if in, ok := inputs[ref.Index]; ok {
+				v = in
+			}
+		} else if ref.Inst < i && ref.Index < len(results[ref.Inst]) {
+			v = results[ref.Inst][ref.Index]
+		}
+		values = append(values, v)
+	}
+	mr := newRng(derive(derive(r.State, tag("snippet_memory")), uint64(i)))
+	res, _ := fg.access(&mr, *acc, values)
+	return res
 }
 
 // instantiable returns the opcode to emit for a corpus instruction: a

@@ -13,10 +13,14 @@
 // of Cranelift's filetests, re-instantiated the same way (crossover.go,
 // parents.go). Guards (guard.go) keep partial
 // operations total; stack memory is zero-filled and addressed only inside
-// its slots (memory.go). Operands are sometimes constants: integer ones
-// for the lowering rules that take an immediate (inst.go), and float,
-// vector and all-constant operands of edge values for the mid-end to fold
-// (constants.go).
+// its slots (memory.go). A snippet's loads and stores, whatever memory
+// they addressed (a wasm heap, a table, a vmctx field in a corpus of real
+// programs), are placed on those slots like any generated access, their
+// results kept in the snippet's dataflow (corpus.go, the snippet_memory
+// feature). Several corpora (--corpus a,b) are drawn from as one.
+// Operands are sometimes constants: integer ones for the lowering rules
+// that take an immediate (inst.go), and float, vector and all-constant
+// operands of edge values for the mid-end to fold (constants.go).
 //
 // The lowering census is one minimal case per combination of a target's
 // universe (census.go, censusinputs.go), and in constant form the same

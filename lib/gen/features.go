@@ -40,6 +40,7 @@ var features = []feature{
 	{"atomics", "atomic loads, stores, rmw and cas on stack slots", 0.3, false},
 	{"snippets", "instructions from the corpus (when one is given)", 0.8, false},
 	{"constants", "constants in the code", 0.5, false},
+	{"snippet_memory", "corpus loads and stores re-targeted at the stack slots (with stack)", 0.7, false},
 	// Not the generator's: cliff-refine's prune step reads it (lib/prune).
 	{"prune", "guards that never fire on the case's inputs dropped by cliff-refine", 0.5, false},
 	{"edge_constants", "float and vector operands as constants of edge values, and instructions with every operand constant (mid-end folding)", 0.5, false},

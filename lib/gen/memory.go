@@ -25,20 +25,28 @@ type memAccess struct {
 	atomic bool
 }
 
-// memAccesses lists the profile's memory opcodes that take an address
-// operand "p" and nothing but values besides.
+// addressed reports whether op is a memory access through an address
+// operand "p" with nothing but values besides: a load, store or atomic
+// that cliff can place on a stack slot.
+func addressed(op ir.Opcode) bool {
+	info := op.Info()
+	if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) == 0 || info.Format.Info().Varargs {
+		return false
+	}
+	for _, in := range info.Ins {
+		if in.Name == "p" {
+			return true
+		}
+	}
+	return false
+}
+
+// memAccesses lists the profile's memory opcodes that addressed accepts.
 func memAccesses(types func(ir.Opcode) []ir.Type, ops []ir.Opcode) []memAccess {
 	var out []memAccess
 	for _, op := range ops {
 		info := op.Info()
-		if info.Flags&(ir.FlagCanLoad|ir.FlagCanStore) == 0 || info.Format.Info().Varargs {
-			continue
-		}
-		hasAddr := false
-		for _, in := range info.Ins {
-			hasAddr = hasAddr || in.Name == "p"
-		}
-		if !hasAddr {
+		if !addressed(op) {
 			continue
 		}
 		for _, ctrl := range types(op) {
@@ -109,9 +117,22 @@ func (fg *funcGen) memory(r *rng) {
 // memoryAccess appends access a at a random place in a random slot and
 // returns its results (nil when it appends nothing).
 func (fg *funcGen) memoryAccess(r *rng, a memAccess) []ir.Value {
+	res, mark := fg.access(r, a, nil)
+	if len(res) == 1 && !a.atomic && r.chance(0.5) {
+		fg.consume(r, scoped{pos: mark, v: res[0]})
+	}
+	return res
+}
+
+// access appends access a at a random place in a random slot and returns
+// its results, and the scope's mark before them. values are the
+// operands it stores (all but the address, in order), when the caller
+// has them (a corpus store's value): one missing (NoValue) or of another
+// type is drawn as for a generated access.
+func (fg *funcGen) access(r *rng, a memAccess, values []ir.Value) (res []ir.Value, mark int) {
 	s := fg.slots[r.intn(len(fg.slots))]
 	if a.size > s.size {
-		return nil
+		return nil, 0
 	}
 	off := r.intn(s.size - a.size + 1)
 	if a.atomic || r.chance(0.7) {
@@ -134,15 +155,23 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) []ir.Value {
 	if info.Format.Info().Imms[len(info.Format.Info().Imms)-1] != ir.ImmOffset32 {
 		d.Imm = 0
 	}
+	k := 0 // the next of values
 	for _, in := range info.Ins {
 		if in.Name == "p" {
 			d.Args = append(d.Args, ub.Scaffold(fg.b, func() ir.Value { return fg.b.StackAddr(fg.c.tab.prof.Pointer, s.ss, int32(base)) }))
 			continue
 		}
 		if ub.HasFloatLanes(a.value) && !fg.canCanon(a.value) {
-			return nil
+			return nil, 0
 		}
-		v := fg.operand(r, a.value)
+		v := ir.NoValue
+		if k < len(values) && values[k] != ir.NoValue && fg.f.Values[values[k]].Type == a.value {
+			v = values[k]
+		}
+		k++
+		if v == ir.NoValue {
+			v = fg.operand(r, a.value)
+		}
 		// Float bits stored are read back as integers: canonical NaNs
 		// only (lib/ub).
 		d.Args = append(d.Args, ub.CanonNaN(fg.b, v))
@@ -150,12 +179,8 @@ func (fg *funcGen) memoryAccess(r *rng, a memAccess) []ir.Value {
 	if d.Op == ir.OpAtomicRmw {
 		d.RmwOp = ir.AtomicRmwOp(r.intn(11))
 	}
-	base = fg.sc.mark()
-	res := fg.define(fg.b.Append(d))
-	if len(res) == 1 && !a.atomic && r.chance(0.5) {
-		fg.consume(r, scoped{pos: base, v: res[0]})
-	}
-	return res
+	mark = fg.sc.mark()
+	return fg.define(fg.b.Append(d)), mark
 }
 
 // consume appends a computation right after a load that takes the loaded

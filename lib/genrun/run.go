@@ -35,7 +35,7 @@ type Options struct {
 	Profile              string
 	Depth, Funcs, Inputs int
 	Mutation             float64
-	Corpus, Mask         string // paths; "" for none
+	Corpus, Mask         string // paths (Corpus: FILE[,FILE...]); "" for none
 	Weights              string // the --weights file (lib/weights); "" for none
 	Crossover            string // crossover's function corpus; "" for none
 	Portable, CrashOnly  bool
@@ -124,7 +124,8 @@ func Run(ctx context.Context, opts Options) error {
 	}
 
 	var inputs []string // checked before the output is touched, and never the output
-	for _, in := range []string{opts.Corpus, opts.Mask, opts.Weights, opts.Crossover} {
+	inputs = append(inputs, gen.SplitCorpusPaths(opts.Corpus)...)
+	for _, in := range []string{opts.Mask, opts.Weights, opts.Crossover} {
 		if in != "" {
 			inputs = append(inputs, in)
 		}

@@ -30,6 +30,12 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("function %f(i32) -> i32 {\nblock0(v0: i32):\n    v1 = iadd v0, v0\n    return v1\n}\n; run: %f(1) == 2\n"))
 	f.Add([]byte("function %f() {\nblock1:\n    v1 = iadd v2, v2\n    jump block0\nblock0:\n    v2 = iconst.i8 1\n    v3 -> v2\n    jump block1\n}\n"))
 	f.Add([]byte(annotatedSeed))
+	// wasmtime's style (alias regions, vmctx global values, user external
+	// names, cold blocks, try_call trampolines): the corpus of real
+	// programs is made of it (scripts/corpus-real.sh).
+	if src, err := os.ReadFile("../extract/testdata/wasmtime-style.clif"); err == nil {
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := ParseFile("fuzz.clif", src)
 		if err != nil {

@@ -64,9 +64,10 @@ type GenOptions struct {
 	// replaced by another of the same shape.
 	Mutation float64 `json:"mutation"`
 	Inputs   int     `json:"inputs"` // input vectors per case
-	// Corpus is the snippet corpus as given on the command line, and
-	// CorpusHash the xxhash of its bytes: the same path with other
-	// contents gives other cases.
+	// Corpus is the snippet corpus as given on the command line (one
+	// path, or several joined by commas), and CorpusHash the xxhash of
+	// each file's bytes, joined the same way: the same paths with other
+	// contents give other cases.
 	Corpus     string `json:"corpus,omitempty"`
 	CorpusHash string `json:"corpus_hash,omitempty"`
 	Mask       string `json:"mask,omitempty"` // --mask file, same caveat as Corpus
