@@ -31,7 +31,13 @@ import (
 //     the opcode.type. Every matching document is named: a generic site
 //     (riscv64/lower/isle.rs:64, put_in_reg's unwrap) matches several,
 //     and only cliff-locate can tell which.
-//  3. Candidates: without a location or keys (a divergence), a known.mask
+//  3. Settings: a divergence whose every wrong configuration carries the
+//     settings a finding's header says it needs ("Settings:
+//     regalloc_algorithm=single_pass (needed)"), on an architecture the
+//     finding is about: possibly known. A mask entry cannot name a
+//     setting, so such a finding has none, and without this rule its
+//     every rediscovery would read as new.
+//  4. Candidates: without a location or keys (a divergence), a known.mask
 //     entry for a failing architecture that an instruction of the
 //     representative case matches: possibly known.
 type Known struct {
@@ -43,6 +49,9 @@ type knownDoc struct {
 	name   string
 	text   string   // comment markers and line breaks removed, spaces collapsed
 	arches []string // the architectures it is about
+	// needs are the settings a finding's header says its failure needs
+	// ("regalloc_algorithm=single_pass"), for rule 3.
+	needs []string
 }
 
 // A Match says whether and why a cluster is known.
@@ -99,6 +108,9 @@ func NewKnown(maskText []byte, findings []profile.FindingHeader) (*Known, error)
 		if len(d.arches) == 0 {
 			d.arches = archesIn(d.text)
 		}
+		for _, m := range neededSetting.FindAllStringSubmatch(d.text, -1) {
+			d.needs = append(d.needs, m[1])
+		}
 		k.docs = append(k.docs, d)
 	}
 	return k, nil
@@ -147,10 +159,70 @@ func (k *Known) Match(sig Signature, rep *record.Verdict, loc *record.Location) 
 		}
 		return Match{Certain: len(sources) > 0, Sources: sources}
 	}
-	if rep != nil && rep.Case != nil {
-		return Match{Sources: k.candidates(rep.Case, arches)}
+	var sources []string
+	if rep != nil && rep.Verdict == record.OutcomeDivergent {
+		sources = k.bySettings(rep)
 	}
-	return Match{}
+	if rep != nil && rep.Case != nil {
+		sources = append(sources, k.candidates(rep.Case, arches)...)
+	}
+	return Match{Sources: sources}
+}
+
+// neededSetting finds, in a finding's flattened header, each setting it
+// says the failure needs: "Settings: regalloc_algorithm=single_pass
+// (needed)".
+var neededSetting = regexp.MustCompile(`([a-z_0-9]+=[a-z_0-9]+) \(needed\)`)
+
+// bySettings names the findings whose needed settings every wrong
+// configuration of the divergent verdict v carries, on an architecture
+// the finding is about (rule 3).
+func (k *Known) bySettings(v *record.Verdict) []string {
+	var answers []record.Side // as divergenceSignature takes them
+	for _, s := range v.Sides {
+		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
+			answers = append(answers, s)
+		}
+	}
+	ref := ReferenceSide(answers)
+	if ref < 0 {
+		return nil
+	}
+	var wrong []record.Config
+	for i, s := range answers {
+		if i != ref {
+			wrong = append(wrong, s.Configs...)
+		}
+	}
+	if len(wrong) == 0 {
+		return nil
+	}
+	var out []string
+	for _, d := range k.docs {
+		if len(d.needs) == 0 {
+			continue
+		}
+		all := true
+		for _, c := range wrong {
+			if !slices.Contains(d.arches, c.Arch) || !containsAll(c.Settings, d.needs) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 var (

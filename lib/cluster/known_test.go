@@ -105,3 +105,42 @@ func TestKnownByLocatedMask(t *testing.T) {
 		t.Errorf("with a mask entry known.mask does not have: %q", got)
 	}
 }
+
+// TestKnownBySettings: a divergence whose wrong configurations all carry
+// the setting a finding says it needs (finding 23: riscv64 under
+// regalloc_algorithm=single_pass) is possibly that finding; one where a
+// wrong configuration lacks the setting, or is on another architecture,
+// is not.
+func TestKnownBySettings(t *testing.T) {
+	k, err := LoadKnown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(arch string, settings ...string) record.Config {
+		return record.Config{Arch: arch, OptLevel: "none", Settings: settings, Executor: record.ExecQemu}
+	}
+	ref := record.Config{Arch: "ref", OptLevel: "none", Executor: record.ExecRef}
+	single := "regalloc_algorithm=single_pass"
+	const f23 = "possibly: findings/23-riscv64-single-pass-f32-stack-move-nanbox.clif"
+	for _, tc := range []struct {
+		name  string
+		wrong []record.Config
+		want  string
+	}{
+		{"every wrong config single_pass on riscv64", []record.Config{cfg("riscv64", single, "bb_padding_log2_minus_one=5")}, f23},
+		{"one wrong config without it", []record.Config{cfg("riscv64", single), cfg("riscv64")}, ""},
+		{"single_pass on another architecture", []record.Config{cfg("aarch64", single)}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := &record.Verdict{Verdict: record.OutcomeDivergent, Sides: []record.Side{
+				{Configs: []record.Config{ref, cfg("riscv64"), cfg("x86_64")}, Status: record.StatusOK, Hash: "a"},
+				{Configs: tc.wrong, Status: record.StatusOK, Hash: "b"},
+				{Configs: []record.Config{cfg("s390x", single)}, Status: record.StatusUnsupported},
+			}}
+			sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "f32 value"}
+			if got := k.Match(sig, v, nil).String(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
