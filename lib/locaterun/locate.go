@@ -369,9 +369,20 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 	for _, s := range failingSides {
 		failing = append(failing, s.Configs...)
 	}
-	for _, cfg := range verdictConfigs(v) {
-		if !slices.ContainsFunc(failing, func(f record.Config) bool { return f.String() == cfg.String() }) {
-			passing = append(passing, cfg)
+	notes = slices.Clone(notes)
+	// A configuration that gave no answer (unsupported: a type its ISA
+	// flags cannot compile, a flag set the host cannot run; a harness
+	// error) did not pass: listed as passing, it became a target line
+	// that fails the repro for its own reason.
+	for _, s := range v.Sides {
+		for _, cfg := range s.Configs {
+			switch {
+			case slices.ContainsFunc(failing, func(f record.Config) bool { return f.String() == cfg.String() }):
+			case s.Status == record.StatusOK || s.Status == record.StatusTrap:
+				passing = append(passing, cfg)
+			default:
+				notes = append(notes, fmt.Sprintf("not run (%s): %s", s.Status, cfg))
+			}
 		}
 	}
 	spec := filetest.Spec{Module: c.Module, Entry: c.Entry, Settings: c.Settings, Failing: failing, Passing: passing,
