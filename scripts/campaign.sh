@@ -66,8 +66,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-abs() { case $1 in /*|'') printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
 die() { echo "campaign.sh: $*" >&2; exit 2; }
+. "$here/scripts/paths.sh"
 
 if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	# One chunk (run by GNU Parallel below): generate, refine, run
@@ -170,16 +170,8 @@ else
 	OPTS=${OPTS:-none,speed,speed_and_size}
 	MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 	# CORPUS is one corpus or several, comma-separated (the filetests'
-	# and out/corpus-real.jsonl.zst, say), each made absolute.
-	corpora=()
-	IFS=, read -r -a given <<< "${CORPUS-}"
-	for c in "${given[@]}"; do
-		[ -z "$c" ] && continue
-		c=$(abs "$c")
-		[ -f "$c" ] || die "CORPUS $c: no such file"
-		corpora+=("$c")
-	done
-	CORPUS=$(IFS=,; printf '%s' "${corpora[*]}")
+	# and out/corpus-real.jsonl.zst, say).
+	CORPUS=$(abs_corpora "${CORPUS-}")
 	if [ -z "$CORPUS" ] && [ -f "$here/out/corpus.jsonl.zst" ]; then
 		CORPUS=$here/out/corpus.jsonl.zst
 	fi

@@ -80,7 +80,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "coverage.sh: $*" >&2; exit 2; }
-abs() { case $1 in /*|'') printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac; }
+. "$here/scripts/paths.sh"
 
 OUT=$(abs "${OUT:-out/coverage}")
 STEPS=${STEPS:-8} SEED=${SEED:-1} DEPTH=${DEPTH:-5} JOBS=${JOBS:-$(nproc)}
@@ -88,15 +88,7 @@ OPTS=${OPTS:-none,speed,speed_and_size}
 RUN_FLAGS=${RUN_FLAGS:-} # split as words: "--isa-flags x86_64=default --isa-flags x86_64=sse2"
 MASK=$(abs "${MASK-$here/lib/profile/data/known.mask}")
 # CORPUS: one corpus or several, comma-separated (as campaign.sh takes it).
-corpora=()
-IFS=, read -r -a given <<< "${CORPUS:-}"
-for c in "${given[@]}"; do
-	[ -z "$c" ] && continue
-	c=$(abs "$c")
-	[ -f "$c" ] || die "CORPUS $c: no such file"
-	corpora+=("$c")
-done
-CORPUS=$(IFS=,; printf '%s' "${corpora[*]}")
+CORPUS=$(abs_corpora "${CORPUS:-}")
 WEIGHTS=$(abs "${WEIGHTS:-}")
 WRITE_WEIGHTS= # --weights FILE
 COV_TARGET_DIR=${COV_TARGET_DIR:-$HOME/.cache/cliff/cargo-cov}
