@@ -221,6 +221,9 @@ func plural(n int, what string) string {
 // ("0x7fffffff", "-0x1.8p1", "NaN", "[1 2 3 4]"), as test-case records
 // hold their inputs. The whole text must be the value.
 func ParseDataValue(t ir.Type, text string) (ir.DataValue, error) {
+	if dv, ok := plainInt(t, text); ok {
+		return dv, nil
+	}
 	p := newParser("value", text)
 	dv, err := p.parseDataValue(t)
 	if err != nil {
@@ -230,4 +233,37 @@ func ParseDataValue(t ir.Type, text string) (ir.DataValue, error) {
 		return ir.DataValue{}, p.errAt(p.tok, "unexpected %q after the %s value", p.text(p.tok), t)
 	}
 	return dv, nil
+}
+
+// plainInt reads the commonest input, a decimal integer of i8 to i64 in
+// the type's signed range, without a parser: case records hold them by
+// the million, and a parser per value was most of what reading them cost
+// (cliff-refine's pruning reads every case's inputs). Anything else is
+// the parser's, which reads these the same (FuzzParseDataValue).
+func plainInt(t ir.Type, text string) (ir.DataValue, bool) {
+	bits := t.Bits()
+	if !t.IsInt() || t.IsVector() || bits > 64 || len(text) == 0 || len(text) > 20 {
+		return ir.DataValue{}, false
+	}
+	digits := text
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 1 && digits[0] == '0' {
+		return ir.DataValue{}, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return ir.DataValue{}, false
+		}
+	}
+	x, err := strconv.ParseInt(text, 10, bits)
+	if err != nil {
+		return ir.DataValue{}, false
+	}
+	b := make([]byte, bits/8)
+	for i := range b {
+		b[i] = byte(x >> (8 * i))
+	}
+	return ir.DataValue{Type: t, Bytes: b}, true
 }
