@@ -142,28 +142,38 @@ func isIntMin(b []byte) bool {
 	return b[len(b)-1] == 0x80
 }
 
-var (
-	edgeMu    sync.Mutex
-	edgeCache = map[ir.Type][][]byte{}
-)
+// perType memoises a function of a lane type, safe for concurrent use:
+// the edge values are asked for per constant and per input lane.
+type perType[T any] struct {
+	mu   sync.Mutex
+	m    map[ir.Type]T
+	make func(ir.Type) T
+}
+
+func (c *perType[T]) get(t ir.Type) T {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.m[t]; ok {
+		return v
+	}
+	if c.m == nil {
+		c.m = map[ir.Type]T{}
+	}
+	v := c.make(t)
+	c.m[t] = v
+	return v
+}
+
+var laneEdgeCache = perType[[][]byte]{make: func(lane ir.Type) [][]byte {
+	if lane.IsInt() {
+		return intEdges(lane.Bits())
+	}
+	return append(floatEdges(lane.Bits()), nanEdges(lane.Bits())...)
+}}
 
 // laneEdges returns the edge values of a lane type, as little-endian
 // bytes (shared: callers copy).
-func laneEdges(lane ir.Type) [][]byte {
-	edgeMu.Lock()
-	defer edgeMu.Unlock()
-	if e, ok := edgeCache[lane]; ok {
-		return e
-	}
-	var e [][]byte
-	if lane.IsInt() {
-		e = intEdges(lane.Bits())
-	} else {
-		e = append(floatEdges(lane.Bits()), nanEdges(lane.Bits())...)
-	}
-	edgeCache[lane] = e
-	return e
-}
+func laneEdges(lane ir.Type) [][]byte { return laneEdgeCache.get(lane) }
 
 // intEdges: 0, 1, -1, MIN, MAX, 2, the shift amounts around the width,
 // MIN+1, MAX-1, alternating bits, and for i128 the 64-bit boundaries.

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"math/big"
-	"sync"
 
 	"cliff/lib/ir"
 )
@@ -156,28 +155,19 @@ func constLane(r *rng, lane ir.Type) []byte {
 	return e[r.intn(len(e))]
 }
 
-var (
-	constEdgeMu    sync.Mutex
-	constEdgeCache = map[ir.Type][][]byte{}
-)
+var constEdgeCache = perType[[][]byte]{make: func(lane ir.Type) [][]byte {
+	e := append([][]byte(nil), laneEdges(lane)...)
+	if !lane.IsInt() {
+		e = append(e, roundingEdges(lane)...)
+	}
+	return e
+}}
 
 // constEdges are the edge values of a lane type that constants take: the
 // census's edge values (laneEdges, quiet and signalling NaNs with payloads
 // among them), and for floats also values that round (roundingEdges).
 // Shared: callers do not modify them.
-func constEdges(lane ir.Type) [][]byte {
-	constEdgeMu.Lock()
-	defer constEdgeMu.Unlock()
-	if e, ok := constEdgeCache[lane]; ok {
-		return e
-	}
-	e := append([][]byte(nil), laneEdges(lane)...)
-	if !lane.IsInt() {
-		e = append(e, roundingEdges(lane)...)
-	}
-	constEdgeCache[lane] = e
-	return e
-}
+func constEdges(lane ir.Type) [][]byte { return constEdgeCache.get(lane) }
 
 // nanEdges: quiet NaNs with a payload (both signs), signalling NaNs with
 // the smallest and the largest payload.

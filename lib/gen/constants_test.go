@@ -8,7 +8,6 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/profile"
 	"cliff/lib/ub"
-	"cliff/lib/verify"
 )
 
 // TestConstEdges: the constants' edge values hold the NaNs with payloads
@@ -73,15 +72,7 @@ func TestEdgeConstantsMakeFoldableCode(t *testing.T) {
 			}
 			var floatConsts, vectorConsts, allConst int
 			for i := range uint64(20) {
-				c, mod, err := g.Case(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
-					t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
-				}
-				checkInvariants(t, mod, c.CLIF, p)
-				checkProfile(t, p, mod, c.ID, c.CLIF)
+				_, mod := checkedCase(t, g, p, i)
 				f, v, a := countConstOperands(mod)
 				floatConsts, vectorConsts, allConst = floatConsts+f, vectorConsts+v, allConst+a
 			}

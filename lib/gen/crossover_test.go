@@ -11,7 +11,6 @@ import (
 	"cliff/lib/ir"
 	"cliff/lib/parents"
 	"cliff/lib/record"
-	"cliff/lib/verify"
 )
 
 // testFunctions is a sample of the function records cliff-extract
@@ -92,15 +91,7 @@ func TestCrossoverCases(t *testing.T) {
 			}
 			crossed, hinted, called := 0, 0, 0
 			for i := range uint64(80) {
-				c, mod, err := g.Case(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
-					t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
-				}
-				checkInvariants(t, mod, c.CLIF, p)
-				checkProfile(t, p, mod, c.ID, c.CLIF)
+				c, mod := checkedCase(t, g, p, i)
 				if strings.Contains(c.CLIF, "%external") || strings.Contains(c.CLIF, "trap user1") {
 					t.Fatalf("case %d: a parent's call or trap got in\n%s", i, c.CLIF)
 				}
@@ -207,15 +198,7 @@ func TestCrossoverFiletestsSample(t *testing.T) {
 			}
 			crossed := 0
 			for i := range n {
-				c, mod, err := g.Case(i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
-					t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
-				}
-				checkInvariants(t, mod, c.CLIF, p)
-				checkProfile(t, p, mod, c.ID, c.CLIF)
+				c, _ := checkedCase(t, g, p, i)
 				if len(c.Parents) >= 2 {
 					crossed++
 				}

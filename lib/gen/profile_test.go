@@ -10,7 +10,9 @@ import (
 	"cliff/lib/extract"
 	"cliff/lib/ir"
 	"cliff/lib/profile"
+	"cliff/lib/record"
 	"cliff/lib/refine"
+	"cliff/lib/verify"
 )
 
 // Every instruction of a case, whoever made it (the profile's tables, a
@@ -248,4 +250,20 @@ func TestFamiliesFromTable(t *testing.T) {
 	if !slices.Equal(partial, want) {
 		t.Errorf("partial operations %v, want %v", partial, want)
 	}
+}
+
+// checkedCase generates case i of g and fails the test unless it
+// verifies, keeps lib/ub's invariants and stays inside profile p.
+func checkedCase(t *testing.T, g *Generator, p *profile.Profile, i uint64) (*record.Case, *ir.Module) {
+	t.Helper()
+	c, mod, err := g.Case(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := verify.ModuleWith(mod, verify.Options{PointerType: p.Pointer}); len(errs) > 0 {
+		t.Fatalf("case %d: %v\n%s", i, errs, c.CLIF)
+	}
+	checkInvariants(t, mod, c.CLIF, p)
+	checkProfile(t, p, mod, c.ID, c.CLIF)
+	return c, mod
 }
