@@ -178,12 +178,7 @@ var neededSetting = regexp.MustCompile(`([a-z_0-9]+=[a-z_0-9]+) \(needed\)`)
 // configuration of the divergent verdict v carries, on an architecture
 // the finding is about (rule 3).
 func (k *Known) bySettings(v *record.Verdict) []string {
-	var answers []record.Side // as divergenceSignature takes them
-	for _, s := range v.Sides {
-		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
-			answers = append(answers, s)
-		}
-	}
+	answers := answerSides(v)
 	ref := ReferenceSide(answers)
 	if ref < 0 {
 		return nil

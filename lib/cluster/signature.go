@@ -177,13 +177,10 @@ func failureDiagnostic(status record.Status, r *record.RunResult) string {
 // configuration, else the largest side (the interpreter's on a tie); the
 // other answers are the failing side.
 func divergenceSignature(v *record.Verdict) Signature {
-	var answers []record.Side
+	answers := answerSides(v)
 	var all []record.Config
-	for _, s := range v.Sides {
-		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
-			answers = append(answers, s)
-			all = append(all, s.Configs...)
-		}
+	for _, s := range answers {
+		all = append(all, s.Configs...)
 	}
 	ref := judge.ReferenceSide(answers)
 	if ref < 0 {
@@ -215,6 +212,18 @@ func divergenceSignature(v *record.Verdict) Signature {
 		k = strings.Join(parts, "; ")
 	}
 	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(failing, all), Diagnostic: k}
+}
+
+// answerSides are the sides of a divergent verdict that answered (ran to
+// an output or a trap), among which the judge picks the reference.
+func answerSides(v *record.Verdict) []record.Side {
+	var out []record.Side
+	for _, s := range v.Sides {
+		if s.Status == record.StatusOK || s.Status == record.StatusTrap {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // ReferenceSide returns the index among a divergent verdict's sides of
