@@ -16,6 +16,21 @@ func minSigned(w uint) u128 { return mask(shl128(u64(1), w-1), w) }
 // sx is x sign-extended from w bits to 128.
 func sx(x u128, w uint) u128 { return sext(x, w) }
 
+// Lanes of 64 bits or less are computed exactly in 128-bit arithmetic:
+// their sums and products (and a carry) cannot overflow it. Only i128
+// needs math/big, which allocates; pruning's runs made that a tenth of
+// the interpreter's time.
+
+// fitsSigned reports whether the exact r is a signed w-bit number.
+func fitsSigned(r u128, w uint) bool { return sext(r, w) == r }
+
+// fitsUnsigned reports whether the exact r (negative as two's
+// complement) is an unsigned w-bit number.
+func fitsUnsigned(r u128, w uint) bool { return mask(r, w) == r }
+
+// sxInt is the signed value of a lane of w <= 64 bits.
+func sxInt(x u128, w uint) int64 { return int64(sext(x, w).lo) }
+
 var intBinary = map[string]kernel2{
 	"add": func(x, y u128, w uint) u128 { return add128(x, y) },
 	"sub": func(x, y u128, w uint) u128 { return sub128(x, y) },
@@ -32,8 +47,8 @@ var intBinary = map[string]kernel2{
 		return fromBig(p.Rsh(p, 128))
 	},
 	"smulhi": func(x, y u128, w uint) u128 {
-		if w <= 32 {
-			return u64(uint64(int64(sx(x, w).lo) * int64(sx(y, w).lo) >> w))
+		if w <= 64 {
+			return sar128(mul128(sx(x, w), sx(y, w)), w)
 		}
 		p := new(big.Int).Mul(big128(sx(x, w), true), big128(sx(y, w), true))
 		return fromBig(p.Rsh(p, w))
@@ -55,16 +70,32 @@ var intBinary = map[string]kernel2{
 		}
 		return sub128(x, y)
 	},
-	"sadd_sat": func(x, y u128, w uint) u128 { return satSigned(exactSigned(x, y, w, (*big.Int).Add), w) },
-	"ssub_sat": func(x, y u128, w uint) u128 { return satSigned(exactSigned(x, y, w, (*big.Int).Sub), w) },
+	"sadd_sat": func(x, y u128, w uint) u128 {
+		if w <= 64 {
+			return clampSigned(add128(sx(x, w), sx(y, w)), w, true)
+		}
+		return satSigned(exactSigned(x, y, w, (*big.Int).Add), w)
+	},
+	"ssub_sat": func(x, y u128, w uint) u128 {
+		if w <= 64 {
+			return clampSigned(sub128(sx(x, w), sx(y, w)), w, true)
+		}
+		return satSigned(exactSigned(x, y, w, (*big.Int).Sub), w)
+	},
 	"avg_round": func(x, y u128, w uint) u128 {
 		// (x + y + 1) >> 1 without losing the carry.
+		if w <= 64 {
+			return shr128(add128(add128(x, y), u64(1)), 1)
+		}
 		s := new(big.Int).Add(big128(x, false), big128(y, false))
 		s.Add(s, big.NewInt(1))
 		return fromBig(s.Rsh(s, 1))
 	},
 	"sqmul_round_sat": func(x, y u128, w uint) u128 {
 		// Q-format multiply: (x*y + 2^(w-2)) >> (w-1), saturated.
+		if w <= 64 { // |x*y| <= 2^126: the rounding term cannot overflow
+			return clampSigned(sar128(add128(mul128(sx(x, w), sx(y, w)), shl128(u64(1), w-2)), w-1), w, true)
+		}
 		p := new(big.Int).Mul(big128(sx(x, w), true), big128(sx(y, w), true))
 		p.Add(p, new(big.Int).Lsh(big.NewInt(1), w-2))
 		return satSigned(p.Rsh(p, w-1), w)
@@ -171,11 +202,17 @@ var intDiv = map[string]func(x, y u128, w uint) (u128, ir.TrapCode){
 		if x == minSigned(w) && y == mask(not128(u128{}), w) {
 			return u128{}, ir.TrapIntegerOverflow
 		}
+		if w <= 64 {
+			return u64(uint64(sxInt(x, w) / sxInt(y, w))), 0
+		}
 		return fromBig(exactSigned(x, y, w, (*big.Int).Quo)), 0
 	},
 	"srem": func(x, y u128, w uint) (u128, ir.TrapCode) {
 		if y.isZero() {
 			return u128{}, ir.TrapIntegerDivisionByZero
+		}
+		if w <= 64 { // Go's MIN % -1 is 0, as Cranelift's srem
+			return u64(uint64(sxInt(x, w) % sxInt(y, w))), 0
 		}
 		return fromBig(exactSigned(x, y, w, (*big.Int).Rem)), 0
 	},
@@ -209,30 +246,54 @@ func or128(a, b u128) u128 { return u128{a.lo | b.lo, a.hi | b.hi} }
 // one does not fit. carry is the carry or borrow in (0 or 1).
 var intOverflow = map[string]func(x, y, carry u128, w uint) (u128, bool){
 	"uadd": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := add128(add128(x, y), c)
+			return r, !fitsUnsigned(r, w)
+		}
 		r := exactUnsigned(x, y, (*big.Int).Add)
 		r.Add(r, big128(c, false))
 		return fromBig(r), !fitsBig(r, w, false)
 	},
 	"usub": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := sub128(sub128(x, y), c)
+			return r, !fitsUnsigned(r, w)
+		}
 		r := exactUnsigned(x, y, (*big.Int).Sub)
 		r.Sub(r, big128(c, false))
 		return fromBig(r), !fitsBig(r, w, false)
 	},
 	"umul": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := mul128(x, y)
+			return r, !fitsUnsigned(r, w)
+		}
 		r := exactUnsigned(x, y, (*big.Int).Mul)
 		return fromBig(r), !fitsBig(r, w, false)
 	},
 	"sadd": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := add128(add128(sx(x, w), sx(y, w)), c)
+			return r, !fitsSigned(r, w)
+		}
 		r := exactSigned(x, y, w, (*big.Int).Add)
 		r.Add(r, big128(c, false))
 		return fromBig(r), !fitsBig(r, w, true)
 	},
 	"ssub": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := sub128(sub128(sx(x, w), sx(y, w)), c)
+			return r, !fitsSigned(r, w)
+		}
 		r := exactSigned(x, y, w, (*big.Int).Sub)
 		r.Sub(r, big128(c, false))
 		return fromBig(r), !fitsBig(r, w, true)
 	},
 	"smul": func(x, y, c u128, w uint) (u128, bool) {
+		if w <= 64 {
+			r := mul128(sx(x, w), sx(y, w))
+			return r, !fitsSigned(r, w)
+		}
 		r := exactSigned(x, y, w, (*big.Int).Mul)
 		return fromBig(r), !fitsBig(r, w, true)
 	},

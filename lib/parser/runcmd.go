@@ -224,6 +224,12 @@ func ParseDataValue(t ir.Type, text string) (ir.DataValue, error) {
 	if dv, ok := plainInt(t, text); ok {
 		return dv, nil
 	}
+	if dv, ok := plainVector(t, text); ok {
+		return dv, nil
+	}
+	if dv, ok := plainFloat(t, text); ok {
+		return dv, nil
+	}
 	p := newParser("value", text)
 	dv, err := p.parseDataValue(t)
 	if err != nil {
@@ -264,6 +270,111 @@ func plainInt(t ir.Type, text string) (ir.DataValue, bool) {
 	b := make([]byte, bits/8)
 	for i := range b {
 		b[i] = byte(x >> (8 * i))
+	}
+	return ir.DataValue{Type: t, Bytes: b}, true
+}
+
+// plainVector reads the vector input cliff writes, 0x and two hex digits
+// per byte, most significant first, without a parser (as plainInt, for
+// the same reason).
+func plainVector(t ir.Type, text string) (ir.DataValue, bool) {
+	n := t.Bytes()
+	if !t.IsVector() || n > 16 || len(text) != 2+2*n || text[:2] != "0x" {
+		return ir.DataValue{}, false
+	}
+	b := make([]byte, n)
+	for i := range b {
+		hi, ok1 := digitVal(text[2+2*i])
+		lo, ok2 := digitVal(text[3+2*i])
+		if !ok1 || !ok2 {
+			return ir.DataValue{}, false
+		}
+		b[n-1-i] = byte(hi<<4 | lo)
+	}
+	return ir.DataValue{Type: t, Bytes: b}, true
+}
+
+// plainFloat reads the float input cliff writes for a normal number,
+// [-]0x1.FRACpEXP with every fraction digit the format has, without a
+// parser (as plainInt, for the same reason). Zeros, subnormals, NaNs and
+// infinities are the parser's.
+func plainFloat(t ir.Type, text string) (ir.DataValue, bool) {
+	var expBits, fracBits uint
+	switch t {
+	case ir.F16:
+		expBits, fracBits = 5, 10
+	case ir.F32:
+		expBits, fracBits = 8, 23
+	case ir.F64:
+		expBits, fracBits = 11, 52
+	case ir.F128:
+		expBits, fracBits = 15, 112
+	default:
+		return ir.DataValue{}, false
+	}
+	neg := strings.HasPrefix(text, "-")
+	if neg {
+		text = text[1:]
+	}
+	digits := int(fracBits+3) / 4
+	if len(text) < 6+digits || text[:4] != "0x1." || text[4+digits] != 'p' {
+		return ir.DataValue{}, false
+	}
+	var hi, lo uint64 // the fraction digits, 4 bits each, as one number
+	for _, c := range []byte(text[4 : 4+digits]) {
+		d, ok := digitVal(c)
+		if !ok || c >= 'A' && c <= 'F' {
+			return ir.DataValue{}, false
+		}
+		hi, lo = hi<<4|lo>>60, lo<<4|d
+	}
+	// The digits hold the fraction left-aligned: the bits below it are 0.
+	shift := uint(4*digits) - fracBits
+	if lo&(1<<shift-1) != 0 {
+		return ir.DataValue{}, false
+	}
+	lo = lo>>shift | hi<<(64-shift)
+	hi >>= shift
+	exp := text[5+digits:]
+	expNeg := strings.HasPrefix(exp, "-")
+	if expNeg {
+		exp = exp[1:]
+	}
+	if exp == "" || len(exp) > 5 || len(exp) > 1 && exp[0] == '0' || expNeg && exp == "0" {
+		return ir.DataValue{}, false
+	}
+	e := 0
+	for _, c := range []byte(exp) {
+		if c < '0' || c > '9' {
+			return ir.DataValue{}, false
+		}
+		e = e*10 + int(c-'0')
+	}
+	if expNeg {
+		e = -e
+	}
+	bias := 1<<(expBits-1) - 1
+	biased := e + bias
+	if biased < 1 || biased > 2*bias { // subnormal, or past the largest finite
+		return ir.DataValue{}, false
+	}
+	// sign, exponent and fraction as a 128-bit number, then its low bytes
+	top := uint64(biased)
+	if neg {
+		top |= 1 << expBits
+	}
+	if fracBits >= 64 {
+		hi |= top << (fracBits - 64)
+	} else {
+		lo |= top << fracBits
+	}
+	b := make([]byte, t.Bytes())
+	for i := range b {
+		if i < 8 {
+			b[i] = byte(lo >> (8 * i))
+		} else {
+			b[i] = byte(hi >> (8 * (i - 8)))
+		}
 	}
 	return ir.DataValue{Type: t, Bytes: b}, true
 }

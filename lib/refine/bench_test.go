@@ -79,7 +79,7 @@ func BenchmarkPass(b *testing.B) {
 			var s scratch
 			for i := 0; b.Loop(); i++ {
 				mod := cloneModule(mods[i%len(mods)])
-				if err := runPasses(mod, 1, 2, Options{Passes: set}, &s); err != nil {
+				if err := runPasses(mod, 1, 2, Options{Passes: set}, maskEachPass, &s); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -54,7 +54,7 @@ func freshCase(c *record.Case, opts Options) error {
 	if err != nil {
 		return &InputError{err}
 	}
-	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, new(scratch))
+	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, maskEachPass, new(scratch))
 	if err != nil {
 		return err
 	}

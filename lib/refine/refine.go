@@ -144,17 +144,32 @@ func (o Options) verifyOptions() verify.Options {
 func Module(mod *ir.Module, seed, index uint64, opts Options) ([]string, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
-	return refineModule(mod, seed, index, opts, s)
+	return refineModule(mod, seed, index, opts, maskEachPass, s)
 }
 
+// When the mask is checked: after each pass, which names the pass that
+// broke it, or once after the last, which costs a tenth as much (the
+// check reads every instruction) and is enough when the case can be
+// refined again from its text to find the pass.
+type maskCheck bool
+
+const (
+	maskEachPass maskCheck = true
+	maskAtEnd    maskCheck = false
+)
+
+// errMaskedAtEnd is runPasses's answer when the check at the end found a
+// masked instruction: some pass made it.
+var errMaskedAtEnd = errors.New("a pass made a masked instruction")
+
 // refineModule is Module in the scratch memory s.
-func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) ([]string, error) {
+func refineModule(mod *ir.Module, seed, index uint64, opts Options, check maskCheck, s *scratch) ([]string, error) {
 	if opts.VerifyEach {
 		if errs := verify.ModuleWith(mod, opts.verifyOptions()); len(errs) > 0 {
 			return nil, &InputError{fmt.Errorf("input does not verify:\n%s", errs.Error())}
 		}
 	}
-	if err := runPasses(mod, seed, index, opts, s); err != nil {
+	if err := runPasses(mod, seed, index, opts, check, s); err != nil {
 		return nil, err
 	}
 	var names []string
@@ -169,8 +184,9 @@ func refineModule(mod *ir.Module, seed, index uint64, opts Options, s *scratch) 
 // runPasses applies opts.Passes to every function of mod, one pass after
 // the other, in the scratch memory s; with VerifyEach, it verifies the
 // module after each pass and stops at the first problem. With a Mask,
-// every instruction is checked against it after each pass.
-func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) error {
+// every instruction is checked against it after each pass, or after the
+// last (check).
+func runPasses(mod *ir.Module, seed, index uint64, opts Options, check maskCheck, s *scratch) error {
 	cache := s.analysesOf(mod.Funcs)
 	for i := range cache {
 		cache[i].mask = opts.Mask
@@ -185,13 +201,22 @@ func runPasses(mod *ir.Module, seed, index uint64, opts Options, s *scratch) err
 			s.rng.seed(seed, index, p.Name, i)
 			p.run(f, &s.rng, &cache[i])
 			cache[i].forget(p)
-			if err := opts.Mask.CheckFunc(f); err != nil {
-				return &PassError{Pass: p.Name, Masked: err}
+			if check == maskEachPass {
+				if err := opts.Mask.CheckFunc(f); err != nil {
+					return &PassError{Pass: p.Name, Masked: err}
+				}
 			}
 		}
 		if opts.VerifyEach {
 			if errs := verify.ModuleWith(mod, opts.verifyOptions()); len(errs) > 0 {
 				return &PassError{Pass: p.Name, Errs: errs}
+			}
+		}
+	}
+	if check == maskAtEnd {
+		for _, f := range mod.Funcs {
+			if opts.Mask.CheckFunc(f) != nil {
+				return errMaskedAtEnd
 			}
 		}
 	}
@@ -228,7 +253,14 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, err
 		return prune.Counts{}, err
 	}
 	m.scratch.recycle()
-	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, &m.scratch)
+	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, maskAtEnd, &m.scratch)
+	if err == errMaskedAtEnd { // again, to learn which pass
+		if mod, err = m.parser.ParseModuleString("clif", c.CLIF); err != nil {
+			return prune.Counts{}, &InputError{err}
+		}
+		m.scratch.recycle()
+		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, maskEachPass, &m.scratch)
+	}
 	// A pass that makes an instruction of a masked shape (sink folding a
 	// dead value through a bitcast that a pattern names, say) is left
 	// out and the case refined again from its CLIF without it: the mask
@@ -239,7 +271,7 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, err
 			return prune.Counts{}, &InputError{err}
 		}
 		m.scratch.recycle()
-		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, &m.scratch)
+		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, maskEachPass, &m.scratch)
 	}
 	if err != nil {
 		return prune.Counts{}, err
