@@ -189,7 +189,10 @@ type Absence struct {
 	// and a release fixed it.
 	Upstream bool
 	// Chance is the probability that the runs since missed it by luck,
-	// were it as frequent per run as on LastVersion: (1 - SeenOn/RunsOn)^Runs.
+	// were it as frequent per run as on LastVersion: (1 - p)^Runs, with
+	// p = (SeenOn + 1) / (RunsOn + 2), Laplace's rule of succession, so
+	// that a signature seen once in one run is not taken for one every
+	// run finds.
 	Chance float64
 	// Settings are the changes of the campaign's settings between its
 	// last sighting and the latest run (Changes less the Cranelift): a
@@ -222,7 +225,8 @@ func (c *Comparison) Absence(s *Signature) Absence {
 			}
 		}
 	}
-	a.Chance = math.Pow(1-float64(a.SeenOn)/float64(a.RunsOn), float64(a.Runs))
+	p := float64(a.SeenOn+1) / float64(a.RunsOn+2)
+	a.Chance = math.Pow(1-p, float64(a.Runs))
 	for _, ch := range Changes(c.Runs[last], c.Runs[latest]) {
 		if !strings.HasPrefix(ch, "Cranelift ") {
 			a.Settings = append(a.Settings, ch)

@@ -48,7 +48,7 @@ func HistoryPage(c *history.Comparison) string {
 		case history.New:
 			status = "**new**"
 		case history.Back:
-			status = fmt.Sprintf("**back** after %s without it", count(len(c.Runs)-1-previous(s), "run"))
+			status = fmt.Sprintf("**back** after %s without it", count(len(c.Runs)-2-previous(s), "run"))
 		}
 		fmt.Fprintf(&b, "| %d | %s | [%s](cluster-%s.md) | %d | %s | %s | %d of %d | %s | %s |\n",
 			n, status, cell(s.Signature), s.Hash, cases, seenAt(c, s.First()), seenAt(c, s.Last()),
@@ -73,7 +73,8 @@ func HistoryPage(c *history.Comparison) string {
 		}
 		b.WriteString("\nFixed upstream? means every run since tested another Cranelift than the one it was last seen on, ")
 		b.WriteString("as when the nightly follows the newest release (CRANELIFT=latest). The chance is that of missing it by luck alone ")
-		b.WriteString("in every run since, were it as frequent per run as on the version it was last seen on: below a few percent, it is gone.\n\n")
+		b.WriteString("in every run since, were it as frequent per run as it was on the version it was last seen on ")
+		b.WriteString("(estimated as (runs that saw it + 1) / (runs + 2), so that one sighting is not taken for certainty): below 5%, it is gone.\n\n")
 	}
 
 	b.WriteString("## Runs\n\n")
@@ -130,10 +131,10 @@ func judge(a history.Absence) string {
 	case a.Chance >= 0.05:
 		j = fmt.Sprintf("rare rather than gone: %s (%s)", seen, chance)
 	default:
-		j = fmt.Sprintf("gone on the same Cranelift: %s (%s)", seen, chance)
+		j = fmt.Sprintf("gone, on %s too: %s (%s)", a.LastVersion, seen, chance)
 	}
 	if len(a.Settings) > 0 {
-		j += fmt.Sprintf("; but the campaign changed since (%s), which may hold it back", strings.Join(a.Settings, "; "))
+		j += fmt.Sprintf("; the campaign's settings changed since (%s)", strings.Join(a.Settings, "; "))
 	}
 	return j
 }
@@ -188,7 +189,7 @@ func HistorySVG(c *history.Comparison) string {
 		b := bars[i]
 		when := r.Started.UTC().Format("2006-01-02")
 		if b.before > 0 {
-			s.rect(x(i), y(b.before), barW, axis-y(b.before), "#2471a3", fmt.Sprintf("%s: %d clusters seen before", when, b.before))
+			s.rect(x(i), y(b.before), barW, axis-y(b.before), "#2471a3", fmt.Sprintf("%s: %s seen before", when, count(b.before, "cluster")))
 		}
 		if b.fresh > 0 {
 			s.rect(x(i), y(b.before+b.fresh), barW, y(b.before)-y(b.before+b.fresh), "#c0392b", fmt.Sprintf("%s: %d new", when, b.fresh))
