@@ -109,7 +109,7 @@ fi
 case $status in
 0 | 1) ;; # 1 is findings, which the history sorts into new and not
 124 | 137) die "run $RUN: the campaign took longer than ${limit}s (TIMEOUT) and was stopped; the next run resumes it; see $log" ;;
-*) die "run $RUN: the campaign failed (exit $status): $(grep 'campaign.sh:' "$log" | tail -n 1); see $log; the next run resumes it" ;;
+*) die "run $RUN: the campaign failed (exit $status): $(grep 'campaign.sh:' "$log" | tail -n 1); see $log; the next run resumes it (remove $HISTORY/pending.json to abandon it)" ;;
 esac
 times_now
 cpu_used=$(awk -v a="$cpu_before" -v b="$(cpu_seconds)" 'BEGIN { printf "%.1f", b - a }')
