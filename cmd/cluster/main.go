@@ -123,16 +123,18 @@ end; an output that is also an input is refused.`,
 			&cli.Float64Flag{Name: "cpu", Category: "nightly history", Usage: "the CPU `SECONDS` the run's campaign took, for sizing later runs"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Int("max-members") < 1 {
+				return cliapp.Usagef("--max-members %d: want at least 1", c.Int("max-members"))
+			}
 			if c.String("history") != "" {
 				return nightly(c, stderr)
 			}
+			// --cranelift is left out: $CLIFF_CRANELIFT sets it for every
+			// tool, and means nothing here without --history.
 			for _, f := range []string{"plan", "cases", "seed", "cpu"} {
 				if c.IsSet(f) {
 					return cliapp.Usagef("--%s needs --history DIR", f)
 				}
-			}
-			if c.Int("max-members") < 1 {
-				return cliapp.Usagef("--max-members %d: want at least 1", c.Int("max-members"))
 			}
 			known, err := cluster.LoadKnown()
 			if err != nil {
