@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of cliff: vet, then the unit, conformance and end-to-end
-# tests of all packages, and the campaign and census scripts' own tests. CI runs
-# exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that
-# Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
+# tests of all packages, and the campaign, nightly and census scripts' own
+# tests. CI runs exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs
+# them all on that Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
 #
 #   scripts/test.sh          what CI runs, well inside its 90 minutes
 #   scripts/test.sh --full   also the slow ones: a wasmtime-like checkout
@@ -25,6 +25,7 @@ bin/cliff-cranelift build 0.135.8 >/dev/null
 go vet ./...
 go test -count=1 ./...
 scripts/campaign_test.sh
+scripts/nightly_test.sh
 scripts/census_test.sh
 if [ "$full" = 1 ]; then
 	scripts/checkout_test.sh

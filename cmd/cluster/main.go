@@ -15,6 +15,7 @@ import (
 
 	"cliff/lib/cliapp"
 	"cliff/lib/cluster"
+	"cliff/lib/history"
 	"cliff/lib/record"
 	"cliff/lib/report"
 )
@@ -80,7 +81,29 @@ location whose mask entries match its case, and the signature gets " @ "
 and those entries ("culprit"); members matching none stay in the plain
 cluster, explained only by a location without mask entries.
 
-Exit status: 0 no new cluster (none, or only known findings), 1 some cluster
+Nightly history (lib/history; scripts/nightly.sh drives it). With
+--history DIR, two steps make one run of a history:
+
+    cliff-cluster --history DIR --plan MINUTES   (or --cases N)
+
+plans a run and prints it as shell assignments (RUN, SEED, N, CRANELIFT,
+CRANELIFT_VERSION, CAMPAIGN, RESUME, EXPECTED_CPU): a fresh seed (--seed
+to fix it), N cases for a CPU budget of MINUTES at the cases per CPU
+second the latest runs measured, the Cranelift (--cranelift SPEC) pinned
+to a version. While DIR holds a run planned and not recorded (killed
+halfway), it prints that run again with RESUME=1. Then, once its campaign
+(scripts/campaign.sh with OUT=$CAMPAIGN) has finished,
+
+    cliff-cluster --history DIR --cpu SECONDS [FILE...]
+
+clusters its failing verdicts (none: $CAMPAIGN/failures.jsonl.zst),
+writes the report (--report, default DIR/report) with the history page
+history.md, records the run in DIR/runs (one file, written at once: a run
+is never counted twice) and prints what no earlier run had found; exit
+status 1 when there is such a cluster, whether a known finding or not.
+
+Exit status: 0 no new cluster (none, or only known findings; with
+--history, none that no earlier run had), 1 some cluster
 is new, 2 error (unreadable or invalid input, named as FILE: record N, or an
 I/O error), 130 or 143 stopped by SIGINT or SIGTERM. Reading stops at the
 first bad record; the verdicts read before it are still clustered and
@@ -92,10 +115,26 @@ end; an output that is also an input is refused.`,
 			&cli.StringFlag{Name: "report", Usage: "write the campaign report into `DIR`"},
 			&cli.StringFlag{Name: "locations", Usage: "location records `FILE` (cliff-locate) for the report and the known-finding match"},
 			&cli.IntFlag{Name: "max-members", Value: cluster.DefaultMaxMembers, Usage: "list at most `N` member IDs per cluster"},
+			&cli.StringFlag{Name: "history", Category: "nightly history", Usage: "the nightly history `DIR`: record the run pending there (or --plan one) and print what is new"},
+			&cli.Float64Flag{Name: "plan", Category: "nightly history", Usage: "plan a run of `MINUTES` of CPU time (or resume the interrupted one) and print it as shell assignments"},
+			&cli.IntFlag{Name: "cases", Category: "nightly history", Usage: "plan a run of `N` cases instead of a CPU budget"},
+			&cli.Uint64Flag{Name: "seed", Category: "nightly history", Usage: "plan the run with seed `S` instead of a fresh one"},
+			&cli.StringFlag{Name: "cranelift", Category: "nightly history", Value: "default", EnvVars: []string{"CLIFF_CRANELIFT"}, Usage: "plan the run on Cranelift `SPEC` (latest: the newest release, pinned for the run)"},
+			&cli.Float64Flag{Name: "cpu", Category: "nightly history", Usage: "the CPU `SECONDS` the run's campaign took, for sizing later runs"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Int("max-members") < 1 {
 				return cliapp.Usagef("--max-members %d: want at least 1", c.Int("max-members"))
+			}
+			if c.String("history") != "" {
+				return nightly(c, stderr)
+			}
+			// --cranelift is left out: $CLIFF_CRANELIFT sets it for every
+			// tool, and means nothing here without --history.
+			for _, f := range []string{"plan", "cases", "seed", "cpu"} {
+				if c.IsSet(f) {
+					return cliapp.Usagef("--%s needs --history DIR", f)
+				}
 			}
 			known, err := cluster.LoadKnown()
 			if err != nil {
@@ -126,6 +165,75 @@ end; an output that is also an input is refused.`,
 			return nil
 		},
 	}
+}
+
+// nightly is --history: --plan plans a run; otherwise the pending run is
+// recorded, its report written and what is new printed.
+func nightly(c *cli.Context, stderr io.Writer) error {
+	h, err := history.Open(c.String("history"))
+	if err != nil {
+		return err
+	}
+	if c.IsSet("plan") || c.IsSet("cases") {
+		for _, f := range []string{"output", "report", "locations", "cpu"} {
+			if c.IsSet(f) {
+				return cliapp.Usagef("--%s does not go with --plan: planning reads and writes no records", f)
+			}
+		}
+		if c.NArg() > 0 {
+			return cliapp.Usagef("--plan reads no verdicts (%s given)", c.Args().First())
+		}
+		opts := history.PlanOptions{BudgetMinutes: c.Float64("plan"), Cases: c.Int("cases"),
+			Cranelift: func() (string, string, error) { return history.PinCranelift(c.Context, c.String("cranelift"), stderr) }}
+		if c.IsSet("seed") {
+			seed := c.Uint64("seed")
+			opts.Seed = &seed
+		}
+		plan, err := h.Plan(opts)
+		if err != nil {
+			return err
+		}
+		for _, n := range plan.Notes {
+			fmt.Fprintf(stderr, "cliff-cluster: %s\n", n)
+		}
+		return plan.WriteShell(c.App.Writer)
+	}
+	for _, f := range []string{"output", "locations", "seed"} {
+		if c.IsSet(f) {
+			return cliapp.Usagef("--%s does not go with --history: the history keeps the clusters in DIR/runs", f)
+		}
+	}
+	known, err := cluster.LoadKnown()
+	if err != nil {
+		return fmt.Errorf("the embedded known findings: %w", err)
+	}
+	res, err := h.Record(history.RecordOptions{Ctx: c.Context, Inputs: c.Args().Slice(), CPUSeconds: c.Float64("cpu"),
+		Cliff: cliapp.Version(), Known: known, MaxMembers: c.Int("max-members")})
+	if err != nil {
+		return err
+	}
+	if c.Bool("summary") {
+		writeSummary(stderr, res.Cluster)
+	}
+	dir := c.String("report")
+	if dir == "" {
+		dir = h.ReportPath()
+	}
+	camp := campaign(res.Cluster)
+	camp.History = res.Comparison
+	if err := report.Replace(dir, camp); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := h.Commit(res.Run); err != nil {
+		return err
+	}
+	if err := history.WriteNews(c.App.Writer, res.Comparison, dir); err != nil {
+		return err
+	}
+	if len(res.Comparison.WithStatus(history.New)) > 0 {
+		return cli.Exit("", exitNew) // the news said which
+	}
+	return nil
 }
 
 // campaign is what the report is made of.

@@ -8,6 +8,7 @@
 //	cliff-diff     → Verdict
 //	cliff-cluster  → Cluster
 //	cliff-locate   → Location
+//	cliff-cluster --history → Run (one night of scripts/nightly.sh)
 //
 // Every record carries "kind" and "v" (the schema version, SchemaVersion)
 // first, so a tool can dispatch on a line with Peek without decoding it all.

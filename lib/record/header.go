@@ -20,6 +20,7 @@ const (
 	KindVerdict  = "verdict"
 	KindCluster  = "cluster"
 	KindLocation = "location"
+	KindRun      = "run"
 )
 
 // A Record is one of the record types of this package (as a pointer).
@@ -115,6 +116,8 @@ func New(kind string) Record {
 		return new(Cluster)
 	case KindLocation:
 		return new(Location)
+	case KindRun:
+		return new(Run)
 	}
 	return nil
 }

@@ -121,9 +121,17 @@ func examples() map[string]Record {
 		Configs:   []Config{interp, x86Speed}, Notes: []string{"disagreement survives removing block1", "only with opt_level=speed"}}
 	l.Stamp()
 
+	run := &Run{ID: "20261129T020000Z-4", Seed: 4,
+		Started: time.Date(2026, 11, 29, 2, 0, 0, 0, time.UTC), Finished: time.Date(2026, 11, 29, 2, 31, 7, 0, time.UTC),
+		Cranelift: "0.137.1", Cliff: "6a937ac7e467", Profile: "compat", Depth: 5, Mask: "/cliff/lib/profile/data/known.mask",
+		BudgetMinutes: 60, Cases: 26000, CPUSeconds: 3580.5, WallSeconds: 1867, Failures: 14,
+		Clusters: []RunCluster{{Signature: cl.Signature, SignatureHash: cl.SignatureHash, Verdict: OutcomeDivergent,
+			Count: 12, Representative: exampleID, Known: cl.Known}}}
+	run.Stamp()
+
 	return map[string]Record{
 		"snippet": s, "snippet_function": fn, "case": exampleCase(), "result": r,
-		"verdict": v, "cluster": cl, "location": l,
+		"verdict": v, "cluster": cl, "location": l, "run": run,
 	}
 }
 
@@ -423,6 +431,29 @@ func TestValidate(t *testing.T) {
 			l.Level, l.Inst.Opcode = LocFunction, ""
 			return l
 		}(), `location "` + id + `"`, []string{"inst.opcode: missing", `inst: set at level "function"`}},
+		{"run", func() Record {
+			r := examples()["run"].(*Run)
+			r.Cranelift = ""
+			r.Finished = r.Started.Add(-time.Second)
+			r.CPUSeconds = -1
+			r.Failures = 3
+			r.Clusters = append(r.Clusters, r.Clusters[0], RunCluster{Signature: "x", SignatureHash: HashString("y"), Count: 0})
+			return r
+		}(), `run "20261129T020000Z-4"`, []string{
+			"cranelift: missing",
+			"finished: 2026-11-29 01:59:59 +0000 UTC, before started 2026-11-29 02:00:00 +0000 UTC",
+			"cpu_seconds: -1, want 0 or more",
+			"clusters[1].signature_hash: d87daa937d1d2fea twice",
+			"clusters[2].representative: missing",
+			"clusters[2].signature_hash: " + HashString("y") + ", but the signature hashes to " + HashString("x"),
+			"clusters[2].count: 0, want at least 1",
+			"failures: 3, fewer than the clusters' 24 members",
+		}},
+		{"run without cases", func() Record {
+			r := examples()["run"].(*Run)
+			r.ID, r.Cases, r.Clusters, r.Failures = "", 0, nil, 0
+			return r
+		}(), "run", []string{"id: missing", "cases: 0, want at least 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.rec.Validate()
@@ -476,7 +507,7 @@ func TestHash(t *testing.T) {
 }
 
 func TestNewCoversEveryKind(t *testing.T) {
-	for _, kind := range []string{KindSnippet, KindCase, KindResult, KindVerdict, KindCluster, KindLocation} {
+	for _, kind := range []string{KindSnippet, KindCase, KindResult, KindVerdict, KindCluster, KindLocation, KindRun} {
 		r := New(kind)
 		if r == nil || r.RecordKind() != kind {
 			t.Errorf("New(%q) = %T", kind, r)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cliff/lib/cluster"
+	"cliff/lib/history"
 	"cliff/lib/record"
 )
 
@@ -17,6 +18,10 @@ type Campaign struct {
 	Stats    cluster.Stats
 	Timeline []cluster.Point
 	Clusters []Entry
+	// History, when the campaign is a run of a nightly history, is the
+	// history compared with it: the report gets history.md and
+	// history.svg, and the index a link to them.
+	History *history.Comparison
 }
 
 // An Entry is one cluster of the report.
@@ -36,16 +41,20 @@ func (e Entry) isNew() bool { return !cluster.IsKnown(e.Cluster) }
 
 // Write writes the report into dir (created if missing): index.md,
 // cluster-HASH.md and cluster-HASH.clif per cluster, failures.svg and
-// targets.svg.
+// targets.svg; with a History, history.md and history.svg.
 func Write(dir string, c Campaign) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
 	}
 	entries := ordered(c.Clusters)
 	files := map[string]string{
-		"index.md":     Index(c.Stats, entries),
+		"index.md":     index(c.Stats, entries, c.History),
 		"failures.svg": FailuresSVG(c.Timeline),
 		"targets.svg":  TargetsSVG(c.Stats.ArchStatuses),
+	}
+	if c.History != nil {
+		files["history.md"] = HistoryPage(c.History)
+		files["history.svg"] = HistorySVG(c.History)
 	}
 	for _, e := range entries {
 		base := "cluster-" + hashOf(e.Cluster)
@@ -63,6 +72,31 @@ func Write(dir string, c Campaign) error {
 		}
 	}
 	return nil
+}
+
+// Replace writes the report into dir as Write does, replacing what dir
+// held: it is written beside dir first and swapped in by renames, so
+// that the pages of an earlier campaign's clusters do not linger (a
+// nightly report is rewritten every night) and a reader never sees half
+// of one report and half of another.
+func Replace(dir string, c Campaign) error {
+	dir = filepath.Clean(dir)
+	fresh, old := dir+".new", dir+".old"
+	for _, d := range []string{fresh, old} {
+		if err := os.RemoveAll(d); err != nil {
+			return err
+		}
+	}
+	if err := Write(fresh, c); err != nil {
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if err := os.Rename(fresh, dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
 }
 
 // ordered puts new clusters first, then larger ones, then in signature
@@ -98,9 +132,18 @@ func cell(s string) string {
 }
 
 // Index is index.md.
-func Index(s cluster.Stats, entries []Entry) string {
+func Index(s cluster.Stats, entries []Entry) string { return index(s, entries, nil) }
+
+// index is index.md, with a row on the nightly history h when the
+// campaign is one of its runs.
+func index(s cluster.Stats, entries []Entry, h *history.Comparison) string {
 	var b strings.Builder
 	b.WriteString("# Campaign report\n\n## The campaign in numbers\n\n| | |\n|---|---|\n")
+	if h != nil && h.Latest() != nil {
+		run := h.Latest()
+		fmt.Fprintf(&b, "| nightly run | %s: seed %d, Cranelift %s, %d cases; %d new since the last run; [the history of %s](history.md) |\n",
+			run.ID, run.Seed, cell(run.Cranelift), run.Cases, len(h.WithStatus(history.New)), count(len(h.Runs), "run"))
+	}
 	fmt.Fprintf(&b, "| verdicts read | %d |\n", s.Verdicts)
 	if s.MinCase <= s.MaxCase {
 		fmt.Fprintf(&b, "| failing cases, by cliff-gen index | %d–%d |\n", s.MinCase, s.MaxCase)
@@ -129,7 +172,7 @@ func Index(s cluster.Stats, entries []Entry) string {
 		}
 	}
 	fmt.Fprintf(&b, "| clusters | %d (%d new, %d known) for %d failing cases |\n\n", len(entries), len(entries)-known, known, failures)
-	if s.Outcomes[record.OutcomeConsistent] == 0 && s.Verdicts == failures {
+	if s.Outcomes[record.OutcomeConsistent] == 0 && s.Verdicts == failures && h == nil {
 		b.WriteString("Only failing verdicts were read (cliff-diff --failures): the campaign's size is the range of case indexes.\n\n")
 	}
 	b.WriteString("![Failures and distinct clusters over the campaign](failures.svg)\n\n")

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"cliff/lib/cluster"
+	"cliff/lib/history"
 	"cliff/lib/jsonl"
 	"cliff/lib/record"
 )
@@ -253,5 +256,115 @@ func TestReferenceDivergentPage(t *testing.T) {
 	}
 	if strings.Contains(file, "target ref") {
 		t.Errorf("test file names the reference as a target:\n%s", file)
+	}
+}
+
+// nightRun is a nightly run on day d of November 2026 with its clusters
+// as "signature=count".
+func nightRun(d int, cranelift string, clusters ...string) *record.Run {
+	started := time.Date(2026, 11, d, 2, 0, 0, 0, time.UTC)
+	r := &record.Run{ID: started.Format("20060102T150405Z") + "-" + strconv.Itoa(d), Seed: uint64(d),
+		Started: started, Finished: started.Add(30 * time.Minute), Cranelift: cranelift, Profile: "compat", Depth: 5,
+		Mask: "known.mask", BudgetMinutes: 60, Cases: 20000, CPUSeconds: 3540}
+	for i, c := range clusters {
+		at := strings.LastIndex(c, "=") // signatures hold "=="
+		sig, n := c[:at], c[at+1:]
+		count, err := strconv.Atoi(n)
+		if err != nil {
+			panic(c)
+		}
+		r.Clusters = append(r.Clusters, record.RunCluster{Signature: sig, SignatureHash: record.HashString(sig),
+			Verdict: record.OutcomeCompileCrash, Count: count, Representative: fmt.Sprintf("g%016x-%d", d, i)})
+		r.Failures += count
+	}
+	r.Stamp()
+	return r
+}
+
+// nightly is a history of five nights: a finding fixed by 0.138.0, a
+// rare one, one back, one new, and a mask let go on the last night.
+func nightly() *history.Comparison {
+	const (
+		fixed = "compile_crash x86_64/*: panic: assertion `left == right` failed: put_in_xmm_mem_32 @ cranelift-codegen/src/isa/x64/lower/isle.rs:1277"
+		rare  = "divergent riscv64/opt: i8x16 one lane"
+		back  = "compile_crash aarch64/*: panic: no rule matched for term ineg @ cranelift-codegen/src/isa/aarch64/lower.isle:2301"
+		fresh = "crash s390x/*: crash SIGSEGV"
+	)
+	last := nightRun(5, "0.138.0", back+"=2", fresh+"=1")
+	last.Mask = ""
+	resumed := nightRun(3, "0.138.0")
+	resumed.Resumed, resumed.CPUSeconds = true, 610
+	return history.Compare([]*record.Run{
+		nightRun(1, "0.137.1", fixed+"=12", rare+"=1", back+"=1"),
+		nightRun(2, "0.137.1", fixed+"=9"),
+		resumed,
+		nightRun(4, "0.138.0"),
+		last,
+	})
+}
+
+// The history page of a small history, reviewed as a golden file, and
+// its plot.
+func TestHistoryPage(t *testing.T) {
+	c := nightly()
+	golden(t, "history.md", []byte(HistoryPage(c)))
+	svg := HistorySVG(c)
+	d := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("not well-formed XML: %v\n%s", err, svg)
+		}
+	}
+	for _, want := range []string{">0.138.0<", "2026-11-05: 1 new", "2026-11-05: 1 cluster seen before", "2026-11-02: 2 no longer seen",
+		"Cranelift 0.137.1 → 0.138.0", ">mask<", "distinct signatures so far"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("history.svg lacks %q:\n%s", want, svg)
+		}
+	}
+	for _, empty := range []*history.Comparison{history.Compare(nil)} {
+		if page := HistoryPage(empty); !strings.Contains(page, "No run is recorded yet.") {
+			t.Errorf("empty history page:\n%s", page)
+		}
+		if svg := HistorySVG(empty); !strings.Contains(svg, "no run recorded") {
+			t.Errorf("empty history plot:\n%s", svg)
+		}
+	}
+}
+
+// A campaign that is a nightly run gets the history page beside its
+// report, a row in its index, and Replace leaves no page of an earlier
+// report behind.
+func TestReplaceWithHistory(t *testing.T) {
+	c := campaign(t)
+	c.History = nightly()
+	dir := filepath.Join(t.TempDir(), "report")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cluster-0000000000000000.md"), []byte("last night's"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(dir, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.md", "history.md", "history.svg", "failures.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cluster-0000000000000000.md")); err == nil {
+		t.Error("an earlier report's page survived Replace")
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "| nightly run | 20261105T020000Z-5: seed 5, Cranelift 0.138.0, 20000 cases; 1 new since the last run; [the history of 5 runs](history.md) |\n"; !strings.Contains(string(index), want) {
+		t.Errorf("index lacks %q:\n%s", want, index)
+	}
+	if left, _ := filepath.Glob(dir + ".*"); len(left) > 0 {
+		t.Errorf("Replace left %v", left)
 	}
 }
