@@ -64,6 +64,11 @@ type thread struct {
 	// and serve the next one at that depth.
 	frames []*frame
 	pinned Value // the pinned register (get_pinned_reg)
+	// obsOps and obsBytes hold the operands an Observer is shown, reused
+	// from one observation to the next (they are valid only during it):
+	// a guard in a loop is observed on every trip.
+	obsOps   []ir.DataValue
+	obsBytes []byte
 }
 
 // frameAt returns the frame for depth, ready for fn: its values are not

@@ -42,11 +42,19 @@ func (in *Interp) Watch(f *ir.Function, insts []ir.Inst, obs Observer) error {
 
 // observe tells fr's observer of the execution of inst.
 func (t *thread) observe(fr *frame, inst ir.Inst, d *ir.InstData) {
-	ops := make([]ir.DataValue, len(d.Args))
+	ops, b := t.obsOps[:0], t.obsBytes[:0]
 	for k := range d.Args {
 		v, ty := fr.arg(d, k)
-		ops[k] = ToDataValue(ty, v)
+		b = Bytes(b, v, ty.Bytes())
+		ops = append(ops, ir.DataValue{Type: ty})
 	}
+	at := 0
+	for k := range ops { // b may have moved while it grew: slice it last
+		n := ops[k].Type.Bytes()
+		ops[k].Bytes = b[at : at+n : at+n]
+		at += n
+	}
+	t.obsOps, t.obsBytes = ops, b
 	if !fr.fn.observe(fr.fn.f, inst, ops) {
 		fr.fn.watched[inst] = false
 	}

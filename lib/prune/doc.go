@@ -38,8 +38,10 @@
 // Every input vector of the case runs, and a guard that fires on any of
 // them stays. A case the reference cannot answer for on every input (a
 // trap, undefined behaviour, a limit, an unsupported opcode) is left as
-// it is. The pruned case runs again on the reference: unless every input
-// returns what the guarded case returned, every guard is put back
+// it is. The pruned case runs again on the reference, on every input on
+// which a pruned guard's select ran (on the others it runs what the
+// guarded case ran: a select dominates its consumer): unless each returns
+// what the guarded case returned, every guard is put back
 // (Counts.Restored): a case that is undefined or traps on its inputs is
 // never compared. Guards of code that never runs (decoy copies) never
 // fire and are pruned: that code stays unexecuted on every target.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"cliff/lib/interp"
 	"cliff/lib/ir"
@@ -90,7 +91,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 	if total == 0 {
 		return cnt, nil
 	}
-	seen, want, ok := observe(mod, entry, inputs, lim, found)
+	seen, ranOn, want, ok := observe(mod, entry, inputs, lim, found)
 	if !ok {
 		cnt.Unjudged++
 		return cnt, nil
@@ -105,7 +106,6 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 		}
 	}
 	var undo []change
-	executed := false // a pruned guard ran: its operation runs raw
 	for i, f := range mod.Funcs {
 		for _, s := range found[i] {
 			d := &f.Insts[s.inst]
@@ -116,7 +116,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 				}
 				v = g.raw
 				cnt.Pruned[g.kind]++
-				executed = executed || seen[i][g.sel]&ran != 0
+				seen[i][g.sel] |= pruned
 			}
 			if v != d.Args[s.arg] {
 				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
@@ -128,10 +128,16 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Li
 	if len(undo) == 0 {
 		return cnt, nil
 	}
-	// A guard's select dominates its consumer (SSA): when no pruned
-	// select ran, no pruned operation ran, and the re-check would run
-	// the very instructions the observation did.
-	if executed && !sameAnswers(mod, entry, inputs, lim, want) {
+	// A guard's select dominates its consumer (SSA): on an input where no
+	// pruned select ran, no pruned operation ran, and the re-check would
+	// run the very instructions the observation did. The others run again.
+	var again []int
+	for k, sels := range ranOn {
+		if slices.ContainsFunc(sels, func(r selectRef) bool { return seen[r.fn][r.inst]&pruned != 0 }) {
+			again = append(again, k)
+		}
+	}
+	if len(again) > 0 && !sameAnswers(mod, entry, inputs, lim, want, again) {
 		for k := len(undo) - 1; k >= 0; k-- { // last first: a consumer may have two pruned operands
 			c := undo[k]
 			d := &mod.Funcs[c.fn].Insts[c.inst]
@@ -160,21 +166,32 @@ const (
 	watching = 1 << iota // a guard's select, watched
 	ran                  // it ran on some input
 	fired                // it chose its substitute on some input
+	pruned               // its guard was dropped
 )
+
+// A selectRef is a guard's select: a function of the module by index, and
+// its instruction.
+type selectRef struct {
+	fn   int
+	inst ir.Inst
+}
 
 // observe runs entry on every input with the guards' selects watched and
 // returns, per function and instruction, what the run showed (ran,
-// fired), and the answers. ok is false when the reference does not
-// return on some input.
-func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown [][]uint8, answers [][]ir.DataValue, ok bool) {
+// fired), by input the selects that ran on it, and the answers. ok is
+// false when the reference does not return on some input.
+func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown [][]uint8, ranOn [][]selectRef, answers [][]ir.DataValue, ok bool) {
 	in := interp.New(mod, lim)
 	shown = make([][]uint8, len(mod.Funcs))
+	ranOn = make([][]selectRef, len(inputs))
+	input := 0 // the input running
 	for i, f := range mod.Funcs {
 		if len(found[i]) == 0 {
 			continue
 		}
 		seen := make([]uint8, len(f.Insts))
 		firesOnZero := make([]bool, len(f.Insts))
+		lastInput := make([]int, len(f.Insts)) // 1 + the last input it ran on
 		var watch []ir.Inst
 		for _, s := range found[i] {
 			for _, g := range s.chain {
@@ -186,6 +203,10 @@ func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.L
 		}
 		err := in.Watch(f, watch, func(_ *ir.Function, inst ir.Inst, ops []ir.DataValue) bool {
 			seen[inst] |= ran
+			if lastInput[inst] != input+1 {
+				lastInput[inst] = input + 1
+				ranOn[input] = append(ranOn[input], selectRef{i, inst})
+			}
 			if isZero(ops[0].Bytes) == firesOnZero[inst] {
 				seen[inst] |= fired
 				return false // fired once is enough
@@ -193,27 +214,37 @@ func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.L
 			return true
 		})
 		if err != nil {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		shown[i] = seen
 	}
-	answers, ok = run(in, entry, inputs)
-	return shown, answers, ok
+	for input = range inputs {
+		out, ok := run(in, entry, inputs[input:input+1])
+		if !ok {
+			return nil, nil, nil, false
+		}
+		answers = append(answers, out[0])
+	}
+	return shown, ranOn, answers, true
 }
 
-// sameAnswers runs mod afresh on every input and reports whether each
-// returns want's answer.
-func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, want [][]ir.DataValue) bool {
-	got, ok := rerun(interp.New(mod, lim), entry, inputs)
-	if !ok {
+// sameAnswers runs mod afresh on the inputs numbered again and reports
+// whether each returns want's answer.
+func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, want [][]ir.DataValue, again []int) bool {
+	subset := make([][]ir.DataValue, len(again))
+	for j, k := range again {
+		subset[j] = inputs[k]
+	}
+	got, ok := rerun(interp.New(mod, lim), entry, subset)
+	if !ok || len(got) != len(again) {
 		return false
 	}
-	for i := range want {
-		if len(got[i]) != len(want[i]) {
+	for j, k := range again {
+		if len(got[j]) != len(want[k]) {
 			return false
 		}
-		for k := range want[i] {
-			if got[i][k].Type != want[i][k].Type || !bytes.Equal(got[i][k].Bytes, want[i][k].Bytes) {
+		for x := range want[k] {
+			if got[j][x].Type != want[k][x].Type || !bytes.Equal(got[j][x].Bytes, want[k][x].Bytes) {
 				return false
 			}
 		}

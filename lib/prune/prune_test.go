@@ -1,6 +1,7 @@
 package prune
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -353,5 +354,56 @@ block0(v0: f32, v1: f32):
 	}
 	if text, want := text(mod), text(mustParse(t, twoNaNs)); text != want {
 		t.Errorf("the guards are not back:\n%s", text)
+	}
+}
+
+// TestRecheckRunsOnlyWherePrunedGuardsRan: the re-check runs the inputs
+// on which a pruned guard's select ran, with their own expected answers,
+// and no other: on the rest the pruned case runs what the guarded one
+// did (the select dominates its consumer).
+func TestRecheckRunsOnlyWherePrunedGuardsRan(t *testing.T) {
+	// The division runs only when v2 is not 0: inputs 1 and 3.
+	const branchy = `function %main(i64, i64, i64) -> i64 {
+block0(v0: i64, v1: i64, v2: i64):
+    brif v2, block1, block2
+block1:
+@c1ff v3 = iconst.i64 0
+@c1ff v4 = icmp eq v1, v3
+@c1ff v5 = iconst.i64 1
+@c1ff v6 = select v4, v5, v1
+    v7 = udiv v0, v6
+    return v7
+block2:
+    return v0
+}
+`
+	defer func(saved func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
+	var rechecked [][]ir.DataValue
+	rerun = func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
+		rechecked = inputs
+		return run(in, entry, inputs)
+	}
+	mod := mustParse(t, branchy)
+	inputs := args(t, mod, [][]string{{"9", "0", "0"}, {"9", "3", "1"}, {"5", "0", "0"}, {"8", "2", "1"}})
+	got, err := Module(mod, "%main", inputs, interp.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Pruned[Zero] != 1 || got.Changed != 1 {
+		t.Fatalf("pruned %v, changed %d: want the zero guard pruned", got.Pruned, got.Changed)
+	}
+	if len(rechecked) != 2 || !slices.Equal(rechecked[0][2].Bytes, inputs[1][2].Bytes) || !slices.Equal(rechecked[1][1].Bytes, inputs[3][1].Bytes) {
+		t.Errorf("re-checked %v, want inputs 1 and 3", rechecked)
+	}
+	// Their answers are held to their own inputs' answers: a wrong one
+	// for input 3 alone puts the guard back.
+	rerun = func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
+		got, ok := run(in, entry, inputs)
+		got[len(got)-1][0].Bytes[0] ^= 1
+		return got, ok
+	}
+	mod = mustParse(t, branchy)
+	if got, err = Module(mod, "%main", inputs, interp.DefaultLimits); err != nil || got.Restored[Zero] != 1 {
+		t.Errorf("restored %v (%v), want the zero guard back", got.Restored, err)
 	}
 }
