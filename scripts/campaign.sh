@@ -199,10 +199,10 @@ if [ "$mode" = resume ] || [ "$mode" = finish ]; then
 		. "$root/scenarios.env"
 		for sc in $SCENARIOS; do dirs+=("$root/$sc"); done
 	else
-		[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to resume"
+		[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to $mode"
 		dirs=("$OUT")
 	fi
-	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to resume"; done
+	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to $mode"; done
 	# shellcheck source=/dev/null
 	. "${dirs[0]}/campaign.env"
 else
