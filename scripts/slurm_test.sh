@@ -318,5 +318,38 @@ if [ "$halfway" = 1 ]; then
 		fail "chunk $chunk's task ${array}_1, cancelled halfway, is not a killed run in $tasks: $(cat "$tasks")"
 fi
 
+# Where the cluster keeps accounting, sacct's rows come first. This one
+# has none, so finish.sbatch runs again (as a plain script) with a sacct
+# that prints rows as sacct --parsable2 prints them for array tasks and
+# their steps: tasks with their times and peak memory (the largest
+# step's), one without MaxRSS (accounting not yet written: the task's
+# own record stands), a cancelled one that never ran, and the pending
+# rest of an array.
+second=$(awk '$1 == "array" { a = $2 } END { print a }' slurm/slurm/jobs)
+mkdir -p fake
+cat > fake/sacct <<EOF
+#!/bin/sh
+cat <<'ROWS'
+${array}_3|CANCELLED by 0|00:00:00|00:00:00||None assigned
+${second}_1|COMPLETED|00:01:05|01:02.500||cliffnode
+${second}_1.batch|COMPLETED|00:01:05|01:02.500|1536K|cliffnode
+${second}_1.extern|COMPLETED|00:01:05|00:00:00|512K|cliffnode
+${second}_2|COMPLETED|00:00:03|00:02.100||cliffnode
+${second}_3|COMPLETED|1-00:00:01|1:02:03||cliffnode
+${second}_3.batch|COMPLETED|1-00:00:01|1:02:03|1.5G|cliffnode
+${second}_[5-6]|PENDING|00:00:00|00:00:00||None assigned
+ROWS
+EOF
+chmod +x fake/sacct
+PATH=$work/fake:$PATH timeout 300 "$repo/scripts/slurm/finish.sbatch" "$repo" "$work/slurm" > refinish.log 2>&1 || [ $? = 1 ] ||
+	fail "finish.sbatch with sacct: $(cat refinish.log)"
+row() { awk -F'\t' -v j="$1" -v OFS='|' '$2 == j { $1 = $1; print }' "$tasks"; }
+[ "$(row "${array}_3")" = "$((3 * chunk))|${array}_3|None assigned|CANCELLED by 0|0|0.0|-|sacct" ] || fail "sacct's row of ${array}_3: $(row "${array}_3")"
+[ "$(row "${second}_1")" = "$chunk|${second}_1|cliffnode|COMPLETED|65|62.5|1.5|sacct" ] || fail "sacct's row of ${second}_1: $(row "${second}_1")"
+[[ $(row "${second}_2") == "$((2 * chunk))|${second}_2|cliffnode|COMPLETED|"*"|self" ]] || fail "${second}_2, no MaxRSS in sacct: $(row "${second}_2")"
+[ "$(row "${second}_3")" = "$((3 * chunk))|${second}_3|cliffnode|COMPLETED|86401|3723.0|1536.0|sacct" ] || fail "sacct's row of ${second}_3: $(row "${second}_3")"
+[ "$(awk -F'\t' '$2 ~ /\[/' "$tasks")" = "" ] || fail "the pending rest of an array became a row: $(cat "$tasks")"
+grep -q '; sacct: 4 task(s))$' slurm/slurm/summary.txt || fail "the summary does not say sacct answered: $(grep '== tasks' slurm/slurm/summary.txt)"
+
 echo "== equal: $cases_slurm cases both ways, the same case IDs and verdicts, $failing failing (failures.jsonl.zst and clusters.jsonl equal apart from timings); $runs task runs in the summary ($killed cancelled halfway)"
 echo "slurm_test.sh: ok in $(($(date +%s) - began)) s"
