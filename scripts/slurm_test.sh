@@ -69,7 +69,7 @@ stragglers() {
 	done
 }
 cleanup() {
-	local status=$? pid left
+	local status=$? pid left i
 	set +e
 	# Out of the work directory, or this shell's subshells would count as
 	# stragglers.
@@ -99,7 +99,8 @@ cleanup() {
 		done
 		if [ -n "$left" ]; then
 			echo "slurm_test.sh: processes left in $work, killed: $(ps -o pid=,args= -p "$(paste -sd, <<< "$left")" 2>/dev/null)" >&2
-			kill -KILL $left 2>/dev/null
+			mapfile -t left <<< "$left"
+			kill -KILL "${left[@]}" 2>/dev/null
 			[ "$status" != 0 ] || status=1
 		fi
 		if [ "$keep" = 1 ]; then
