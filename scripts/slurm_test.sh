@@ -204,6 +204,8 @@ JobCompType=jobcomp/none
 MpiDefault=none
 ReturnToService=2
 KillWait=5
+# Small, so that submit.sh's check of the number of chunks is tested.
+MaxArraySize=8
 NodeName=cliffnode NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=test Nodes=cliffnode Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -247,6 +249,15 @@ array=$(awk '$1 == "array" { print $2 }' slurm/slurm/jobs)
 [ -n "$array" ] || fail "no array job recorded: $(cat submit1.log)"
 chunks=$(((n + chunk - 1) / chunk))
 grep -q "array job $array: chunks 0-$((chunks - 1)), at most 1 at once" submit1.log || fail "submission: $(cat submit1.log)"
+# While it runs: its progress; no second submission into it.
+OUT=slurm timeout 30 "$repo/scripts/slurm/submit.sh" --status > status.log 2>&1 || fail "submit.sh --status: $(cat status.log)"
+grep -q "^$work/slurm: [0-9] of $chunks chunks done, [0-9]* failing cases so far" status.log || fail "submit.sh --status: $(cat status.log)"
+grep -q 'cliff-campaign \(pending\|running\)' status.log || fail "submit.sh --status shows no task: $(cat status.log)"
+status=0
+OUT=slurm timeout 30 "$repo/scripts/slurm/submit.sh" --resume > refused.log 2>&1 || status=$?
+if [ "$status" != 2 ] || ! grep -q 'still queued or running' refused.log; then
+	fail "resubmitted while queued: exit $status, $(cat refused.log)"
+fi
 # Cancelled when chunk 0's task has ended (its record has a line with its
 # exit status after the one that says it is running) and chunk 1's has
 # run for a second (a chunk takes several): a chunk killed halfway, to be
@@ -265,6 +276,19 @@ done1=$(find slurm -maxdepth 1 -name 'chunk-*.done' | wc -l)
 [ "$done1" -lt "$chunks" ] || fail "every chunk was done before the array was cancelled: nothing to resume (a slower campaign: more cases)"
 [ "$(cat slurm/slurm/finish.status 2>/dev/null)" = 2 ] || fail "the final job after a cancelled array: status $(cat slurm/slurm/finish.status 2>/dev/null || echo none), want 2"
 grep -q "of $chunks chunks unfinished" slurm/slurm/summary.txt || fail "the final job does not name the unfinished chunks: $(cat slurm/slurm/summary.txt)"
+status=0
+OUT=slurm CHUNK=$chunk timeout 30 "$repo/scripts/slurm/submit.sh" "$n" "$depth" "$seed" > refused.log 2>&1 || status=$?
+if [ "$status" != 2 ] || ! grep -q 'unfinished campaign: resume it with scripts/slurm/submit.sh --resume' refused.log; then
+	fail "an unfinished campaign replaced: exit $status, $(cat refused.log)"
+fi
+# More chunks than MaxArraySize: refused before anything is submitted,
+# naming the CHUNK that fits, and no campaign left half made.
+status=0
+OUT=toomany CHUNK=10 timeout 30 "$repo/scripts/slurm/submit.sh" 100 2 1 > toomany.log 2>&1 || status=$?
+if [ "$status" != 2 ] || ! grep -q "10 chunks of 10: more than this cluster's MaxArraySize (8) allows; CHUNK=13 or more fits" toomany.log; then
+	fail "10 chunks with MaxArraySize 8: exit $status, $(cat toomany.log)"
+fi
+[ ! -e toomany/campaign.env ] || fail "a refused submission left toomany/campaign.env"
 
 echo "== slurm: submit.sh --resume ($done1 of $chunks chunks done)"
 OUT=slurm timeout 120 "$repo/scripts/slurm/submit.sh" --resume > submit2.log 2>&1 || fail "submit.sh --resume: exit $?: $(cat submit2.log)"
@@ -275,6 +299,10 @@ got=$(tr ',' '\n' <<< "$spec" | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2
 waitqueue 600
 slurm_status=$(cat slurm/slurm/finish.status 2>/dev/null || echo none)
 [ "$slurm_status" = "$local_status" ] || fail "final job: exit $slurm_status, the local campaign $local_status"
+# Judged: resubmitting submits nothing.
+OUT=slurm timeout 30 "$repo/scripts/slurm/submit.sh" --resume > again.log 2>&1 || fail "submit.sh --resume of a finished campaign: $(cat again.log)"
+grep -q 'the campaign is finished' again.log || fail "submit.sh --resume of a finished campaign: $(cat again.log)"
+[ "$(grep -c '^array' slurm/slurm/jobs)" = 2 ] || fail "a finished campaign resubmitted: $(cat slurm/slurm/jobs)"
 
 # The same campaign both ways. Only timings may differ: each result's
 # "timings" object (compile, link and exec times, when it was done) and

@@ -142,6 +142,8 @@ mkdir -p "$slurm/usage"
 max=$(scontrol show config | awk '$1 == "MaxArraySize" { print $3 }')
 chunks=$(((N + CHUNK - 1) / CHUNK))
 if [ -n "$max" ] && [ "$chunks" -gt "$max" ]; then
+	# Nothing ran: no campaign is left half made.
+	[ "$mode" = resume ] || rm -f "$OUT/campaign.env"
 	die "$chunks chunks of $CHUNK: more than this cluster's MaxArraySize ($max) allows; CHUNK=$(((N + max - 1) / max)) or more fits"
 fi
 spec=$(chunks_left | ranges)
@@ -149,7 +151,7 @@ submitted=()
 if [ -n "$spec" ]; then
 	array=$(sbatch --parsable --array="$spec${throttle:+%$throttle}" --job-name=cliff-campaign \
 		--output="$slurm/task-%A_%a.out" "${extra[@]}" "$here/scripts/slurm/campaign.sbatch" "$here" "$OUT") ||
-		die "sbatch refused the array ($spec)"
+		die "sbatch refused the array ($spec); resubmit with scripts/slurm/submit.sh --resume [-- SBATCH-OPTION...]"
 	array=${array%%;*}
 	printf 'array %s %s %s\n' "$array" "$spec${throttle:+%$throttle}" "$(date -u +%FT%TZ)" >> "$slurm/jobs"
 	submitted+=("array job $array: chunks $spec${throttle:+, at most $throttle at once}")
@@ -162,7 +164,7 @@ final=$(sbatch --parsable "${dep[@]}" --job-name=cliff-finish --output="$slurm/f
 	"${extra[@]}" "$here/scripts/slurm/finish.sbatch" "$here" "$OUT") || {
 	# Without its final job the array would run for nothing.
 	[ -z "$spec" ] || scancel "$array" || true
-	die "sbatch refused the final job${spec:+ (array job $array cancelled)}"
+	die "sbatch refused the final job${spec:+ (array job $array cancelled)}; resubmit with scripts/slurm/submit.sh --resume [-- SBATCH-OPTION...]"
 }
 final=${final%%;*}
 printf 'finish %s afterany:%s %s\n' "$final" "${array:-none}" "$(date -u +%FT%TZ)" >> "$slurm/jobs"
