@@ -101,8 +101,9 @@ if [ "$mode" = status ]; then
 	echo "$OUT: $done of $chunks chunks done, $failing failing cases so far"
 	q=$(queued | paste -sd, -)
 	if [ -n "$q" ]; then
-		# --array: a line per task, not one for the pending rest.
-		squeue --noheader --array --jobs "$q" --format '%i %j %T' |
+		# --array: a line per task, not one for the pending rest. A job
+		# that ends meanwhile makes squeue complain; the count stands.
+		{ squeue --noheader --array --jobs "$q" --format '%i %j %T' || true; } |
 			awk '{ n[$2 " " tolower($3)]++ } END { for (s in n) printf "  %d %s\n", n[s], s }' | sort -k2
 	else
 		echo "  no job of it is queued"
