@@ -69,17 +69,17 @@ stragglers() {
 	done
 }
 cleanup() {
-	local status=$? pid left i
+	local status=$? pid left i deadline
 	set +e
 	# Out of the work directory, or this shell's subshells would count as
 	# stragglers.
 	cd /
 	if [ -n "$work" ]; then
-		# The jobs first, while slurmd is there to end them.
+		# The jobs first, while slurmd is there to end them: 10 s at most.
 		if [ -n "${SLURM_CONF:-}" ] && [ ${#pids[@]} -ge 3 ]; then
 			timeout 10 scancel --full --user root > /dev/null 2>&1
-			for _ in $(seq 50); do
-				[ -z "$(timeout 5 squeue --noheader 2>/dev/null)" ] && break
+			deadline=$(($(date +%s) + 10))
+			while [ "$(date +%s)" -lt "$deadline" ] && [ -n "$(timeout 5 squeue --noheader 2>/dev/null)" ]; do
 				sleep 0.2
 			done
 		fi
@@ -91,10 +91,10 @@ cleanup() {
 			kill -KILL "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 		done
-		# A job's slurmstepd ends a moment after squeue stops showing it.
-		for _ in $(seq 50); do
-			left=$(stragglers)
-			[ -n "$left" ] || break
+		# A job's slurmstepd ends a moment after squeue stops showing it:
+		# 10 s at most. It ignores SIGTERM, hence SIGKILL after that.
+		deadline=$(($(date +%s) + 10))
+		while left=$(stragglers) && [ -n "$left" ] && [ "$(date +%s)" -lt "$deadline" ]; do
 			sleep 0.2
 		done
 		if [ -n "$left" ]; then
