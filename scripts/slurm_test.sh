@@ -321,6 +321,9 @@ zstdcat local/failures.jsonl.zst | untimed > local.failures
 zstdcat slurm/failures.jsonl.zst | untimed > slurm.failures
 cmp -s local.failures slurm.failures || fail "failures.jsonl.zst differs from the local campaign's apart from timings"
 failing=$(wc -l < local.failures)
+# Not a failure of the test (a change to cliff or its corpus moves the
+# findings), but the comparison of the failures then proves little.
+[ "$failing" -gt 0 ] || echo "slurm_test.sh: warning: no failing case (without out/corpus.jsonl.zst?): failures.jsonl.zst compared empty" >&2
 # The local campaign judged by --finish too, for its clusters.
 OUT=local timeout 300 "$repo/scripts/campaign.sh" --finish > local-finish.log 2>&1 || [ $? = 1 ] || fail "campaign.sh --finish on the local campaign: $(cat local-finish.log)"
 cmp -s <(untimed < local/clusters.jsonl) <(untimed < slurm/clusters.jsonl) || fail "clusters.jsonl differs from the local campaign's apart from timings"
