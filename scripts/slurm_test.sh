@@ -16,7 +16,12 @@
 #   - the summary has every task run's time and peak memory from the
 #     tasks' own measurements (GNU time; bash's time, no memory, for the
 #     first submission, run with CLIFF_GNU_TIME pointing nowhere), and says
-#     why sacct had nothing.
+#     why sacct had nothing; the final job run again with a sacct that
+#     prints rows as sacct does with accounting storage takes those first;
+#   - submit.sh --status shows the progress, and submit.sh refuses a
+#     second submission while jobs are queued, a new campaign over an
+#     unfinished one, and more chunks than MaxArraySize (before it
+#     submits anything); a judged campaign resubmitted submits nothing.
 # Every daemon it started is stopped and its files removed on any exit;
 # every wait is bounded, and a failure prints the daemons' log tails.
 # Needs root (apt-get, daemons as root). scripts/test.sh runs it.
@@ -121,8 +126,9 @@ trap 'exit 143' TERM
 
 # Debian's packages, installed when missing: slurm-wlm (slurmctld,
 # slurmd, the client commands), munge, and GNU time, the tasks' own
-# measurement. The package scripts start no daemon here (policy-rc.d,
-# or no init); the test starts its own.
+# measurement. The test runs daemons of its own, with their own
+# configuration, key and socket; a system daemon a package script may
+# start (not here: policy-rc.d forbids it) is neither used nor touched.
 missing=
 for p in slurm-wlm slurmctld slurmd slurm-client munge time; do
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
