@@ -189,6 +189,41 @@ failing_lines() {
 	cat "$1"/chunk-*.failures.jsonl | head -n "$2" |
 		sed -n 's/.*"case_id":"\([^"]*\)","verdict":"\([^"]*\)".*"summary":"\([^"]*\)".*/  \1 \2: \3/p' | cut -c1-200 || true
 }
+# finish judges the campaign in $OUT whose chunks ran elsewhere
+# (--finish), and exits with cliff-diff's status.
+finish() {
+	local k missing=() chunks=$(((N + CHUNK - 1) / CHUNK)) diff_status all
+	# The chunks ran elsewhere, each on its own: a chunk missing here is
+	# one that failed or never ran, and the verdicts would lack its cases.
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do [ -e "$OUT/chunk-$k.done" ] || missing+=("$k"); done
+	[ ${#missing[@]} = 0 ] ||
+		die "${#missing[@]} of $chunks chunks unfinished (the chunks of cases ${missing[*]:0:8}$([ ${#missing[@]} -le 8 ] || echo ' ...')): run them (OUT=$OUT CAMPAIGN_CHUNK=K scripts/campaign.sh, or scripts/slurm/submit.sh --resume), then --finish again"
+	echo "== verdicts"
+	diff_status=0
+	verdicts "$OUT" || diff_status=$?
+	grep -v '^cliff-diff: [0-9]* of [0-9]* cases failed$' "$OUT/diff.log" | tail -n 3
+	echo "$N cases in $chunks chunks of $CHUNK, $(configs "$OUT")"
+	if [ "$diff_status" = 1 ]; then
+		echo "failing cases: $OUT/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
+		failing_lines "$OUT" 10
+	fi
+	# Every verdict, so that the report counts the whole campaign; chunk
+	# by chunk in campaign order (given several files, cliff-diff joins
+	# them by case and writes verdicts only as cases complete). Through a
+	# file, not a pipe: cliff-cluster's exit 1 (a new cluster) would hide
+	# a failed cliff-diff.
+	echo "== clusters: $OUT/clusters.jsonl, report $OUT/report/index.md"
+	all=$OUT/.verdicts.jsonl
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do
+		"$here/bin/cliff-diff" "$OUT/chunk-$k.results.jsonl.zst" 2>> "$OUT/diff.log" || [ $? = 1 ] ||
+			die "cliff-diff failed on chunk $k, see $OUT/diff.log"
+	done > "$all"
+	"$here/bin/cliff-cluster" --summary --report "$OUT/report" -o "$OUT/clusters.jsonl" "$all" 2> "$OUT/cluster.log" || [ $? = 1 ] ||
+		die "cliff-cluster failed, see $OUT/cluster.log"
+	rm -f "$all"
+	tail -n 20 "$OUT/cluster.log"
+	exit "$diff_status"
+}
 
 dirs=()
 if [ "$mode" = resume ] || [ "$mode" = finish ]; then
@@ -205,6 +240,7 @@ if [ "$mode" = resume ] || [ "$mode" = finish ]; then
 	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to $mode"; done
 	# shellcheck source=/dev/null
 	. "${dirs[0]}/campaign.env"
+	[ "$mode" != finish ] || finish
 else
 	N=${1:-${N:-1000}} DEPTH=${2:-${DEPTH:-5}}
 	# A fresh seed by default, so that nightly runs differ; it is printed
@@ -259,7 +295,7 @@ else
 		dirs=("$OUT")
 	fi
 fi
-if [ -n "${CRANELIFT:-}" ] && [ "$mode" != finish ]; then
+if [ -n "${CRANELIFT:-}" ]; then
 	# Build (or find) the drivers once, before the chunks ask for them
 	# side by side; a release that cannot be built stops here, in one line.
 	IFS=, read -r -a specs <<< "$CRANELIFT"
@@ -270,39 +306,6 @@ chunks=$(((N + CHUNK - 1) / CHUNK))
 if [ "$mode" = prepare ]; then
 	echo "== prepared: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, $chunks chunks of $CHUNK, in $OUT"
 	exit 0
-fi
-if [ "$mode" = finish ]; then
-	# The chunks ran elsewhere, each on its own: a chunk missing here is
-	# one that failed or never ran, and the verdicts would lack its cases.
-	missing=()
-	for k in $(seq 0 "$CHUNK" $((N - 1))); do [ -e "$OUT/chunk-$k.done" ] || missing+=("$k"); done
-	[ ${#missing[@]} = 0 ] ||
-		die "${#missing[@]} of $chunks chunks unfinished (the chunks of cases ${missing[*]:0:8}$([ ${#missing[@]} -le 8 ] || echo ' ...')): run them (OUT=$OUT CAMPAIGN_CHUNK=K scripts/campaign.sh, or scripts/slurm/submit.sh --resume), then --finish again"
-	echo "== verdicts"
-	diff_status=0
-	verdicts "$OUT" || diff_status=$?
-	grep -v '^cliff-diff: [0-9]* of [0-9]* cases failed$' "$OUT/diff.log" | tail -n 3
-	echo "$N cases in $chunks chunks of $CHUNK, $(configs "$OUT")"
-	if [ "$diff_status" = 1 ]; then
-		echo "failing cases: $OUT/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
-		failing_lines "$OUT" 10
-	fi
-	# Every verdict, so that the report counts the whole campaign; chunk
-	# by chunk in campaign order (given several files, cliff-diff joins
-	# them by case and writes verdicts only as cases complete). Through a
-	# file, not a pipe: cliff-cluster's exit 1 (a new cluster) would hide
-	# a failed cliff-diff.
-	echo "== clusters: $OUT/clusters.jsonl, report $OUT/report/index.md"
-	all=$OUT/.verdicts.jsonl
-	for k in $(seq 0 "$CHUNK" $((N - 1))); do
-		"$here/bin/cliff-diff" "$OUT/chunk-$k.results.jsonl.zst" 2>> "$OUT/diff.log" || [ $? = 1 ] ||
-			die "cliff-diff failed on chunk $k, see $OUT/diff.log"
-	done > "$all"
-	"$here/bin/cliff-cluster" --summary --report "$OUT/report" -o "$OUT/clusters.jsonl" "$all" 2> "$OUT/cluster.log" || [ $? = 1 ] ||
-		die "cliff-cluster failed, see $OUT/cluster.log"
-	rm -f "$all"
-	tail -n 20 "$OUT/cluster.log"
-	exit "$diff_status"
 fi
 total=$((chunks * ${#dirs[@]}))
 jobs=${JOBS:-$(nproc)}
