@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of cliff: vet, then the unit, conformance and end-to-end
 # tests of all packages, and the campaign, census and Slurm scripts' own
-# tests (scripts/slurm_test.sh, about 40 s, installs slurm-wlm and munge;
+# tests (scripts/slurm_test.sh, 30 to 45 s, installs slurm-wlm and munge;
 # as root only). CI runs
 # exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that
 # Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
@@ -28,7 +28,7 @@ go vet ./...
 go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/census_test.sh
-# A one-node Slurm on loopback: about 40 s, and root only (CI is root).
+# A one-node Slurm on loopback: 30 to 45 s, and root only (CI is root).
 if [ "$(id -u)" = 0 ]; then
 	scripts/slurm_test.sh
 else
