@@ -7,6 +7,13 @@
 #
 #   scripts/campaign.sh [N [DEPTH [SEED]]]    a new campaign (default 1000 5, a fresh seed)
 #   scripts/campaign.sh --resume              finish the interrupted campaign (or scenarios) in $OUT
+#   scripts/campaign.sh --prepare [N [DEPTH [SEED]]]
+#                                             a new campaign's $OUT/campaign.env only, for chunks
+#                                             run elsewhere (OUT=... CAMPAIGN_CHUNK=K scripts/campaign.sh
+#                                             runs the chunk of cases K, K+1, ...; scripts/slurm does)
+#   scripts/campaign.sh --finish              judge such a campaign once every chunk is done: its
+#                                             verdicts, as a campaign's end writes them, and its
+#                                             clusters and report ($OUT/clusters.jsonl, $OUT/report/)
 #   scripts/campaign.sh --scenarios [N [DEPTH [SEED]]]
 #                                             CLIR's five scenarios in one go, N cases each:
 #                                             compat and the four target-specific ones, in
@@ -74,6 +81,8 @@ if [ "${CAMPAIGN_CHUNK:-}" != "" ]; then
 	# everywhere. cliff-run bounds every compile and run; the caller
 	# bounds the chunk. Its results are written as they are made, so a
 	# kill loses only cases in flight; --resume skips the rest.
+	# OUT may be relative when a chunk is run by hand (--prepare).
+	OUT=$(abs "$OUT")
 	# shellcheck source=/dev/null
 	. "$OUT/campaign.env"
 	first=$CAMPAIGN_CHUNK
@@ -115,8 +124,10 @@ mode=new
 case ${1:-} in
 --resume) mode=resume; shift ;;
 --scenarios) mode=scenarios; shift ;;
+--prepare) mode=prepare; shift ;;
+--finish) mode=finish; shift ;;
 esac
-[ $# -le 3 ] || die "usage: scripts/campaign.sh [--scenarios] [N [DEPTH [SEED]]] | --resume"
+[ $# -le 3 ] || die "usage: scripts/campaign.sh [--scenarios | --prepare] [N [DEPTH [SEED]]] | --resume | --finish"
 OUT=$(abs "${OUT:-out/campaign}")
 root=$OUT
 # The five scenarios of CLIR's dual mode: compat, and one per target.
@@ -139,26 +150,97 @@ new_campaign() {
 	[ "$REF" = 1 ] && arches=$arches,ref
 	mkdir -p "$dir"
 	rm -f "$dir"/chunk-* "$dir"/failures.jsonl.zst "$dir"/finished
+	# What --finish wrote for the campaign before.
+	rm -rf "$dir"/clusters.jsonl "$dir"/cluster.log "$dir"/report
 	for v in N DEPTH SEED CHUNK REFINE OPTS MASK CORPUS CROSSOVER WEIGHTS SWARM CRANELIFT FEATURES; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done > "$dir/campaign.env"
 	printf 'PROFILE=%q\nARCHES=%q\nSETS=%q\n' "$profile" "$arches" "$sets" >> "$dir/campaign.env"
 }
 
+# verdicts DIR judges a finished campaign: DIR/failures.jsonl.zst and
+# DIR/diff.log; the status is cliff-diff's (0, or 1: findings).
+verdicts() {
+	local dir=$1 diff_status=0
+	"$here/bin/cliff-diff" --summary --failures -o "$dir/failures.jsonl.zst" "$dir"/chunk-*.results.jsonl.zst 2> "$dir/diff.log" || diff_status=$?
+	[ "$diff_status" -le 1 ] || die "cliff-diff failed (exit $diff_status), see $dir/diff.log"
+	touch "$dir/finished"
+	return "$diff_status"
+}
+# configs DIR says where a campaign's cases ran.
+configs() {
+	# shellcheck source=/dev/null
+	(
+		. "$1/campaign.env"
+		levels=$(tr ',' '\n' <<< "$OPTS" | grep -c .)
+		if [ "$PROFILE" = compat ] || [ -z "${ARCHES:-}" ]; then
+			printf 'each on 4 targets (and Pulley where it lowers the case) x %d opt levels' "$levels"
+		else
+			printf 'each on %s x %d opt levels' "$(tr ',' '\n' <<< "$ARCHES" | grep -v -x -e interp -e ref | paste -sd,)" "$levels"
+		fi
+		if [ "${SWARM:-0}" = 1 ]; then
+			printf ', %d flag set(s) per target drawn per chunk' "$SETS"
+		fi
+		if [[ ${ARCHES:-} == *interp* ]]; then printf ' and the interpreter'; fi
+		if [[ ${ARCHES:-} == *ref* ]]; then printf " and cliff's reference"; fi
+	)
+}
+failing_lines() {
+	cat "$1"/chunk-*.failures.jsonl | head -n "$2" |
+		sed -n 's/.*"case_id":"\([^"]*\)","verdict":"\([^"]*\)".*"summary":"\([^"]*\)".*/  \1 \2: \3/p' | cut -c1-200 || true
+}
+# finish judges the campaign in $OUT whose chunks ran elsewhere
+# (--finish), and exits with cliff-diff's status.
+finish() {
+	local k missing=() chunks=$(((N + CHUNK - 1) / CHUNK)) diff_status all
+	# The chunks ran elsewhere, each on its own: a chunk missing here is
+	# one that failed or never ran, and the verdicts would lack its cases.
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do [ -e "$OUT/chunk-$k.done" ] || missing+=("$k"); done
+	[ ${#missing[@]} = 0 ] ||
+		die "${#missing[@]} of $chunks chunks unfinished (the chunks of cases ${missing[*]:0:8}$([ ${#missing[@]} -le 8 ] || echo ' ...')): run them (OUT=$OUT CAMPAIGN_CHUNK=K scripts/campaign.sh, or scripts/slurm/submit.sh --resume), then --finish again"
+	echo "== verdicts"
+	diff_status=0
+	verdicts "$OUT" || diff_status=$?
+	grep -v '^cliff-diff: [0-9]* of [0-9]* cases failed$' "$OUT/diff.log" | tail -n 3
+	echo "$N cases in $chunks chunks of $CHUNK, $(configs "$OUT")"
+	if [ "$diff_status" = 1 ]; then
+		echo "failing cases: $OUT/failures.jsonl.zst (cliff-diff's verdicts; the first ones below)"
+		failing_lines "$OUT" 10
+	fi
+	# Every verdict, so that the report counts the whole campaign; chunk
+	# by chunk in campaign order (given several files, cliff-diff joins
+	# them by case and writes verdicts only as cases complete). Through a
+	# file, not a pipe: cliff-cluster's exit 1 (a new cluster) would hide
+	# a failed cliff-diff.
+	echo "== clusters: $OUT/clusters.jsonl, report $OUT/report/index.md"
+	all=$OUT/.verdicts.jsonl
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do
+		"$here/bin/cliff-diff" "$OUT/chunk-$k.results.jsonl.zst" 2>> "$OUT/diff.log" || [ $? = 1 ] ||
+			die "cliff-diff failed on chunk $k, see $OUT/diff.log"
+	done > "$all"
+	"$here/bin/cliff-cluster" --summary --report "$OUT/report" -o "$OUT/clusters.jsonl" "$all" 2> "$OUT/cluster.log" || [ $? = 1 ] ||
+		die "cliff-cluster failed, see $OUT/cluster.log"
+	rm -f "$all"
+	tail -n 20 "$OUT/cluster.log"
+	exit "$diff_status"
+}
+
 dirs=()
-if [ "$mode" = resume ]; then
-	[ $# = 0 ] || die "--resume takes the campaign's own N, DEPTH and SEED (from $OUT/campaign.env)"
+if [ "$mode" = resume ] || [ "$mode" = finish ]; then
+	[ $# = 0 ] || die "--$mode takes the campaign's own N, DEPTH and SEED (from $OUT/campaign.env)"
 	if [ -f "$root/scenarios.env" ]; then
+		[ "$mode" = resume ] || die "--finish judges one campaign; $root holds scenarios (scripts/campaign.sh --resume runs and judges them)"
 		# shellcheck source=/dev/null
 		. "$root/scenarios.env"
 		for sc in $SCENARIOS; do dirs+=("$root/$sc"); done
 	else
-		[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to resume"
+		[ -f "$OUT/campaign.env" ] || die "$OUT holds no campaign to $mode"
 		dirs=("$OUT")
 	fi
-	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to resume"; done
+	for d in "${dirs[@]}"; do [ -f "$d/campaign.env" ] || die "$d holds no campaign to $mode"; done
 	# shellcheck source=/dev/null
 	. "${dirs[0]}/campaign.env"
+	[ "$mode" != finish ] || finish
 else
 	N=${1:-${N:-1000}} DEPTH=${2:-${DEPTH:-5}}
 	# A fresh seed by default, so that nightly runs differ; it is printed
@@ -221,6 +303,10 @@ if [ -n "${CRANELIFT:-}" ]; then
 		die "$(grep -m1 'cannot build\|not a release\|cliff-cranelift:' "$root/cranelift.log" || tail -n 1 "$root/cranelift.log")"
 fi
 chunks=$(((N + CHUNK - 1) / CHUNK))
+if [ "$mode" = prepare ]; then
+	echo "== prepared: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, $chunks chunks of $CHUNK, in $OUT"
+	exit 0
+fi
 total=$((chunks * ${#dirs[@]}))
 jobs=${JOBS:-$(nproc)}
 jobs=$((jobs < total ? jobs : total))
@@ -275,38 +361,6 @@ if [ -n "$progress_pid" ]; then
 	printf '\r\033[K' >&2
 fi
 [ "$status" = 0 ] || die "a chunk failed (exit $status); see $root/**/chunk-*.log, then scripts/campaign.sh --resume"
-
-# verdicts DIR judges a finished campaign: DIR/failures.jsonl.zst and
-# DIR/diff.log; the status is cliff-diff's (0, or 1: findings).
-verdicts() {
-	local dir=$1 diff_status=0
-	"$here/bin/cliff-diff" --summary --failures -o "$dir/failures.jsonl.zst" "$dir"/chunk-*.results.jsonl.zst 2> "$dir/diff.log" || diff_status=$?
-	[ "$diff_status" -le 1 ] || die "cliff-diff failed (exit $diff_status), see $dir/diff.log"
-	touch "$dir/finished"
-	return "$diff_status"
-}
-# configs DIR says where a campaign's cases ran.
-configs() {
-	# shellcheck source=/dev/null
-	(
-		. "$1/campaign.env"
-		levels=$(tr ',' '\n' <<< "$OPTS" | grep -c .)
-		if [ "$PROFILE" = compat ] || [ -z "${ARCHES:-}" ]; then
-			printf 'each on 4 targets (and Pulley where it lowers the case) x %d opt levels' "$levels"
-		else
-			printf 'each on %s x %d opt levels' "$(tr ',' '\n' <<< "$ARCHES" | grep -v -x -e interp -e ref | paste -sd,)" "$levels"
-		fi
-		if [ "${SWARM:-0}" = 1 ]; then
-			printf ', %d flag set(s) per target drawn per chunk' "$SETS"
-		fi
-		if [[ ${ARCHES:-} == *interp* ]]; then printf ' and the interpreter'; fi
-		if [[ ${ARCHES:-} == *ref* ]]; then printf " and cliff's reference"; fi
-	)
-}
-failing_lines() {
-	cat "$1"/chunk-*.failures.jsonl | head -n "$2" |
-		sed -n 's/.*"case_id":"\([^"]*\)","verdict":"\([^"]*\)".*"summary":"\([^"]*\)".*/  \1 \2: \3/p' | cut -c1-200 || true
-}
 
 if [ "$verb" = campaign ] || [[ $verb == campaign* ]]; then
 	echo "== verdicts"

@@ -8,7 +8,8 @@
 # (each chunk's swarm of flag sets and settings drawn again the same); a
 # target-specific campaign runs on its target and the interpreter only,
 # with several flag sets; the five scenarios run in one go, killed and
-# resumed, and end with a line each.
+# resumed, and end with a line each; a campaign in steps (--prepare, its
+# chunks one by one, --finish) equals an uninterrupted one.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -74,6 +75,28 @@ verdicts() { "$repo/bin/cliff-diff" "$1"/chunk-*.results.jsonl.zst 2>/dev/null |
 cmp -s <(verdicts whole) <(verdicts killed) || fail "resumed verdicts differ from uninterrupted ones"
 left=$(find tmp killed -mindepth 1 \( -name 'cliff-*' -o -name '.*cliff-tmp*' \) | wc -l)
 [ "$left" = 0 ] || fail "$left temporary files left: $(find tmp killed -mindepth 1 -name '*cliff*')"
+# The same campaign in three steps, as a batch system runs it: --prepare,
+# each chunk on its own (relative OUT), --finish; refused while a chunk
+# is missing. The verdicts are the uninterrupted campaign's, and --finish
+# adds the clusters and the report.
+OUT=steps CHUNK=10 "$repo/scripts/campaign.sh" --prepare 30 2 7 > steps.log 2>&1 || fail "--prepare: exit $?: $(cat steps.log)"
+grep -q "^== prepared: 30 cases, depth 2, seed 7, profile compat, 3 chunks of 10, in $work/steps\$" steps.log || fail "--prepare: $(cat steps.log)"
+if [ ! -f steps/campaign.env ] || compgen -G 'steps/chunk-*' > /dev/null; then fail "--prepare: $(ls steps)"; fi
+OUT=steps CAMPAIGN_CHUNK=20 "$repo/scripts/campaign.sh" > steps.log 2>&1 || fail "chunk 20: exit $?: $(cat steps.log)"
+status=0
+OUT=steps "$repo/scripts/campaign.sh" --finish > steps.log 2>&1 || status=$?
+if [ "$status" != 2 ] || ! grep -q '2 of 3 chunks unfinished (the chunks of cases 0 10)' steps.log; then
+	fail "--finish with chunks missing: exit $status, $(cat steps.log)"
+fi
+for k in 0 10; do OUT=steps CAMPAIGN_CHUNK=$k "$repo/scripts/campaign.sh" > steps.log 2>&1 || fail "chunk $k: exit $?: $(cat steps.log)"; done
+status=0
+OUT=steps "$repo/scripts/campaign.sh" --finish > steps.log 2>&1 || status=$?
+[ "$status" -le 1 ] || fail "--finish: exit $status: $(cat steps.log)"
+if ! grep -q '^cases 30: ' steps.log || ! grep -q '^30 cases in 3 chunks of 10, ' steps.log; then fail "--finish: $(cat steps.log)"; fi
+cmp -s <(verdicts whole) <(verdicts steps) || fail "the campaign in steps: verdicts differ from the uninterrupted one's"
+if [ ! -f steps/failures.jsonl.zst ] || [ ! -f steps/clusters.jsonl ] || ! grep -q '| verdicts read | 30 |' steps/report/index.md; then
+	fail "--finish: no failures, clusters or report: $(ls steps)"
+fi
 # A target-specific campaign: riscv64, the interpreter and cliff's
 # reference only, at every opt level, with three flag sets per chunk drawn
 # from the swarm.

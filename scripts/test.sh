@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of cliff: vet, then the unit, conformance and end-to-end
-# tests of all packages, and the campaign, nightly and census scripts' own
-# tests. CI runs exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs
-# them all on that Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
+# tests of all packages, and the campaign, nightly, census and Slurm
+# scripts' own tests (scripts/slurm_test.sh, 30 to 45 s, installs
+# slurm-wlm and munge; as root only). CI runs exactly this (through
+# .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that Cranelift
+# (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
 #
 #   scripts/test.sh          what CI runs, well inside its 90 minutes
 #   scripts/test.sh --full   also the slow ones: a wasmtime-like checkout
@@ -27,6 +29,12 @@ go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/nightly_test.sh
 scripts/census_test.sh
+# A one-node Slurm on loopback: 30 to 45 s, and root only (CI is root).
+if [ "$(id -u)" = 0 ]; then
+	scripts/slurm_test.sh
+else
+	echo "test.sh: scripts/slurm_test.sh not run: it needs root (apt-get, the Slurm daemons)" >&2
+fi
 if [ "$full" = 1 ]; then
 	scripts/checkout_test.sh
 fi
