@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of cliff: vet, then the unit, conformance and end-to-end
-# tests of all packages, and the campaign and census scripts' own tests. CI runs
-# exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that
-# Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
+# tests of all packages, and the campaign, census and hosts scripts' own
+# tests. CI runs exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC runs
+# them all on that Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
 #
 #   scripts/test.sh          what CI runs, well inside its 90 minutes
 #   scripts/test.sh --full   also the slow ones: a wasmtime-like checkout
@@ -26,6 +26,13 @@ go vet ./...
 go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/census_test.sh
+# Campaigns on SSH hosts, made of network namespaces: 1.5 to 2 minutes,
+# and root only (CI is root).
+if [ "$(id -u)" = 0 ]; then
+	scripts/hosts_test.sh
+else
+	echo "test.sh: scripts/hosts_test.sh not run: it needs root (network namespaces, sshd)" >&2
+fi
 if [ "$full" = 1 ]; then
 	scripts/checkout_test.sh
 fi
