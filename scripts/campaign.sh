@@ -295,7 +295,7 @@ if [ -n "$progress_pid" ]; then
 	kill "$progress_pid" 2>/dev/null || true
 	printf '\r\033[K' >&2
 fi
-[ -z "${HOSTS:-}" ] || hosts_summary
+if [ -n "${HOSTS:-}" ] && ! hosts_finish && [ "$status" = 0 ]; then status=2; fi
 [ "$status" = 0 ] || die "a chunk failed (exit $status); see $root/**/chunk-*.log, then scripts/campaign.sh --resume"
 
 # verdicts DIR judges a finished campaign: DIR/failures.jsonl.zst and

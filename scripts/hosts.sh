@@ -14,23 +14,27 @@
 #   SHARED=1 (default)  a filesystem shared by every host (the usual HPC
 #                       cluster): OUT on it, the chunks write into $OUT
 #                       directly, as local chunks do.
-#   SHARED=0            nothing shared: Parallel copies the campaign's
-#                       inputs (campaign.env, the corpora, mask, crossover
-#                       parents and weights: --basefile, once per host) to
-#                       REMOTE_DIR (relative to the login directory; default
-#                       .cliff/campaign-<hash of this host and $OUT>), a
-#                       chunk is made again there from seed and index, and
-#                       only its results come back (--return, then
-#                       --cleanup). Needs rsync here and on the hosts.
+#   SHARED=0            nothing shared. A chunk is made again on its host
+#                       from seed and index, in REMOTE_DIR (relative to the
+#                       login directory; default .cliff/campaign-<hash of
+#                       this host and $OUT>), where Parallel puts
+#                       campaign.env (--basefile), and only its results
+#                       come back: one tar a chunk (--return, then
+#                       --cleanup), unpacked into $OUT. The inputs (the
+#                       corpora, mask, crossover parents, weights) are read
+#                       at their own paths, which the cases record: a host
+#                       that lacks one gets a copy there for the campaign's
+#                       run, and one with another file at that path is left
+#                       out. Needs rsync here and on the hosts.
 #
 # Before dispatch each host is checked, side by side, by the command a
 # chunk needs there: cliff at the same path, `cliff-run --check-tools` for
 # the campaign's targets (with CRANELIFT, its drivers), the shared
 # filesystem (SHARED=1: the host reads a token written into $OUT) or rsync
-# (SHARED=0). A host that fails is reported by name, with the first line
-# that says why, and left out: its chunks go to the others, and it cannot
-# end the campaign with harness errors. With no host left the campaign
-# stops (exit 2).
+# and the inputs (SHARED=0). A host that fails is reported by name, with
+# the first line that says why, and left out: its chunks go to the others,
+# and it cannot end the campaign with harness errors. With no host left
+# the campaign stops (exit 2).
 #
 # A chunk whose host dies (ssh exits 255) or that fails is tried again on
 # another host, RETRIES times in all (default 3, Parallel's --retries); the
@@ -39,7 +43,12 @@
 # unfinished chunks anywhere: on a shared filesystem cliff-run --resume
 # keeps the cases a dead host had finished; without one a chunk is made
 # again whole. $OUT/hosts/joblog (Parallel's --joblog, appended to on
-# resume) says which host ran which chunk, for how long.
+# resume) says which host ran which chunk, for how long; the progress
+# line (on a terminal) and the summary at the end count chunks per host.
+# A coordinator killed with kill -9 leaves its running chunks running on
+# the hosts to their end: a resume that starts before then finds their
+# journals taken (SHARED=1: "another process is writing it") and stops;
+# resume again once they are done.
 #
 # PARALLEL_SSH is the ssh command (Parallel's own variable); by default
 # ssh in batch mode (never a password prompt) with keep-alives, so that a
@@ -104,6 +113,15 @@ hosts_check() {
 		cmd+="; [ \"\$(cat $q_tok 2>/dev/null)\" = $q_token ] || { echo 'does not see '$(printf %q "$root")' (no shared filesystem there? SHARED=0 runs without one)'; exit 3; }"
 	else
 		cmd+="; command -v rsync >/dev/null || { echo 'no rsync (SHARED=0 moves files with it)'; exit 3; }"
+		# Each input where it is here: the same file, or none (then
+		# it is copied there), never another.
+		local f q_f sum
+		hosts_list_inputs
+		for f in "${hosts_inputs[@]}"; do
+			printf -v q_f %q "$f"
+			sum=$(cksum < "$f")
+			cmd+="; if [ -e $q_f ]; then [ \"\$(cksum < $q_f)\" = '$sum' ] || { echo 'another '$q_f' is there'; exit 3; }; else echo need $q_f; fi"
+		done
 	fi
 	cmd+="; $q_here/bin/cliff-run --check-tools --arch $(printf %q "$arches")"
 	[ -n "${CRANELIFT:-}" ] && cmd+=" --cranelift $(printf %q "$CRANELIFT")"
@@ -115,25 +133,74 @@ hosts_check() {
 		timeout 300 parallel --slf "$hosts_dir/check/$i.slf" --nonall "$cmd" > "$hosts_dir/check/$i.log" 2>&1 &
 		pids[i]=$!
 	done
-	: > "$hosts_dir/sshlogins"
-	: > "$hosts_dir/dropped"
+	# why[i] is empty for a host that passed.
+	local -a why=()
 	for i in "${!hosts_lines[@]}"; do
 		status=0
 		wait "${pids[$i]}" || status=$?
-		if [ "$status" = 0 ]; then
-			printf '%s\n' "${hosts_lines[$i]}" >> "$hosts_dir/sshlogins"
-			continue
-		fi
 		case $status in
-		124) why="no answer in 300 s" ;;
-		*) why=$(grep -v -e ': ok: ' -e '^parallel: Warning' "$hosts_dir/check/$i.log" | grep -m1 . || echo "check failed (exit $status)") ;;
+		0) why[i]= ;;
+		124) why[i]="no answer in 300 s" ;;
+		*) why[i]=$(grep -v -e ': ok: ' -e '^parallel: Warning' -e '^need ' "$hosts_dir/check/$i.log" | grep -m1 . || echo "check failed (exit $status)") ;;
 		esac
-		printf '%s\t%s\n' "${hosts_lines[$i]}" "$why" >> "$hosts_dir/dropped"
-		echo "campaign.sh: host ${hosts_lines[$i]} left out: $why" >&2
+	done
+	# SHARED=0: the inputs a host lacks go to their paths there, side by
+	# side (Parallel's --basefile keeps an absolute path); hosts_finish
+	# removes them.
+	pids=()
+	for i in "${!hosts_lines[@]}"; do
+		[ -z "${why[$i]}" ] || continue
+		sed -n 's/^need //p' "$hosts_dir/check/$i.log" > "$hosts_dir/check/$i.need"
+		[ -s "$hosts_dir/check/$i.need" ] || continue
+		local bf=() f
+		while IFS= read -r f; do bf+=(--basefile "$f"); done < "$hosts_dir/check/$i.need"
+		timeout 1800 parallel --slf "$hosts_dir/check/$i.slf" --nonall "${bf[@]}" true > "$hosts_dir/check/$i.copy.log" 2>&1 &
+		pids[i]=$!
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" ||
+			why[i]="cannot copy the inputs there: $(grep -m1 . "$hosts_dir/check/$i.copy.log" || echo "no answer in 1800 s")"
+	done
+	: > "$hosts_dir/sshlogins"
+	: > "$hosts_dir/dropped"
+	for i in "${!hosts_lines[@]}"; do
+		if [ -z "${why[$i]}" ]; then
+			printf '%s\n' "${hosts_lines[$i]}" >> "$hosts_dir/sshlogins"
+		else
+			printf '%s\t%s\n' "${hosts_lines[$i]}" "${why[$i]}" >> "$hosts_dir/dropped"
+			echo "campaign.sh: host ${hosts_lines[$i]} left out: ${why[$i]}" >&2
+		fi
 	done
 	[ -s "$hosts_dir/sshlogins" ] || die "no host of $HOSTS can run chunks (see $hosts_dir/check/*.log)"
 	echo "== hosts: $(wc -l < "$hosts_dir/sshlogins") of ${#hosts_lines[@]} pass the check"
+	# What a coordinator killed before it unpacked them left.
+	hosts_collect
 	hosts_stage
+}
+
+# hosts_list_inputs sets hosts_inputs: the files the campaigns read
+# (CORPUS, MASK, CROSSOVER, WEIGHTS), each once. A case records their
+# paths, so a host reads them at the same paths as this machine: the
+# results are the same, byte for byte.
+hosts_list_inputs() {
+	local d vals v f values list
+	local -A seen=()
+	hosts_inputs=()
+	for d in "${dirs[@]}"; do
+		# Split at \037, which read does not merge as it merges tabs: an
+		# empty CORPUS stays empty.
+		vals=$(. "$d/campaign.env" && printf '%s\037%s\037%s\037%s' "${CORPUS:-}" "${MASK:-}" "${CROSSOVER:-}" "${WEIGHTS:-}")
+		IFS=$'\037' read -r -a values <<< "$vals"
+		for v in "${values[@]}"; do
+			IFS=, read -r -a list <<< "$v"
+			for f in "${list[@]}"; do
+				[ -n "$f" ] && [ -z "${seen[$f]:-}" ] || continue
+				[ -f "$f" ] || die "$f, an input of $d/campaign.env: no such file"
+				seen[$f]=1
+				hosts_inputs+=("$f")
+			done
+		done
+	done
 }
 
 # hosts_stage makes Parallel's arguments (hosts_args, hosts_cmd) and, for
@@ -153,53 +220,51 @@ hosts_stage() {
 		return
 	fi
 	# No shared filesystem. A campaign's directory is NAME under BASE:
-	# the chunk runs in REMOTE_DIR/NAME on its host, and its results
-	# come back to BASE/NAME (--return's /./ splits the two).
-	local stage n d src dst f var value list vals corpus mask crossover weights files
+	# the chunk runs in REMOTE_DIR/NAME on its host, with its
+	# campaign.env, and its results come back to BASE/NAME (--return's
+	# /./ splits the two). The inputs are at their own paths there
+	# (hosts_check).
+	local n d f
 	if [ "${dirs[0]}" = "$root" ]; then hosts_base=$(dirname "$root"); else hosts_base=$root; fi
-	stage=$hosts_dir/stage
-	rm -rf "$stage" "$hosts_dir/local"
-	mkdir -p "$stage/inputs"
-	local -A staged=()
+	rm -rf "$hosts_dir/stage" "$hosts_dir/local"
 	for d in "${dirs[@]}"; do
 		n=${d#"$hosts_base"/}
-		mkdir -p "$stage/$n"
-		cp "$d/campaign.env" "$stage/$n/campaign.env"
-		# The inputs under their staged names, as the host sees them
-		# ($PWD is the work dir when the chunk reads campaign.env).
-		vals=$(. "$d/campaign.env" && printf '%s\t%s\t%s\t%s' "${CORPUS:-}" "${MASK:-}" "${CROSSOVER:-}" "${WEIGHTS:-}")
-		IFS=$'\t' read -r corpus mask crossover weights <<< "$vals"
-		for var in CORPUS MASK CROSSOVER WEIGHTS; do
-			case $var in CORPUS) value=$corpus ;; MASK) value=$mask ;; CROSSOVER) value=$crossover ;; WEIGHTS) value=$weights ;; esac
-			[ -n "$value" ] || continue
-			list=
-			IFS=, read -r -a files <<< "$value"
-			for src in "${files[@]}"; do
-				[ -f "$src" ] || die "$var $src: no such file"
-				if [ -z "${staged[$src]:-}" ]; then
-					f=${src##*/}
-					dst=${#staged[@]}-${f//[^A-Za-z0-9._-]/_}
-					ln -f "$src" "$stage/inputs/$dst" 2>/dev/null || cp "$src" "$stage/inputs/$dst"
-					staged[$src]=$dst
-				fi
-				list+=${list:+,}\$PWD/inputs/${staged[$src]}
-			done
-			printf '%s="%s"\n' "$var" "$list" >> "$stage/$n/campaign.env"
-		done
-		hosts_args+=(--basefile "$stage/./$n/campaign.env")
+		mkdir -p "$hosts_dir/stage/$n"
+		cp "$d/campaign.env" "$hosts_dir/stage/$n/campaign.env"
+		hosts_args+=(--basefile "$hosts_dir/stage/./$n/campaign.env")
 	done
-	for f in "$stage"/inputs/*; do
-		[ -e "$f" ] && hosts_args+=(--basefile "$stage/./inputs/${f##*/}")
-	done
-	for f in results.jsonl.zst failures.jsonl log done; do
-		hosts_args+=(--return "$hosts_base/./{3}/chunk-{2}.$f")
-	done
-	hosts_args+=(--wd "$REMOTE_DIR" --cleanup)
-	hosts_cmd="OUT=\$PWD/{3} CAMPAIGN_CHUNK={2} $script"
+	# A chunk's files come back as one tar: Parallel opens an ssh
+	# connection for each file it returns and another to remove it,
+	# nine a chunk for four files, and they cost the coordinator more
+	# CPU than the chunk's own (scripts/hostspeed.sh). The tar is
+	# renamed into place once whole, and lists .done last: a chunk
+	# whose tar is unpacked in part is not done. A chunk that fails
+	# sends its log back too.
+	hosts_args+=(--return "$hosts_base/./{3}/chunk-{2}.tar" --wd "$REMOTE_DIR" --cleanup)
+	hosts_cmd="OUT=\$PWD/{3} CAMPAIGN_CHUNK={2} $script; s=\$?; cd {3} && set -- &&"
+	hosts_cmd+=" for f in results.jsonl.zst failures.jsonl log done; do [ ! -e chunk-{2}.\$f ] || set -- \"\$@\" chunk-{2}.\$f; done &&"
+	hosts_cmd+=" tar -cf chunk-{2}.tar.part \"\$@\" && rm -f \"\$@\" && mv chunk-{2}.tar.part chunk-{2}.tar ||"
+	hosts_cmd+=" { echo \"chunk {2}: its results cannot be packed\" >&2; s=2; }; exit \$s"
 	# This machine (':') runs its chunks in REMOTE_DIR under Parallel's
 	# working directory, without transfers: a link makes that BASE.
 	mkdir -p "$hosts_dir/local/$(dirname "$REMOTE_DIR")"
 	ln -sfn "$hosts_base" "$hosts_dir/local/$REMOTE_DIR"
+}
+
+# hosts_collect unpacks the chunks that came back (SHARED=0: a tar each)
+# into their campaign's directory. A tar goes once all of it is out, so
+# a collection cut short is done again; one collector at a time.
+hosts_collect() {
+	(
+		flock 9
+		local d t
+		for d in "${dirs[@]}"; do
+			for t in "$d"/chunk-*.tar; do
+				[ -e "$t" ] || continue
+				if tar -xf "$t" -C "$d"; then rm -f "$t"; else echo "campaign.sh: cannot unpack $t" >&2; fi
+			done
+		done
+	) 9> "$hosts_dir/collect.lock"
 }
 
 # hosts_dispatch reads the chunks (DIR TAB INDEX lines) and runs them on
@@ -209,9 +274,14 @@ hosts_dispatch() {
 		parallel "${hosts_args[@]}" "$hosts_cmd"
 		return
 	fi
-	local d k
+	# Unpacked as they come, for the progress line and the next resume.
+	(while sleep 2; do hosts_collect; done) &
+	local d k collector=$! status=0
 	while IFS=$'\t' read -r d k; do printf '%s\t%s\t%s\n' "$d" "$k" "${d#"$hosts_base"/}"; done |
-		(cd "$hosts_dir/local" && parallel "${hosts_args[@]}" "$hosts_cmd")
+		(cd "$hosts_dir/local" && parallel "${hosts_args[@]}" "$hosts_cmd") || status=$?
+	kill "$collector" 2>/dev/null || true
+	wait "$collector" 2>/dev/null || true
+	return "$status"
 }
 
 # hosts_progress: chunks finished per host, for the progress line.
@@ -221,9 +291,21 @@ hosts_progress() {
 		sed 's/, $/ | /'
 }
 
-# hosts_summary: each host's chunks and time over the campaign (resumed
-# runs included), and the hosts left out this time.
-hosts_summary() {
+# hosts_finish collects what came back and prints each host's chunks and
+# time over the campaign (resumed runs included) and the hosts left out
+# this time; its status is 1 when a chunk is not done, which Parallel's
+# status alone would not say should a chunk's results be lost on the way.
+hosts_finish() {
+	hosts_collect
+	# The inputs copied to the hosts (SHARED=0), gone from the live ones.
+	local i q f pids=()
+	for i in "${!hosts_lines[@]}"; do
+		[ -s "$hosts_dir/check/$i.need" ] && grep -qxF -- "${hosts_lines[$i]}" "$hosts_dir/sshlogins" || continue
+		q=$(while IFS= read -r f; do printf ' %q' "$f"; done < "$hosts_dir/check/$i.need")
+		timeout 120 parallel --slf "$hosts_dir/check/$i.slf" --nonall "rm -f --$q" > /dev/null 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || true; done
 	echo "== chunks per host (joblog $hosts_dir/joblog)"
 	if [ -s "$hosts_dir/joblog" ]; then
 		awk -F'\t' '$1 != "Seq" { if ($7 == 0) { n[$2]++; t[$2] += $4 } else f[$2]++; h[$2] = 1 }
@@ -234,4 +316,9 @@ hosts_summary() {
 	while IFS=$'\t' read -r line why; do
 		printf '  %-30s left out: %s\n' "$line" "$why"
 	done < "$hosts_dir/dropped"
+	local missing=0 k d
+	for d in "${dirs[@]}"; do
+		for k in $(seq 0 "$CHUNK" $((N - 1))); do [ -e "$d/chunk-$k.done" ] || missing=$((missing + 1)); done
+	done
+	[ "$missing" = 0 ] || { echo "campaign.sh: $missing chunks not done" >&2; return 1; }
 }

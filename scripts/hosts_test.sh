@@ -18,12 +18,15 @@
 #   3. Shared filesystem, h2 killed in the middle of a chunk with
 #      RETRIES=1: the campaign stops (exit 2); --resume leaves the dead h2
 #      out and finishes on h1; equal to local.
-#   4. No shared filesystem (SHARED=0) on h1, h2 (started again) and this
-#      machine (':'): the hosts cannot see OUT (each has an empty directory
-#      there) and work in their own homes, so results come back only by
-#      Parallel's --return; h1 is killed in the middle of a chunk, which
-#      runs again elsewhere (--retries) without a resume; equal to local,
-#      and nothing left on the live host.
+#   4. No shared filesystem (SHARED=0) on h1, h2 (started again), h3 and
+#      this machine (':'): the hosts cannot see OUT (each has an empty
+#      directory there) and work in their own homes, so results come back
+#      only by Parallel's --return; the mask and corpus are where no host
+#      sees them, and are copied to the same paths (h3, which has another
+#      file at the mask's path, is left out and keeps its file); h1 is
+#      killed in the middle of a chunk, which runs again elsewhere
+#      (--retries) without a resume; equal to a local run with the same
+#      inputs, and nothing left on the live host.
 #
 # Everything it made (namespaces, sshd and every process on the hosts,
 # keys, files) goes on any exit; every campaign and login is bounded in
@@ -106,7 +109,10 @@ campaign() {
 timeout 600 make -s -C "$repo" install PREFIX="$work/inst" > "$work/install.log" 2>&1 || fail "make install: $(tail -n 5 "$work/install.log")"
 camp=$work/inst/share/cliff/scripts/campaign.sh
 N=80 DEPTH=4 SEED=2
-common=(CHUNK=10 PROFILE=riscv64 MASK=)
+# A mask of no entry: the known findings come through, and SHARED=0 has a
+# mask to carry.
+echo '# no entry: hosts_test.sh lets the known findings through' > "$work/mask"
+common=(CHUNK=10 PROFILE=riscv64 MASK="$work/mask")
 # The filetests' corpus, when set-up made it: a corpus is one of the
 # inputs SHARED=0 must carry to the hosts.
 [ -f "$repo/out/corpus.jsonl.zst" ] && common+=(CORPUS="$repo/out/corpus.jsonl.zst")
@@ -130,22 +136,23 @@ export PARALLEL_SSH=$nshosts_ssh
 h1=root@${nshosts_addr[h1]} h2=root@${nshosts_addr[h2]} h3=root@${nshosts_addr[h3]}
 printf '1/%s\n' "$h1" "$h2" "$h3" > "$work/three"
 printf '# two hosts of one core each\n1/%s\n\n1/%s\n' "$h1" "$h2" > "$work/two"
-printf '1/%s\n1/%s\n1/:\n' "$h1" "$h2" > "$work/mixed"
+printf '1/%s\n1/%s\n1/%s\n1/:\n' "$h1" "$h2" "$h3" > "$work/mixed"
 
 # A chunk's cliff-run (not the check's cliff-run --check-tools).
 chunk_run='bin/cliff-run .*--resume -o '
 # norm FILE: a results or verdicts file without its timings.
 norm() { zstdcat "$1" | sed 's/,"timings":{[^}]*}//g'; }
-# same_as_local DIR: the campaign in DIR equals the local one.
-same_as_local() {
-	local dir=$1 f
+# same_as LOCAL DIR: the campaign in DIR equals the local one in LOCAL.
+same_as() {
+	local ref=$1 dir=$2 f
 	[ -e "$dir/finished" ] || fail "$dir: not finished"
-	cmp -s <(norm "$work/local/failures.jsonl.zst") <(norm "$dir/failures.jsonl.zst") ||
-		fail "$dir: failures.jsonl.zst differs from the local run's: $(diff <(norm "$work/local/failures.jsonl.zst") <(norm "$dir/failures.jsonl.zst") | head -c 600)"
-	for f in "$work/local"/chunk-*.results.jsonl.zst; do
+	cmp -s <(norm "$ref/failures.jsonl.zst") <(norm "$dir/failures.jsonl.zst") ||
+		fail "$dir: failures.jsonl.zst differs from the local run's: $(diff <(norm "$ref/failures.jsonl.zst") <(norm "$dir/failures.jsonl.zst") | head -c 600)"
+	for f in "$ref"/chunk-*.results.jsonl.zst; do
 		cmp -s <(norm "$f") <(norm "$dir/${f##*/}") || fail "$dir: ${f##*/} differs from the local run's"
 	done
-	[ "$(grep '^cases ' "$dir/diff.log")" = "$local_counts" ] || fail "$dir: verdicts $(grep '^cases ' "$dir/diff.log"), local $local_counts"
+	[ "$(grep '^cases ' "$dir/diff.log")" = "$(grep '^cases ' "$ref/diff.log")" ] ||
+		fail "$dir: verdicts $(grep '^cases ' "$dir/diff.log"), local $(grep '^cases ' "$ref/diff.log")"
 }
 
 # 1. Shared filesystem, but no host sees OUT.
@@ -176,7 +183,7 @@ grep -q '^== hosts: 2 of 3 pass the check' "$work/shared.log" || fail "shared: $
 for h in "$h1" "$h2"; do
 	grep -q "^  $h *[1-9][0-9]* chunks in " "$work/shared.log" || fail "shared: no chunk on $h: $(cat "$work/shared.log")"
 done
-same_as_local "$work/shared"
+same_as "$work/local" "$work/shared"
 
 # 3. A host dies in the middle of a chunk; no retry: the campaign stops,
 # and --resume goes on without the dead host.
@@ -205,11 +212,25 @@ campaign 600 "$work/resumed.log" HOSTS="$work/two" OUT="$work/killed" "$camp" --
 [ "$status" -le 1 ] || fail "resumed: exit $status"
 grep -q '^== campaign (resumed: [0-9]* of 8 chunks done)' "$work/resumed.log" || fail "resumed: header $(head -n 1 "$work/resumed.log")"
 grep -q "host 1/$h2 left out: " "$work/resumed.log" || fail "resumed: the dead host is not left out: $(cat "$work/resumed.log")"
-same_as_local "$work/killed"
+same_as "$work/local" "$work/killed"
 
-# 4. No shared filesystem; a host dies and its chunk runs elsewhere.
+# 4. No shared filesystem; a host dies and its chunk runs elsewhere. The
+# inputs (mask, corpus) are where no host sees them: they are copied to
+# the same paths there, and the results equal a local run's with them; h3
+# has another file at the mask's path and is left out.
+mkdir -p "$work/private/in" "$work/h3/private/in"
+cp "$work/mask" "$work/private/in/mask"
+echo '# not the campaign mask' > "$work/h3/private/in/mask"
+common4=(CHUNK=10 PROFILE=riscv64 MASK="$work/private/in/mask")
+if [ -f "$repo/out/corpus.jsonl.zst" ]; then
+	cp "$repo/out/corpus.jsonl.zst" "$work/private/in/corpus.jsonl.zst"
+	common4+=(CORPUS="$work/private/in/corpus.jsonl.zst")
+fi
+status=0
+campaign 600 "$work/local2.log" OUT="$work/local2" "${common4[@]}" "$camp" "$N" "$DEPTH" "$SEED" || status=$?
+[ "$status" -le 1 ] || fail "local run with the private inputs: exit $status"
 nshosts_start h2
-start_bg "$work/private.log" env HOSTS="$work/mixed" SHARED=0 OUT="$work/private/out" "${common[@]}" "$camp" "$N" "$DEPTH" "$SEED"
+start_bg "$work/private.log" env HOSTS="$work/mixed" SHARED=0 OUT="$work/private/out" "${common4[@]}" "$camp" "$N" "$DEPTH" "$SEED"
 for _ in $(seq 3000); do
 	nshosts_runs h1 "$chunk_run" && break
 	kill -0 "$bg" 2>/dev/null || break
@@ -220,15 +241,18 @@ nshosts_kill h1
 status=0
 wait_bg 600 || status=$?
 [ "$status" -le 1 ] || fail "SHARED=0: exit $status after a host died: $(cat "$work/private.log")"
-grep -q "^== campaign: $N cases, .* on 3 hosts of $work/mixed (no shared filesystem, in ~/.cliff/campaign-[0-9]*)" "$work/private.log" ||
+grep -q "host 1/$h3 left out: another $work/private/in/mask is there" "$work/private.log" ||
+	fail "SHARED=0: the host with another mask is not left out: $(cat "$work/private.log")"
+grep -q "^== campaign: $N cases, .* on 4 hosts of $work/mixed (no shared filesystem, in ~/.cliff/campaign-[0-9]*)" "$work/private.log" ||
 	fail "SHARED=0: header $(head -n 1 "$work/private.log")"
 # h2's chunks came back by rsync: the bytes it returned are in the joblog.
 awk -F'\t' -v h="$h2" '$2 == h && $7 == 0 && $6 > 0 { n++ } END { exit !n }' "$work/private/out/hosts/joblog" ||
 	fail "SHARED=0: no chunk came back from h2: $(cat "$work/private/out/hosts/joblog")"
 awk -F'\t' '$2 == ":" && $7 == 0 { n++ } END { exit !n }' "$work/private/out/hosts/joblog" ||
 	fail "SHARED=0: no chunk ran on this machine: $(cat "$work/private/out/hosts/joblog")"
-same_as_local "$work/private/out"
-left=$(find "$work/h2/home" -type f -path '*/.cliff/*' | head -n 3)
+same_as "$work/local2" "$work/private/out"
+left=$(find "$work/h2/home" "$work/h2/private" -type f \( -path '*/.cliff/*' -o -path '*/in/*' \) | head -n 3)
 [ -z "$left" ] || fail "SHARED=0: files left on h2: $left"
+[ -f "$work/h3/private/in/mask" ] || fail "SHARED=0: h3's own file at the mask's path is gone"
 
 echo "hosts_test.sh: ok ($(($(date +%s) - t0)) s)"
