@@ -275,7 +275,7 @@ progress_pid=
 if [ -t 2 ]; then
 	progress "$start" &
 	progress_pid=$!
-	trap 'kill $progress_pid 2>/dev/null; printf "\r\033[K" >&2' EXIT
+	trap 'kill $progress_pid 2>/dev/null || true; printf "\r\033[K" >&2' EXIT
 fi
 
 # Every unfinished chunk of every campaign, one job each: the scenarios

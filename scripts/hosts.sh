@@ -287,8 +287,8 @@ hosts_dispatch() {
 # hosts_progress: chunks finished per host, for the progress line.
 hosts_progress() {
 	[ -s "$hosts_dir/joblog" ] || return 0
-	awk -F'\t' '$1 != "Seq" && $7 == 0 { n[$2]++ } END { for (h in n) printf "%s %d, ", h, n[h] }' "$hosts_dir/joblog" |
-		sed 's/, $/ | /'
+	awk -F'\t' '$1 != "Seq" && $7 == 0 { n[$2]++ } END { for (h in n) print h, n[h] }' "$hosts_dir/joblog" |
+		sort | paste -sd, - | sed 's/,/, /g; s/$/ | /'
 }
 
 # hosts_finish collects what came back and prints each host's chunks and
