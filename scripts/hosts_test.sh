@@ -32,7 +32,7 @@
 # keys, files) goes on any exit; every campaign and login is bounded in
 # time. KEEP=1 keeps the work directory with every log, for a look after a
 # failure (the hosts and keys go all the same). Needs root, openssh-server
-# and rsync (scripts/setup.sh installs them). About 1.5 to 2 minutes on
+# and rsync (scripts/setup.sh installs them). About 1 to 1.5 minutes on
 # the two-core test machine; scripts/test.sh runs it. Exit status: 0
 # passed, 1 a check failed, 2 it could not run.
 set -euo pipefail

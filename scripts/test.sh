@@ -26,7 +26,7 @@ go vet ./...
 go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/census_test.sh
-# Campaigns on SSH hosts, made of network namespaces: 1.5 to 2 minutes,
+# Campaigns on SSH hosts, made of network namespaces: 1 to 1.5 minutes,
 # and root only (CI is root).
 if [ "$(id -u)" = 0 ]; then
 	scripts/hosts_test.sh
