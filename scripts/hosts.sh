@@ -99,7 +99,7 @@ hosts_where() {
 # hosts_check runs the check on every host side by side and writes the
 # hosts that passed into $hosts_dir/sshlogins, Parallel's host list.
 hosts_check() {
-	local i why status arches token q_here q_token
+	local i status arches token q_here q_token
 	arches=$(for d in "${dirs[@]}"; do (. "$d/campaign.env" && echo "${ARCHES:-x86_64,aarch64,riscv64,s390x}"); done | tr , '\n' | sort -u | paste -sd,)
 	token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 	printf '%s\n' "$token" > "$hosts_dir/token"
