@@ -5,7 +5,8 @@
 #                   pins, with the toolchain its rust-version needs
 #                   (cliff-cranelift build; cargo's build directory is
 #                   ~/.cache/cliff/cargo-target, the build ~/.cache/cliff/drivers)
-#   make install    copy them to $(PREFIX)/bin (default /usr/local)
+#   make install    copy them to $(PREFIX)/bin (default /usr/local), the
+#                   campaign scripts to $(PREFIX)/share/cliff
 #   make test       vet and run every test (what CI runs, via scripts/test.sh)
 #   make generate   regenerate generated Go (the opcode table)
 
@@ -34,9 +35,18 @@ bin/cliff-driver: bin/cliff-cranelift $(DRIVER_SRC)
 $(BINS): bin/cliff-%:
 	$(GO) build -ldflags "-X cliff/lib/cliapp.stamp=$(VERSION)" -o $@ ./cmd/$*
 
+# The campaign scripts go to $(PREFIX)/share/cliff laid out as in the
+# checkout (scripts/, the known mask, bin/ a link to $(PREFIX)/bin), so
+# that $(PREFIX)/share/cliff/scripts/campaign.sh runs from an install on
+# shared storage, on every host of HOSTS= (scripts/hosts.sh). cliff-pulley
+# runs Pulley's code beside the driver.
+SHARE_SCRIPTS := campaign.sh campaign_loop.sh paths.sh hosts.sh
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BINS) bin/cliff-driver $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cliff/scripts $(DESTDIR)$(PREFIX)/share/cliff/lib/profile/data
+	install -m 0755 $(BINS) bin/cliff-driver bin/cliff-pulley $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(addprefix scripts/,$(SHARE_SCRIPTS)) $(DESTDIR)$(PREFIX)/share/cliff/scripts/
+	install -m 0644 lib/profile/data/known.mask $(DESTDIR)$(PREFIX)/share/cliff/lib/profile/data/
+	ln -sfn ../../bin $(DESTDIR)$(PREFIX)/share/cliff/bin
 
 test:
 	./scripts/test.sh

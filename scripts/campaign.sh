@@ -42,6 +42,13 @@
 # a finished chunk is not touched. The resumed campaign's results equal an
 # uninterrupted one's (timings aside).
 #
+# On SSH hosts: HOSTS=FILE (a GNU Parallel --sshloginfile, 4/user@node1 a
+# line, ':' this machine) runs the chunks there, on a filesystem they
+# share (SHARED=1, the default) or copying inputs and results
+# (SHARED=0); hosts that fail `cliff-run --check-tools` are left out by
+# name, a chunk whose host dies runs again elsewhere (RETRIES), and
+# --resume goes on with the hosts that work. scripts/hosts.sh says how.
+#
 # Environment: OUT (out/campaign), PROFILE (compat), SWARM (1), SETS (flag
 # sets per target and chunk: 1 compat, 3 a target), JOBS (cores), CHUNK
 # (cases per chunk, 250), REFINE (1; 0 runs the generated cases as they
@@ -53,7 +60,8 @@
 # WEIGHTS (none: cliff-gen --weights FILE, e.g. one scripts/coverage.sh
 # --weights wrote), MASK
 # (lib/profile/data/known.mask, the findings already known; set it empty
-# to find them again), CRANELIFT (the Cranelift to
+# to find them again), HOSTS, SHARED, RETRIES, REMOTE_DIR and
+# PARALLEL_SSH (scripts/hosts.sh), CRANELIFT (the Cranelift to
 # test, SPECs as cliff-run --cranelift takes them, default
 # $CLIFF_CRANELIFT, else the default release: CRANELIFT=0.120.2 runs a
 # whole campaign on that release, its drivers built first, generation
@@ -295,6 +303,11 @@ else
 		dirs=("$OUT")
 	fi
 fi
+if [ -n "${HOSTS:-}" ]; then
+	# shellcheck source=scripts/hosts.sh
+	. "$here/scripts/hosts.sh"
+	hosts_init
+fi
 if [ -n "${CRANELIFT:-}" ]; then
 	# Build (or find) the drivers once, before the chunks ask for them
 	# side by side; a release that cannot be built stops here, in one line.
@@ -310,15 +323,18 @@ fi
 total=$((chunks * ${#dirs[@]}))
 jobs=${JOBS:-$(nproc)}
 jobs=$((jobs < total ? jobs : total))
+where="$jobs jobs"
+[ -z "${HOSTS:-}" ] || where=$(hosts_where)
 if [ "$mode" = new ] || [ ! -f "$root/scenarios.env" ]; then
 	verb=campaign
 	[ "$mode" = resume ] && verb="campaign (resumed: $(find "$OUT" -name 'chunk-*.done' | wc -l) of $chunks chunks done)"
-	echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, swarm=${SWARM:-0}, cranelift=${CRANELIFT:-default}, $chunks chunks of $CHUNK on $jobs jobs, in $OUT"
+	echo "== $verb: $N cases, depth $DEPTH, seed $SEED, profile $PROFILE, refine=$REFINE, swarm=${SWARM:-0}, cranelift=${CRANELIFT:-default}, $chunks chunks of $CHUNK on $where, in $OUT"
 else
 	verb=scenarios
 	[ "$mode" = resume ] && verb="scenarios (resumed: $(find "$root" -name 'chunk-*.done' | wc -l) of $total chunks done)"
-	echo "== $verb: $SCENARIOS, $N cases each, depth $DEPTH, seed $SEED, refine=$REFINE, swarm=${SWARM:-0}, $total chunks of $CHUNK on $jobs jobs, in $root"
+	echo "== $verb: $SCENARIOS, $N cases each, depth $DEPTH, seed $SEED, refine=$REFINE, swarm=${SWARM:-0}, $total chunks of $CHUNK on $where, in $root"
 fi
+[ -z "${HOSTS:-}" ] || hosts_check
 
 # On a terminal: done/total, rate, ETA and failures so far, per chunk.
 progress() {
@@ -337,7 +353,7 @@ progress() {
 		now=$(date +%s)
 		rate=$(awk -v d="$cases" -v s="$((now - start))" 'BEGIN { printf "%.1f", s ? d / s : 0 }')
 		eta=$(awk -v d="$cases" -v n="$all" -v r="$rate" 'BEGIN { if (r > 0 && d > 0) printf "%ds", (n - d) / r; else printf "?" }')
-		printf '\r\033[K%d/%d cases, %s cases/s, ETA %s, %d failing' "$cases" "$all" "$rate" "$eta" "$failures" >&2
+		printf '\r\033[K%s%d/%d cases, %s cases/s, ETA %s, %d failing' "$([ -z "${HOSTS:-}" ] || hosts_progress)" "$cases" "$all" "$rate" "$eta" "$failures" >&2
 	done
 }
 start=$(date +%s)
@@ -345,21 +361,27 @@ progress_pid=
 if [ -t 2 ]; then
 	progress "$start" &
 	progress_pid=$!
-	trap 'kill $progress_pid 2>/dev/null; printf "\r\033[K" >&2' EXIT
+	trap 'kill $progress_pid 2>/dev/null || true; printf "\r\033[K" >&2' EXIT
 fi
 
-# Every chunk of every campaign, one job each: the scenarios share the
-# cores.
+# Every unfinished chunk of every campaign, one job each: the scenarios
+# share the cores. (A finished chunk would end at once here, but not on a
+# host that does not share $OUT.)
 status=0
 for d in "${dirs[@]}"; do
-	for k in $(seq 0 "$CHUNK" $((N - 1))); do printf '%s\t%s\n' "$d" "$k"; done
+	for k in $(seq 0 "$CHUNK" $((N - 1))); do [ -e "$d/chunk-$k.done" ] || printf '%s\t%s\n' "$d" "$k"; done
 done |
-	parallel -j "$jobs" --colsep '\t' --halt now,fail=1 'OUT={1}' 'CAMPAIGN_CHUNK={2}' timeout 3600 "$0" || status=$?
+	if [ -n "${HOSTS:-}" ]; then
+		hosts_dispatch
+	else
+		parallel -j "$jobs" --colsep '\t' --halt now,fail=1 'OUT={1}' 'CAMPAIGN_CHUNK={2}' timeout 3600 "$0"
+	fi || status=$?
 end=$(date +%s)
 if [ -n "$progress_pid" ]; then
 	kill "$progress_pid" 2>/dev/null || true
 	printf '\r\033[K' >&2
 fi
+if [ -n "${HOSTS:-}" ] && ! hosts_finish && [ "$status" = 0 ]; then status=2; fi
 [ "$status" = 0 ] || die "a chunk failed (exit $status); see $root/**/chunk-*.log, then scripts/campaign.sh --resume"
 
 if [ "$verb" = campaign ] || [[ $verb == campaign* ]]; then

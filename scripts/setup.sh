@@ -47,9 +47,14 @@ echo "== Debian packages"
 # runs the other targets' code, and x86_64 code this CPU cannot; parallel
 # runs campaigns; zstd reads the compressed results in the scripts and
 # their tests (zstdcat); ca-certificates lets cargo and go download over
-# https.
+# https. Campaigns on SSH hosts (HOSTS=, scripts/hosts.sh) need rsync
+# without a shared filesystem, and their test (scripts/hosts_test.sh)
+# makes hosts of network namespaces (iproute2), each with its own sshd
+# (openssh-server; the test starts its own, on its own addresses; where
+# the package's service may start, it serves port 22 as Debian's does)
+# and kills them (procps).
 host_deb=$(dpkg --print-architecture)
-packages="ca-certificates gcc libc6-dev make parallel zstd"
+packages="ca-certificates gcc libc6-dev make parallel zstd rsync openssh-server iproute2 procps"
 for target in x86_64:amd64 aarch64:arm64 riscv64:riscv64 s390x:s390x; do
 	arch=${target%%:*} deb=${target#*:}
 	[ "$deb" = "$host_deb" ] && continue

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of cliff: vet, then the unit, conformance and end-to-end
-# tests of all packages, and the campaign, nightly, census and Slurm
-# scripts' own tests (scripts/slurm_test.sh, 30 to 45 s, installs
-# slurm-wlm and munge; as root only). CI runs exactly this (through
-# .ci/run). CLIFF_CRANELIFT=SPEC runs them all on that Cranelift
-# (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
+# tests of all packages, and the campaign, nightly, census, Slurm and
+# hosts scripts' own tests (scripts/slurm_test.sh, 30 to 45 s, installs
+# slurm-wlm and munge; scripts/hosts_test.sh, 1 to 1.5 minutes; both as
+# root only). CI runs exactly this (through .ci/run). CLIFF_CRANELIFT=SPEC
+# runs them all on that Cranelift (CLIFF_CRANELIFT=0.135.8 scripts/test.sh).
 #
 #   scripts/test.sh          what CI runs, well inside its 90 minutes
 #   scripts/test.sh --full   also the slow ones: a wasmtime-like checkout
@@ -29,11 +29,13 @@ go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/nightly_test.sh
 scripts/census_test.sh
-# A one-node Slurm on loopback: 30 to 45 s, and root only (CI is root).
+# A one-node Slurm on loopback (30 to 45 s), and campaigns on SSH hosts
+# made of network namespaces (1 to 1.5 minutes): root only (CI is root).
 if [ "$(id -u)" = 0 ]; then
 	scripts/slurm_test.sh
+	scripts/hosts_test.sh
 else
-	echo "test.sh: scripts/slurm_test.sh not run: it needs root (apt-get, the Slurm daemons)" >&2
+	echo "test.sh: scripts/slurm_test.sh and scripts/hosts_test.sh not run: they need root (apt-get, the Slurm daemons, network namespaces, sshd)" >&2
 fi
 if [ "$full" = 1 ]; then
 	scripts/checkout_test.sh

@@ -46,9 +46,17 @@ func Dir(name string) (dir string, release func(), err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lock, err := os.Create(filepath.Join(dir, lockName))
+	// The lock file takes its name only once locked: another tool
+	// starting now removes a directory whose .lock nobody holds, and
+	// would take this one, between its creation and its lock, for
+	// abandoned (or, testing it, hold the lock this one then fails to
+	// take).
+	lock, err := os.Create(filepath.Join(dir, lockName+".new"))
 	if err == nil {
 		err = Lock(lock)
+	}
+	if err == nil {
+		err = os.Rename(lock.Name(), filepath.Join(dir, lockName))
 	}
 	if err != nil {
 		os.RemoveAll(dir)

@@ -93,3 +93,33 @@ func TestAbandoned(t *testing.T) {
 		t.Error("a missing file is abandoned")
 	}
 }
+
+// Tools that start side by side (a campaign's chunks) each remove the
+// abandoned directories as they make their own: none may take another's
+// directory, in the making or alive, for abandoned.
+func TestDirConcurrent(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 100 {
+				dir, release, err := Dir("tool")
+				if err == nil {
+					if _, err = os.Stat(filepath.Join(dir, lockName)); err == nil {
+						release()
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
