@@ -187,7 +187,7 @@ func (k *Knowledge) Refs(t Target, c universe.Combo, f Finding) []string {
 		}
 	}
 	if f.Class != ClassFine && f.Detail != "" {
-		m := k.known.Match(cluster.Signature{Failing: arch + "/*", Diagnostic: f.Detail}, nil, nil)
+		m := k.known.Match(cluster.Signature{Failing: arch + "/*", Blamed: []string{arch}, Diagnostic: f.Detail}, nil, nil)
 		if m.Certain {
 			for _, s := range m.Sources {
 				if !slices.Contains(refs, s) {
