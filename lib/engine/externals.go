@@ -36,11 +36,11 @@ var missingRuntime = map[string]string{
 	"%__cranelift_throw": "the exception-unwinding runtime of Cranelift's test runner, which cliff's harness does not provide",
 }
 
-// interpreterLibcalls are the external functions the interpreter can
-// call.
-var interpreterLibcalls = map[string]bool{
-	"%CeilF32": true, "%CeilF64": true, "%FloorF32": true, "%FloorF64": true, "%TruncF32": true,
-	"%TruncF64": true, "%NearestF32": true, "%NearestF64": true, "%FmaF32": true, "%FmaF64": true,
+// interpreterCalls reports whether the interpreter can call the external
+// function name: the float libcalls (ir.Libcall.Op).
+func interpreterCalls(name string) bool {
+	l, ok := ir.LookupLibcall(name)
+	return ok && l.Op != ""
 }
 
 // unrunnableReason says why compiled code of a module cannot run in the
@@ -70,7 +70,7 @@ func (u *unit) interpRefusal() string {
 		return why
 	}
 	return firstRefusal(funcs, func(name string, tls bool) string {
-		if tls || !interpreterLibcalls[name] {
+		if tls || !interpreterCalls(name) {
 			return "external name " + name + ": the interpreter calls only the float libcalls (%CeilF32 ... %FmaF64)"
 		}
 		return ""
