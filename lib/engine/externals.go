@@ -161,14 +161,19 @@ func versionRefusal(version string, funcs map[string]*ir.Function) string {
 // flagRefusal says why cfg cannot compile a module, or "": its ISA flags
 // lack one that the architecture's backend needs for what the module
 // uses: a vector type (lib/arch's VectorFlag: riscv64's has_v), or an
-// opcode whose only lowering rule asks for a flag (OpFlags: x86_64's
-// x86_pshufb needs SSSE3, blendv SSE4.1). Cranelift's own fuzzer never
-// asks for that either; its panic or "should be implemented in ISLE"
-// would blame Cranelift for cliff's choice of flags.
+// opcode whose only lowering rule asks for a flag (the profile's
+// NeedsFlag: x86_64's x86_pshufb needs SSSE3, blendv SSE4.1).
+// Cranelift's own fuzzer never asks for that either; its panic or "should
+// be implemented in ISLE" would blame Cranelift for cliff's choice of
+// flags.
 func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 	a, ok := arch.Lookup(cfg.Arch)
 	if !ok {
 		return ""
+	}
+	needs := func(ir.Opcode) string { return "" } // no profile: no flag is known to be needed
+	if p, err := profile.Load(profile.ProfileOf(cfg.Arch)); err == nil {
+		needs = func(op ir.Opcode) string { return p.NeedsFlag(op, cfg.Flags) }
 	}
 	vectors := a.TakesVectors(cfg.Flags)
 	for _, name := range slices.Sorted(maps.Keys(funcs)) {
@@ -184,7 +189,7 @@ func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 			if inst.Op == ir.OpInvalid {
 				continue
 			}
-			if need := a.OpNeeds(inst.Op.String(), cfg.Flags); need != "" {
+			if need := needs(inst.Op); need != "" {
 				return fmt.Sprintf("%s uses %s: %s lowers it only with %s", name, inst.Op, a.Name, need)
 			}
 		}
