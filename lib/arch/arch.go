@@ -45,11 +45,6 @@ type Arch struct {
 	// lowers vectors only to the V extension, and panics on them
 	// without it); "" when vectors always compile.
 	VectorFlag string
-	// OpFlags maps opcodes the backend lowers only with an ISA flag (the
-	// lowering rule's `if-let true (has_ssse3)`) to that flag: a case
-	// using one is not for flags without it, as a vector type is not
-	// for VectorFlag's absence. Callers must not modify it.
-	OpFlags map[string]string
 	// Bytecode marks Cranelift's Pulley targets: portable bytecode that
 	// cliff-pulley (driver/src/runner) runs in pulley-interpreter on any
 	// host, with no GOARCH, Debian package, gcc or QEMU. They are in
@@ -63,7 +58,7 @@ type Arch struct {
 
 // table is the list, in the order tools print and combine architectures.
 var table = []Arch{
-	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64", DefaultISAFlags: x86Default, FlagSets: x86FlagSets, OpFlags: x86OpFlags},
+	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64", DefaultISAFlags: x86Default, FlagSets: x86FlagSets},
 	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: aarch64Default, FlagSets: aarch64FlagSets},
 	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: riscv64Default, FlagSets: riscv64FlagSets, VectorFlag: "has_v"},
 	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: s390xDefault, FlagSets: s390xFlagSets},

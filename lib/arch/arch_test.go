@@ -111,22 +111,4 @@ func TestFlagSets(t *testing.T) {
 			t.Errorf("%s.TakesVectors(%v) = %v, want %v", tt.a.Name, tt.flags, got, tt.want)
 		}
 	}
-	needs := []struct {
-		a     Arch
-		op    string
-		flags []string
-		want  string
-	}{
-		{x, "x86_pshufb", []string{}, "has_ssse3"},
-		{x, "x86_pshufb", []string{"has_sse3", "has_ssse3"}, ""},
-		{x, "blendv", []string{"has_ssse3"}, "has_sse41"},
-		{x, "blendv", x.DefaultISAFlags, ""},
-		{x, "iadd", []string{}, ""},
-		{r, "blendv", []string{}, ""}, // riscv64 lowers it without a flag
-	}
-	for _, tt := range needs {
-		if got := tt.a.OpNeeds(tt.op, tt.flags); got != tt.want {
-			t.Errorf("%s.OpNeeds(%s, %v) = %q, want %q", tt.a.Name, tt.op, tt.flags, got, tt.want)
-		}
-	}
 }

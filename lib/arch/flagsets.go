@@ -51,15 +51,6 @@ var (
 			"AVX-512 with BITALG and VNNI (Ice Lake and later)", "a host with AVX-512 BITALG and VNNI (no QEMU emulates them)"},
 	}
 
-	// x64/lower.isle lowers these only with SSSE3 or SSE4.1; the sse2
-	// set has neither.
-	x86OpFlags = map[string]string{
-		"x86_pshufb":    "has_ssse3",
-		"x86_pmaddubsw": "has_ssse3",
-		"x86_pmulhrsw":  "has_ssse3",
-		"blendv":        "has_sse41",
-	}
-
 	aarch64Default  = []string{"has_lse"}
 	aarch64FlagSets = []FlagSet{
 		{DefaultSet, aarch64Default, "LSE atomics", ""},
@@ -127,22 +118,12 @@ func (a Arch) SetName(flags []string) string {
 // TakesVectors reports whether Cranelift compiles vector types for the
 // architecture with these ISA flags ("name", "name=true", "name=false").
 func (a Arch) TakesVectors(flags []string) bool {
-	return a.VectorFlag == "" || flagOn(flags, a.VectorFlag)
+	return a.VectorFlag == "" || FlagOn(flags, a.VectorFlag)
 }
 
-// OpNeeds returns the ISA flag without which the architecture's backend
-// does not lower opcode op, when these flags lack it; "" when they have
-// it or op needs none.
-func (a Arch) OpNeeds(op string, flags []string) string {
-	if need, ok := a.OpFlags[op]; ok && !flagOn(flags, need) {
-		return need
-	}
-	return ""
-}
-
-// flagOn reports whether flags ("name", "name=true", "name=false"; the
+// FlagOn reports whether flags ("name", "name=true", "name=false"; the
 // last one counts) turn flag on.
-func flagOn(flags []string, flag string) bool {
+func FlagOn(flags []string, flag string) bool {
 	on := false
 	for _, f := range flags {
 		name, value, hasValue := strings.Cut(f, "=")

@@ -162,8 +162,8 @@ func (k *Knowledge) Excluded(arch string, c universe.Combo) []string {
 // exclusions, its known.mask entries, the findings that claim it
 // (censusClaim), the known.mask paragraphs and findings that quote its
 // diagnostic (a panic's ISLE rule line or site, a missing lowering's
-// opcode.type) for the architecture, and, for a clean refusal, lib/arch's
-// word that the flag set lacks what the opcode needs. Empty: the finding
+// opcode.type) for the architecture, and, for a clean refusal, facts.txt's
+// word (a needs line) that the flag set lacks what the opcode needs. Empty: the finding
 // is new.
 func (k *Knowledge) Refs(t Target, c universe.Combo, f Finding) []string {
 	arch := t.Arch
@@ -187,7 +187,7 @@ func (k *Knowledge) Refs(t Target, c universe.Combo, f Finding) []string {
 		}
 	}
 	if f.Class != ClassFine && f.Detail != "" {
-		m := k.known.Match(cluster.Signature{Failing: arch + "/*", Diagnostic: f.Detail}, nil, nil)
+		m := k.known.Match(cluster.Signature{Failing: arch + "/*", Blamed: []string{arch}, Diagnostic: f.Detail}, nil, nil)
 		if m.Certain {
 			for _, s := range m.Sources {
 				if !slices.Contains(refs, s) {
@@ -199,8 +199,8 @@ func (k *Knowledge) Refs(t Target, c universe.Combo, f Finding) []string {
 	return refs
 }
 
-// flagSetLacks says what lib/arch knows the target's flag set lacks for
-// c, as a reference, or "": an opcode whose only lowering needs a flag
+// flagSetLacks says what the target's profile knows its flag set lacks
+// for c, as a reference, or "": an opcode whose only lowering needs a flag
 // the set does not have (x86_pshufb without SSSE3).
 func flagSetLacks(t Target, c universe.Combo) string {
 	a, ok := arch.Lookup(t.Arch)
@@ -211,8 +211,12 @@ func flagSetLacks(t Target, c universe.Combo) string {
 	if !ok {
 		return ""
 	}
-	if need := a.OpNeeds(c.Op.String(), set.Flags); need != "" {
-		return fmt.Sprintf("lib/arch: %s lowers %s only with %s", t.Arch, c.Op, need)
+	p, err := profile.Load(profile.ProfileOf(t.Arch))
+	if err != nil {
+		return ""
+	}
+	if need := p.NeedsFlag(c.Op, set.Flags); need != "" {
+		return fmt.Sprintf("facts.txt: %s lowers %s only with %s", t.Arch, c.Op, need)
 	}
 	return ""
 }

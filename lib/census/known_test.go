@@ -21,9 +21,9 @@ func TestKnownOrNew(t *testing.T) {
 		f     Finding
 		want  string // a part of one ref; "" when new
 	}{
-		{"a clean refusal of what the flag set lacks (lib/arch OpFlags)", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
-			Finding{Class: ClassUnlowered, Detail: "error: Unsupported feature: should be implemented in ISLE: x86_pshufb.i8x16"}, "lib/arch: x86_64 lowers x86_pshufb only with has_ssse3"},
-		{"new: a panic on what the flag set lacks is not excused by lib/arch", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
+		{"a clean refusal of what the flag set lacks (a needs line of facts.txt)", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
+			Finding{Class: ClassUnlowered, Detail: "error: Unsupported feature: should be implemented in ISLE: x86_pshufb.i8x16"}, "facts.txt: x86_64 lowers x86_pshufb only with has_ssse3"},
+		{"new: a panic on what the flag set lacks is not excused by facts.txt", "x86_64 sse2", universe.Combo{Op: ir.OpX86Pshufb, Ctrl: ir.I8X16},
 			Finding{Class: ClassPanic, Detail: "panic: something @ cranelift-codegen/src/isa/x64/lower.isle:1"}, ""},
 		{"riscv64 without V: vector types panic (finding 32's claim)", "riscv64 base", universe.Combo{Op: ir.OpIadd, Ctrl: ir.I32X4},
 			Finding{Class: ClassPanic, Detail: "panic: internal error: entered unreachable code @ cranelift-codegen/src/isa/riscv64/inst/args.rs:1283"}, "findings/32-riscv64-vectors-without-v-panic.clif"},

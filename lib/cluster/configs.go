@@ -27,7 +27,9 @@ import (
 // alike, they are written "*". The interpreter is the architecture
 // "interp", cliff's reference the architecture "ref"; neither is
 // compiled.
-func abstractConfigs(failing, all []record.Config) string {
+//
+// blamed are the names R's parts start with, sorted (Signature.Blamed).
+func abstractConfigs(failing, all []record.Config) (r string, blamed []string) {
 	isFailing := func(c record.Config) bool {
 		return slices.ContainsFunc(failing, func(f record.Config) bool { return sameConfig(f, c) })
 	}
@@ -35,7 +37,7 @@ func abstractConfigs(failing, all []record.Config) string {
 	for _, c := range dedupConfigs(append(slices.Clone(all), failing...)) {
 		byArch[archOf(c)] = append(byArch[archOf(c)], c)
 	}
-	var failingArches []string
+	failingArches := []string{} // not nil: R blames no architecture, not all
 	for _, c := range failing {
 		if a := archOf(c); !slices.Contains(failingArches, a) {
 			failingArches = append(failingArches, a)
@@ -77,13 +79,13 @@ func abstractConfigs(failing, all []record.Config) string {
 		var s string
 		for s = range suffixes {
 		}
-		out := "*" + s
+		out, blamed := "*"+s, []string{"*"}
 		if slices.Contains(failingArches, record.ExecInterp) {
-			out = "interp" + s + "," + out
+			out, blamed = "interp"+s+","+out, []string{"*", "interp"}
 		}
-		return out
+		return out, blamed
 	}
-	return strings.Join(parts, ",")
+	return strings.Join(parts, ","), failingArches
 }
 
 func archOf(c record.Config) string {

@@ -65,7 +65,7 @@ func (c *Clusterer) culpritOf(key string, sig Signature, caseID string, mod *ir.
 	if mod == nil {
 		return nil
 	}
-	arches := failingArches(sig.Failing)
+	arches := sig.Arches()
 	for i := range cands {
 		for _, e := range cands[i].entries {
 			if archMatches(e.Arch, arches) && e.FoundIn(mod) {

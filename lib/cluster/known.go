@@ -130,7 +130,7 @@ func flatten(text string) string {
 // Match matches a cluster: its signature, its representative's verdict
 // (may be nil) and its location (nil when not located).
 func (k *Known) Match(sig Signature, rep *record.Verdict, loc *record.Location) Match {
-	arches := failingArches(sig.Failing)
+	arches := sig.Arches()
 	if loc != nil {
 		// The mask entries cliff-locate wrote for the failure, as
 		// known.mask spells them.
@@ -255,20 +255,6 @@ func allIn(text string, keys []string) bool {
 		}
 	}
 	return true
-}
-
-// failingArches are the architectures R names; nil for "*" (all).
-func failingArches(r string) []string {
-	var out []string
-	for _, part := range strings.Split(r, ",") {
-		a, _, _ := strings.Cut(part, "/")
-		a, _, _ = strings.Cut(a, "[")
-		if a == "*" {
-			return nil
-		}
-		out = append(out, a)
-	}
-	return out
 }
 
 func archMatches(entryArch string, arches []string) bool {

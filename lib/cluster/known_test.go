@@ -47,18 +47,18 @@ func TestKnown(t *testing.T) {
 		{"a new ISLE rule",
 			SignatureOf(failure("a", record.StatusCompileCrash, newPanic, all...)), nil, nil, ""},
 		{"located combination in the mask",
-			Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "i8x16 every lane value"}, nil,
+			Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Blamed: []string{"riscv64"}, Diagnostic: "i8x16 every lane value"}, nil,
 			&record.Location{CaseID: "x", Function: "%main", Block: "block0", Inst: record.InstLocation{Text: "v3 = swizzle v1, v2"}},
 			"known: known.mask: swizzle - riscv64 y=splat"},
 		{"located combination on another architecture",
-			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Diagnostic: "i8x16 every lane value"}, nil,
+			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Blamed: []string{"aarch64"}, Diagnostic: "i8x16 every lane value"}, nil,
 			&record.Location{CaseID: "x", Function: "%main", Block: "block0", Inst: record.InstLocation{Text: "v3 = swizzle v1, v2"}},
 			""},
 		{"unlocated divergence in a case with a masked combination",
-			Signature{Verdict: record.OutcomeDivergent, Failing: "x86_64/*", Diagnostic: "i8x16 one lane value"}, stvCase, nil,
+			Signature{Verdict: record.OutcomeDivergent, Failing: "x86_64/*", Blamed: []string{"x86_64"}, Diagnostic: "i8x16 one lane value"}, stvCase, nil,
 			"possibly: known.mask: scalar_to_vector i8x16 x86_64"},
 		{"unlocated divergence, masked combination for another architecture",
-			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Diagnostic: "i8x16 one lane value"}, stvCase, nil, ""},
+			Signature{Verdict: record.OutcomeDivergent, Failing: "aarch64/*", Blamed: []string{"aarch64"}, Diagnostic: "i8x16 one lane value"}, stvCase, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := k.Match(tc.sig, tc.rep, tc.loc).String(); got != tc.want {
@@ -74,7 +74,7 @@ func TestKnownFromText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig := Signature{Verdict: record.OutcomeCompileCrash, Failing: "x86_64/*", Diagnostic: "panic: no rule matched for term foo @ src/isa/x64/inst.isle:12"}
+	sig := Signature{Verdict: record.OutcomeCompileCrash, Failing: "x86_64/*", Blamed: []string{"x86_64"}, Diagnostic: "panic: no rule matched for term foo @ src/isa/x64/inst.isle:12"}
 	if got := k.Match(sig, nil, nil).String(); got != "known: known.mask: band f16 x86_64" {
 		t.Errorf("got %q", got)
 	}
@@ -95,7 +95,7 @@ func TestKnownByLocatedMask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "i32 value"}
+	sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Blamed: []string{"riscv64"}, Diagnostic: "i32 value"}
 	loc := &record.Location{CaseID: "c", Function: "%main", Mask: []string{"swizzle - riscv64 y=splat"}}
 	if got := k.Match(sig, nil, loc).String(); got != "known: known.mask: swizzle - riscv64 y=splat" {
 		t.Errorf("with the located mask: %q", got)
@@ -137,7 +137,7 @@ func TestKnownBySettings(t *testing.T) {
 				{Configs: tc.wrong, Status: record.StatusOK, Hash: "b"},
 				{Configs: []record.Config{cfg("s390x", single)}, Status: record.StatusUnsupported},
 			}}
-			sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Diagnostic: "f32 value"}
+			sig := Signature{Verdict: record.OutcomeDivergent, Failing: "riscv64/*", Blamed: []string{"riscv64"}, Diagnostic: "f32 value"}
 			if got := k.Match(sig, v, nil).String(); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}

@@ -17,6 +17,11 @@ type Signature struct {
 	// Failing is R: the failing configurations, abstracted, e.g.
 	// "x86_64/*", "aarch64/opt,x86_64/opt", "riscv64[has_zbs]/*".
 	Failing string
+	// Blamed are the names Failing's parts start with, sorted: the
+	// architectures, "interp" and "ref", "*" for every compiled
+	// architecture, "cranelift" for AllOfCranelift. Computed with
+	// Failing, so that no reader parses Failing back (Arches).
+	Blamed []string
 	// Diagnostic is K: the normalised panic, error, trap or difference.
 	Diagnostic string
 	// Culprit, set only by a Clusterer given locations (Culprits), is
@@ -33,6 +38,15 @@ func (s Signature) String() string {
 		out += " @ " + s.Culprit
 	}
 	return out
+}
+
+// Arches are the architectures R blames, for matching known failures:
+// Blamed, or nil (all) when R is "*".
+func (s Signature) Arches() []string {
+	if slices.Contains(s.Blamed, "*") {
+		return nil
+	}
+	return s.Blamed
 }
 
 // Hash is the xxhash64 of String, 16 hex digits: short and stable, for
@@ -59,12 +73,12 @@ func SignatureOf(v *record.Verdict) Signature {
 		// bug's, so R is all of Cranelift and K alone tells the bugs
 		// apart (the reference's output is the expected one).
 		s := divergenceSignature(v)
-		s.Failing = AllOfCranelift
+		s.Failing, s.Blamed = AllOfCranelift, []string{"cranelift"}
 		return s
 	case Clustered(v.Verdict):
 		return failureSignature(v)
 	}
-	return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "-"}
+	return Signature{Verdict: v.Verdict, Failing: "-", Blamed: []string{"-"}, Diagnostic: "-"}
 }
 
 // AllOfCranelift is R of a reference_divergent signature: every
@@ -122,7 +136,8 @@ func failureSignature(v *record.Verdict) Signature {
 		}
 		return false
 	})
-	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(byDiag[best], all), Diagnostic: best}
+	r, blamed := abstractConfigs(byDiag[best], all)
+	return Signature{Verdict: v.Verdict, Failing: r, Blamed: blamed, Diagnostic: best}
 }
 
 func resultsByConfig(c *record.Case) func(record.Config) *record.RunResult {
@@ -184,7 +199,7 @@ func divergenceSignature(v *record.Verdict) Signature {
 	}
 	ref := judge.ReferenceSide(answers)
 	if ref < 0 {
-		return Signature{Verdict: v.Verdict, Failing: "-", Diagnostic: "no answers to compare"}
+		return Signature{Verdict: v.Verdict, Failing: "-", Blamed: []string{"-"}, Diagnostic: "no answers to compare"}
 	}
 	type wrong struct{ failing, diff string }
 	var wrongs []wrong
@@ -198,7 +213,8 @@ func divergenceSignature(v *record.Verdict) Signature {
 		if v.Input != nil {
 			diff = describeDifference(answers[ref].Output, s.Output)
 		}
-		wrongs = append(wrongs, wrong{abstractConfigs(s.Configs, all), diff})
+		r, _ := abstractConfigs(s.Configs, all)
+		wrongs = append(wrongs, wrong{r, diff})
 	}
 	var k string
 	if len(wrongs) == 1 {
@@ -211,7 +227,8 @@ func divergenceSignature(v *record.Verdict) Signature {
 		}
 		k = strings.Join(parts, "; ")
 	}
-	return Signature{Verdict: v.Verdict, Failing: abstractConfigs(failing, all), Diagnostic: k}
+	r, blamed := abstractConfigs(failing, all)
+	return Signature{Verdict: v.Verdict, Failing: r, Blamed: blamed, Diagnostic: k}
 }
 
 // answerSides are the sides of a divergent verdict that answered (ran to

@@ -194,6 +194,7 @@ func TestSignatureOf(t *testing.T) {
 			if err := tc.v.Validate(); err != nil {
 				t.Fatalf("test verdict does not validate: %v", err)
 			}
+			checkBlamed(t, SignatureOf(tc.v))
 			if got := SignatureOf(tc.v).String(); got != tc.want {
 				t.Errorf("signature\n got %s\nwant %s", got, tc.want)
 			}
@@ -246,8 +247,9 @@ func TestSignatureIdentity(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := SignatureOf(tc.a), SignatureOf(tc.b)
-			if (a == b) != tc.same || (a.Hash() == b.Hash()) != tc.same {
-				t.Errorf("same = %v, want %v:\n%s\n%s", a == b, tc.same, a, b)
+			same := a.String() == b.String() && slices.Equal(a.Blamed, b.Blamed)
+			if same != tc.same || (a.Hash() == b.Hash()) != tc.same {
+				t.Errorf("same = %v, want %v:\n%s\n%s", same, tc.same, a, b)
 			}
 		})
 	}
@@ -269,9 +271,11 @@ func TestAbstractConfigsFlags(t *testing.T) {
 		{"only under QEMU", []record.Config{emu}, []record.Config{avx}, "x86_64/*@qemu"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := abstractConfigs(tc.failing, append(tc.failing, tc.rest...)); got != tc.want {
+			got, blamed := abstractConfigs(tc.failing, append(tc.failing, tc.rest...))
+			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
+			checkBlamed(t, Signature{Failing: got, Blamed: blamed})
 		})
 	}
 }
@@ -383,9 +387,43 @@ func TestSignatureAcrossFlagSets(t *testing.T) {
 			if err := tc.v.Validate(); err != nil {
 				t.Fatalf("test verdict does not validate: %v", err)
 			}
+			checkBlamed(t, SignatureOf(tc.v))
 			if got := SignatureOf(tc.v).String(); got != tc.want {
 				t.Errorf("signature\n got %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// checkBlamed: a signature's Blamed are the names its R's parts start
+// with, sorted, as a reader of the one-line form would find them (a flag
+// list "[a,b]" holds commas too: what the parsers of R that Blamed
+// replaced got wrong).
+func checkBlamed(t *testing.T, sig Signature) {
+	t.Helper()
+	want := []string{}
+	depth, start := 0, 0
+	for i := 0; i <= len(sig.Failing); i++ {
+		if i < len(sig.Failing) {
+			switch sig.Failing[i] {
+			case '[':
+				depth++
+			case ']':
+				depth--
+			}
+			if sig.Failing[i] != ',' || depth > 0 {
+				continue
+			}
+		}
+		a, _, _ := strings.Cut(sig.Failing[start:i], "/")
+		a, _, _ = strings.Cut(a, "[")
+		if a != "" && !slices.Contains(want, a) {
+			want = append(want, a)
+		}
+		start = i + 1
+	}
+	slices.Sort(want)
+	if !slices.Equal(sig.Blamed, want) || sig.Blamed == nil {
+		t.Errorf("%s: Blamed %q, want %q", sig.Failing, sig.Blamed, want)
 	}
 }

@@ -36,11 +36,11 @@ var missingRuntime = map[string]string{
 	"%__cranelift_throw": "the exception-unwinding runtime of Cranelift's test runner, which cliff's harness does not provide",
 }
 
-// interpreterLibcalls are the external functions the interpreter can
-// call.
-var interpreterLibcalls = map[string]bool{
-	"%CeilF32": true, "%CeilF64": true, "%FloorF32": true, "%FloorF64": true, "%TruncF32": true,
-	"%TruncF64": true, "%NearestF32": true, "%NearestF64": true, "%FmaF32": true, "%FmaF64": true,
+// interpreterCalls reports whether the interpreter can call the external
+// function name: the float libcalls (ir.Libcall.Op).
+func interpreterCalls(name string) bool {
+	l, ok := ir.LookupLibcall(name)
+	return ok && l.Op != ""
 }
 
 // unrunnableReason says why compiled code of a module cannot run in the
@@ -70,7 +70,7 @@ func (u *unit) interpRefusal() string {
 		return why
 	}
 	return firstRefusal(funcs, func(name string, tls bool) string {
-		if tls || !interpreterLibcalls[name] {
+		if tls || !interpreterCalls(name) {
 			return "external name " + name + ": the interpreter calls only the float libcalls (%CeilF32 ... %FmaF64)"
 		}
 		return ""
@@ -161,14 +161,19 @@ func versionRefusal(version string, funcs map[string]*ir.Function) string {
 // flagRefusal says why cfg cannot compile a module, or "": its ISA flags
 // lack one that the architecture's backend needs for what the module
 // uses: a vector type (lib/arch's VectorFlag: riscv64's has_v), or an
-// opcode whose only lowering rule asks for a flag (OpFlags: x86_64's
-// x86_pshufb needs SSSE3, blendv SSE4.1). Cranelift's own fuzzer never
-// asks for that either; its panic or "should be implemented in ISLE"
-// would blame Cranelift for cliff's choice of flags.
+// opcode whose only lowering rule asks for a flag (the profile's
+// NeedsFlag: x86_64's x86_pshufb needs SSSE3, blendv SSE4.1).
+// Cranelift's own fuzzer never asks for that either; its panic or "should
+// be implemented in ISLE" would blame Cranelift for cliff's choice of
+// flags.
 func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 	a, ok := arch.Lookup(cfg.Arch)
 	if !ok {
 		return ""
+	}
+	needs := func(ir.Opcode) string { return "" } // no profile: no flag is known to be needed
+	if p, err := profile.Load(profile.ProfileOf(cfg.Arch)); err == nil {
+		needs = func(op ir.Opcode) string { return p.NeedsFlag(op, cfg.Flags) }
 	}
 	vectors := a.TakesVectors(cfg.Flags)
 	for _, name := range slices.Sorted(maps.Keys(funcs)) {
@@ -184,7 +189,7 @@ func flagRefusal(cfg record.Config, funcs map[string]*ir.Function) string {
 			if inst.Op == ir.OpInvalid {
 				continue
 			}
-			if need := a.OpNeeds(inst.Op.String(), cfg.Flags); need != "" {
+			if need := needs(inst.Op); need != "" {
 				return fmt.Sprintf("%s uses %s: %s lowers it only with %s", name, inst.Op, a.Name, need)
 			}
 		}

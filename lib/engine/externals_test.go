@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,5 +85,30 @@ func TestVersionRefusal(t *testing.T) {
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("versionRefusal(%q) = %q, want %q", tt.version, got, tt.want)
 		}
+	}
+}
+
+// TestDriverInterpretsTheFloatLibcalls: the driver's interpreter
+// (driver/src/interpret.rs, which cannot read Go) computes exactly the
+// libcalls ir.Libcalls gives an operation, the ones interpRefusal lets
+// through.
+func TestDriverInterpretsTheFloatLibcalls(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "driver", "src", "interpret.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, m := range regexp.MustCompile(`LibCall::(\w+) =>`).FindAllStringSubmatch(string(src), -1) {
+		got = append(got, "%"+m[1])
+	}
+	for _, l := range ir.Libcalls() {
+		if l.Op != "" {
+			want = append(want, l.Name)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("interpret.rs computes %q, ir.Libcalls gives an operation to %q", got, want)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"cliff/lib/arch"
 	"cliff/lib/harness"
-	"cliff/lib/ir"
 )
 
 // TestDrawSwarm: the draw is a function of the key and the
@@ -175,22 +174,6 @@ func TestParseSwarmKey(t *testing.T) {
 	for _, bad := range []string{"", "123", "a:1", "1:-1", "1:2:3"} {
 		if _, err := ParseSwarmKey(bad); err == nil || !strings.Contains(err.Error(), "want SEED:CHUNK") {
 			t.Errorf("ParseSwarmKey(%q): error %v", bad, err)
-		}
-	}
-}
-
-// TestOpFlagsNameOpcodes: lib/arch's OpFlags name opcodes cliff knows and
-// flags of the architecture's default set (the profiles were made with
-// those flags, so the default set takes every case).
-func TestOpFlagsNameOpcodes(t *testing.T) {
-	for _, a := range arch.All() {
-		for op, flag := range a.OpFlags {
-			if _, ok := ir.LookupOpcode(op); !ok {
-				t.Errorf("%s: OpFlags names %q, not an opcode", a.Name, op)
-			}
-			if !slices.Contains(a.DefaultISAFlags, flag) {
-				t.Errorf("%s: %s needs %s, which the default flags lack", a.Name, op, flag)
-			}
 		}
 	}
 }

@@ -83,34 +83,39 @@ func censusVectors(c universe.Combo, params []ir.AbiParam, seed uint64) [][][]by
 	return vectors
 }
 
-// censusDomain moves the operands of a partial operation into its domain,
-// lane by lane: a divisor of 0 becomes 1, as does -1 under a MIN
-// dividend; a float converted by fcvt_to_uint/sint that is NaN or whose
-// integer part does not fit becomes one of the edge values that do
-// (the i-th, so the vectors still differ).
+// censusDomain moves the operands of a partial operation (the opcode
+// table's partial column) into its domain, lane by lane: a divisor of 0
+// becomes 1, as does -1 under a MIN dividend (nonzero_nooverflow); a
+// float converted to an integer (in_range) that is NaN or whose integer
+// part does not fit becomes one of the edge values that do (the i-th, so
+// the vectors still differ).
 func censusDomain(c universe.Combo, params []ir.AbiParam, vec [][]byte, i int) {
-	switch c.Op {
-	case ir.OpUdiv, ir.OpUrem, ir.OpSdiv, ir.OpSrem:
+	switch guard := c.Op.Info().Partial; guard {
+	case "":
+	case "nonzero", "nonzero_nooverflow":
 		t := params[1].Type
 		lb := t.LaneType().Bytes()
 		for off := 0; off < len(vec[1]); off += lb {
 			x, y := vec[0][off:off+lb], vec[1][off:off+lb]
-			signed := c.Op == ir.OpSdiv || c.Op == ir.OpSrem
-			if isZero(y) || signed && isMinusOne(y) && isIntMin(x) {
+			if isZero(y) || guard == "nonzero_nooverflow" && isMinusOne(y) && isIntMin(x) {
 				clear(y)
 				y[0] = 1
 			}
 		}
-	case ir.OpFcvtToUint, ir.OpFcvtToSint:
+	case "in_range":
+		// The sem kernel says the integer's signedness (fcvt_to_int s).
+		signed := c.Op.Info().SemKernel == "s"
 		ft := params[0].Type.LaneType()
-		safe := fcvtSafeEdges(ft, c.Ctrl.LaneBits(), c.Op == ir.OpFcvtToSint)
+		safe := fcvtSafeEdges(ft, c.Ctrl.LaneBits(), signed)
 		lb := ft.Bytes()
 		for j, off := 0, 0; off < len(vec[0]); j, off = j+1, off+lb {
 			lane := vec[0][off : off+lb]
-			if !fcvtInRange(ft, lane, c.Ctrl.LaneBits(), c.Op == ir.OpFcvtToSint) {
+			if !fcvtInRange(ft, lane, c.Ctrl.LaneBits(), signed) {
 				copy(lane, safe[(i+j)%len(safe)])
 			}
 		}
+	default:
+		panic("gen: the opcode table gives " + c.Op.String() + " guard " + guard + ", which the census inputs do not have")
 	}
 }
 

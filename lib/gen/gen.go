@@ -154,7 +154,7 @@ func SetCLIF(rec *record.Case, mod *ir.Module) error {
 func (g *Generator) Opcodes() []ir.Opcode {
 	var out []ir.Opcode
 	for _, op := range g.opts.Profile.Opcodes() {
-		if computation(op, g.opts.CrashOnly) || emittedByStructure[op] {
+		if computation(op, g.opts.CrashOnly) || op.Is(ir.RoleStructure) {
 			out = append(out, op)
 			continue
 		}
@@ -166,13 +166,6 @@ func (g *Generator) Opcodes() []ir.Opcode {
 		}
 	}
 	return out
-}
-
-// emittedByStructure are the opcodes control flow, calls and memory emit.
-var emittedByStructure = map[ir.Opcode]bool{
-	ir.OpJump: true, ir.OpBrif: true, ir.OpBrTable: true, ir.OpReturn: true,
-	ir.OpCall: true, ir.OpCallIndirect: true, ir.OpReturnCall: true, ir.OpReturnCallIndirect: true,
-	ir.OpFuncAddr: true, ir.OpStackAddr: true,
 }
 
 // Module generates the IR of the case with the given index, for callers

@@ -7,20 +7,14 @@ import (
 	"cliff/lib/ub"
 )
 
-// freeVarRule constrains the type of an operand whose type variable is not
-// the controlling one, beyond the variable's type set.
-type freeVarRule func(ctrl, t ir.Type) bool
-
-var freeVarRules = map[ir.Opcode]freeVarRule{
-	ir.OpBitcast:       sameBits,
-	ir.OpFcvtToUint:    sameShape,
-	ir.OpFcvtToSint:    sameShape,
-	ir.OpFcvtToUintSat: sameShape,
-	ir.OpFcvtToSintSat: sameShape,
-	ir.OpFcvtFromUint:  sameShape,
-	ir.OpFcvtFromSint:  sameShape,
-	ir.OpX86Cvtt2dq:    sameLanes,
-	ir.OpVhighBits:     func(ctrl, t ir.Type) bool { return t.IsVector() },
+// freeVarRules constrain the type of an operand whose type variable is
+// not the controlling one, beyond the variable's type set: the rules the
+// opcode table's free lines name.
+var freeVarRules = map[string]func(ctrl, t ir.Type) bool{
+	"same_bits":  sameBits,
+	"same_shape": sameShape,
+	"same_lanes": sameLanes,
+	"vector":     func(ctrl, t ir.Type) bool { return t.IsVector() },
 }
 
 func sameBits(ctrl, t ir.Type) bool { return ctrl.Bits() == t.Bits() && ctrl != t }
@@ -43,7 +37,7 @@ func (tab *tables) freeTypeOK(ot opType, tv int, t ir.Type) bool {
 	if !ot.op.Info().TypeVars[tv].Set.Contains(t) {
 		return false
 	}
-	if rule := freeVarRules[ot.op]; rule != nil && !rule(ot.ctrl, t) {
+	if rule := ot.op.Info().FreeRule; rule != "" && !freeVarRules[rule](ot.ctrl, t) {
 		return false
 	}
 	return !tab.restrictsFree(ot.op, ot.ctrl) || tab.prof.AllowsFree(ot.op, ot.ctrl, t)

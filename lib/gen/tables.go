@@ -53,16 +53,12 @@ var noReturns = map[ir.CallConv]bool{ir.CallConvPreserveAll: true, ir.CallConvWi
 // trapping opcodes come only in crash-only mode.
 func guarded(op ir.Opcode) bool { return op.Info().Partial != "" }
 
-// structural are opcodes that the control-flow, call and memory code emits
-// itself, never drawn as a computation.
-var structural = map[ir.Opcode]bool{
-	ir.OpStackAddr: true, ir.OpFuncAddr: true,
-}
-
-// computation reports whether op is drawn as a computation of a block.
+// computation reports whether op is drawn as a computation of a block:
+// never one that the control-flow, call and memory code emits itself (the
+// table's structure role).
 func computation(op ir.Opcode, crashOnly bool) bool {
 	info := op.Info()
-	if info.Flags&(ir.FlagTerminator|ir.FlagBranch|ir.FlagCall|ir.FlagReturn|ir.FlagCanLoad|ir.FlagCanStore) != 0 || structural[op] {
+	if info.Flags&(ir.FlagTerminator|ir.FlagBranch|ir.FlagCall|ir.FlagReturn|ir.FlagCanLoad|ir.FlagCanStore) != 0 || op.Is(ir.RoleStructure) {
 		return false
 	}
 	for _, in := range info.Ins {
@@ -166,8 +162,7 @@ func shapeKey(ot opType) string {
 	b.WriteString(" ->")
 	side(info.Outs)
 	// Ops whose immediates depend on the opcode's meaning stay apart.
-	switch ot.op {
-	case ir.OpExtractlane, ir.OpInsertlane, ir.OpIconst, ir.OpVconst, ir.OpShuffle:
+	if ot.op.Is(ir.RoleOwnImm) {
 		b.WriteString(" " + ot.op.String())
 	}
 	return b.String()

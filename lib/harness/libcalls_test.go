@@ -1,14 +1,18 @@
 package harness
 
 import (
-	"cliff/lib/record"
 	"context"
 	"encoding/binary"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"cliff/lib/ir"
+	"cliff/lib/record"
 )
 
 // TestCheckExternalName checks which names a module may leave to the
@@ -106,5 +110,56 @@ func TestLibcallsRun(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHarnessCDefinesLibcalls checks harness.c against ir.Libcalls, which
+// C cannot read: it defines a wrapper cliff_libcall_SYMBOL for each
+// symbol the harness provides (or the symbol itself: the x86_64 pshufb),
+// with the float libcalls' arity and type, and no wrapper for anything
+// else.
+func TestHarnessCDefinesLibcalls(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("csrc", "harness.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	macro := regexp.MustCompile(`(?m)^LIBCALL([13])\((float|double), (\w+)\)$`)
+	plain := regexp.MustCompile(`(?m)^[\w *]*\bcliff_libcall_(\w+)\(.*\) \{`)
+	defined := map[string]string{} // symbol: "1 float", ... or "" for a plain definition
+	for _, m := range macro.FindAllStringSubmatch(text, -1) {
+		defined[m[3]] = m[1] + " " + m[2]
+	}
+	for _, m := range plain.FindAllStringSubmatch(text, -1) {
+		defined[m[1]] = ""
+	}
+	for _, l := range ir.Libcalls() {
+		if l.Harness == "" || l.Symbol == "_GLOBAL_OFFSET_TABLE_" {
+			if _, ok := defined[l.Symbol]; ok {
+				t.Errorf("%s: harness.c defines cliff_libcall_%s, which the table says the harness does not provide", l.Name, l.Symbol)
+			}
+			continue
+		}
+		got, ok := defined[l.Symbol]
+		delete(defined, l.Symbol)
+		if !ok {
+			if regexp.MustCompile(`(?m)^\S.*\b` + regexp.QuoteMeta(l.Symbol) + `\(.*\)$`).MatchString(text) {
+				continue // defined under its own name
+			}
+			t.Errorf("%s: harness.c defines no cliff_libcall_%s", l.Name, l.Symbol)
+			continue
+		}
+		if l.Op != "" {
+			arity, ctype := "1", map[ir.Type]string{ir.F32: "float", ir.F64: "double"}[l.Type]
+			if l.Op == "fma" {
+				arity = "3"
+			}
+			if want := arity + " " + ctype; got != want {
+				t.Errorf("%s: harness.c's LIBCALL is %q, want %q", l.Name, got, want)
+			}
+		}
+	}
+	for symbol := range defined {
+		t.Errorf("harness.c defines cliff_libcall_%s, which ir.Libcalls does not list", symbol)
 	}
 }

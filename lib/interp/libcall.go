@@ -31,18 +31,26 @@ func fmaLibcall(t ir.Type) libcall {
 	}}
 }
 
-var libcalls = map[string]libcall{
-	"%CeilF32":    unaryLibcall(ir.F32, math.Ceil),
-	"%CeilF64":    unaryLibcall(ir.F64, math.Ceil),
-	"%FloorF32":   unaryLibcall(ir.F32, math.Floor),
-	"%FloorF64":   unaryLibcall(ir.F64, math.Floor),
-	"%TruncF32":   unaryLibcall(ir.F32, math.Trunc),
-	"%TruncF64":   unaryLibcall(ir.F64, math.Trunc),
-	"%NearestF32": unaryLibcall(ir.F32, math.RoundToEven),
-	"%NearestF64": unaryLibcall(ir.F64, math.RoundToEven),
-	"%FmaF32":     fmaLibcall(ir.F32),
-	"%FmaF64":     fmaLibcall(ir.F64),
-}
+// libcalls are the libcalls ir.Libcalls gives an operation (Op), which
+// the interpreter computes.
+var libcalls = func() map[string]libcall {
+	kernels := map[string]func(float64) float64{
+		"ceil": math.Ceil, "floor": math.Floor, "trunc": math.Trunc, "nearest": math.RoundToEven,
+	}
+	out := map[string]libcall{}
+	for _, l := range ir.Libcalls() {
+		switch {
+		case l.Op == "":
+		case l.Op == "fma":
+			out[l.Name] = fmaLibcall(l.Type)
+		case kernels[l.Op] != nil:
+			out[l.Name] = unaryLibcall(l.Type, kernels[l.Op])
+		default:
+			panic("interp: ir.Libcalls gives " + l.Name + " the operation " + l.Op + ", which the interpreter does not have")
+		}
+	}
+	return out
+}()
 
 // libcallFunction returns the function standing for the libcall name
 // with signature sig, or nil when there is none. Each libcall has one

@@ -81,7 +81,50 @@ type OpcodeInfo struct {
 	// the result or in memory (lib/ub): a float reaching one must be
 	// canonical where targets differ.
 	NaNBits []int
+	// Roles are what cliff's tools take the opcode for beyond its flags
+	// (RoleConstant, ...): the opcode lists the tools would otherwise
+	// keep.
+	Roles Role
+	// FreeRule names what the type of a free type variable must be
+	// beside the controlling type, beyond the variable's set (lib/gen):
+	// "same_bits" (bitcast: as many bits, another type), "same_shape" (a
+	// conversion: any scalar from a scalar, a vector from as many lanes
+	// of the same width), "same_lanes", "vector"; "" for no rule.
+	FreeRule string
 }
+
+// Role is a set of roles an opcode plays for cliff's tools: facts of
+// cliff's, not of Cranelift's flags, kept in the opcode table's role
+// lines so that no tool keeps an opcode list of its own.
+type Role uint8
+
+const (
+	// RoleConstant: defines a constant from its immediate (iconst, the
+	// float constants, vconst).
+	RoleConstant Role = 1 << iota
+	// RoleConversion: only changes how a value is held, its width, type
+	// or lanes (lib/locate: a culprit's operand looks through it).
+	RoleConversion
+	// RoleComparison: compares (lib/locate: a crash at a comparison is
+	// blamed on its user).
+	RoleComparison
+	// RoleKeepAlive: a call or plain store, which only passes a value on
+	// or stores it, rather than lowering by its operands' shape
+	// (lib/locate; terminators count too).
+	RoleKeepAlive
+	// RoleStructure: cliff-gen's control-flow, call and memory code emits
+	// it itself; it is never drawn as a computation.
+	RoleStructure
+	// RoleOwnImm: its immediates mean something to this opcode only, so
+	// no other opcode of its shape replaces it in place (lib/gen).
+	RoleOwnImm
+)
+
+// Has reports whether all of the given roles are set.
+func (r Role) Has(s Role) bool { return r&s == s }
+
+// Is reports whether the opcode plays all of the given roles.
+func (o Opcode) Is(r Role) bool { return o.Info().Roles.Has(r) }
 
 // TypeVar is a named type variable with the set of types it may take.
 type TypeVar struct {

@@ -351,3 +351,59 @@ func TestOpcodeOutOfRange(t *testing.T) {
 		t.Error("iadd_imm was removed from Cranelift before 0.135")
 	}
 }
+
+// TestRolesFollowCranelift checks the role lines of the table against
+// what Cranelift says of each opcode (its format and flags, which
+// TestTableMatchesCranelift checks in turn), so that a role is the list
+// its tools kept before, and an opcode of a new Cranelift that should
+// play a role does not go without it.
+func TestRolesFollowCranelift(t *testing.T) {
+	formatIn := func(op ir.Opcode, names ...string) bool {
+		for _, n := range names {
+			if op.Format().Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	rules := []struct {
+		role ir.Role
+		why  string
+		want func(op ir.Opcode) bool
+	}{
+		{ir.RoleConstant, "a constant is what the immediate formats of one value define", func(op ir.Opcode) bool {
+			return formatIn(op, "UnaryImm", "UnaryIeee16", "UnaryIeee32", "UnaryIeee64", "UnaryConst")
+		}},
+		{ir.RoleComparison, "a comparison has a compare format", func(op ir.Opcode) bool {
+			return formatIn(op, "IntCompare", "FloatCompare")
+		}},
+		{ir.RoleKeepAlive, "a keep-alive is a plain call or a non-atomic store", func(op ir.Opcode) bool {
+			return formatIn(op, "Call", "CallIndirect", "Store")
+		}},
+		{ir.RoleStructure, "structure is control flow, calls with a signature and the address of a function or stack slot", func(op ir.Opcode) bool {
+			f := op.Info().Flags
+			plainBranch := f.Has(ir.FlagBranch) && !f.Has(ir.FlagCall)
+			plainReturn := f.Has(ir.FlagReturn) && op.Format().Varargs
+			return plainBranch || plainReturn || formatIn(op, "Call", "CallIndirect", "FuncAddr", "StackAddr")
+		}},
+	}
+	for _, r := range rules {
+		for _, op := range ir.Opcodes() {
+			if got, want := op.Is(r.role), r.want(op); got != want {
+				t.Errorf("%s: role %#x is %v, want %v: %s", op, r.role, got, want, r.why)
+			}
+		}
+	}
+	for _, op := range ir.Opcodes() {
+		info := op.Info()
+		if op.Is(ir.RoleConversion) && (info.Flags != 0 || len(info.Ins) == 0 || len(info.Ins) > 2 || len(info.Outs) == 0) {
+			t.Errorf("%s: a conversion is pure, of one or two operands (iconcat), with results", op)
+		}
+		if op.Is(ir.RoleOwnImm) && len(op.Format().Imms) == 0 {
+			t.Errorf("%s: own_imm without an immediate", op)
+		}
+		if info.FreeRule != "" && len(info.TypeVars) < 2 {
+			t.Errorf("%s: free rule %s without a free type variable", op, info.FreeRule)
+		}
+	}
+}

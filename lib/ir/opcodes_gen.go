@@ -262,6 +262,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "jump block1(v0, v1)",
 		Doc:     "Jump unconditionally to a block, passing the block args.",
 		Sem:     "jump", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpBrif: {
 		Name: "brif", Format: FormatBrif,
@@ -273,6 +274,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "brif v0, block1(v1), block2",
 		Doc:     "Branch to the then block when c is non-zero, else to the else block.",
 		Sem:     "brif", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpBrTable: {
 		Name: "br_table", Format: FormatBranchTable,
@@ -283,6 +285,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "br_table v0, block3, [block1, block2]",
 		Doc:     "Branch to the jump table entry at index x, or to the default block when x is out of range.",
 		Sem:     "br_table", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpTrap: {
 		Name: "trap", Format: FormatTrap,
@@ -328,6 +331,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "return v0, v1",
 		Doc:     "Return from the function with values matching the signature's returns.",
 		Sem:     "return", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpCall: {
 		Name: "call", Format: FormatCall,
@@ -338,6 +342,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2, v3 = call fn0(v0, v1)",
 		Doc:     "Call a function declared in the preamble.",
 		Sem:     "call", SemKernel: "",
+		Roles: RoleKeepAlive | RoleStructure,
 	},
 	OpCallIndirect: {
 		Name: "call_indirect", Format: FormatCallIndirect,
@@ -349,6 +354,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v2 = call_indirect sig0, v1(v0)",
 		Doc:     "Call the function at address callee, which must have signature SIG.",
 		Sem:     "call_indirect", SemKernel: "",
+		Roles: RoleKeepAlive | RoleStructure,
 	},
 	OpReturnCall: {
 		Name: "return_call", Format: FormatCall,
@@ -359,6 +365,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "return_call fn0(v0, v1)",
 		Doc:     "Tail call a function declared in the preamble; ends the block.",
 		Sem:     "return_call", SemKernel: "",
+		Roles: RoleKeepAlive | RoleStructure,
 	},
 	OpReturnCallIndirect: {
 		Name: "return_call_indirect", Format: FormatCallIndirect,
@@ -370,6 +377,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "return_call_indirect sig0, v0(v1)",
 		Doc:     "Tail call the function at address callee with signature SIG; ends the block.",
 		Sem:     "return_call_indirect", SemKernel: "",
+		Roles: RoleKeepAlive | RoleStructure,
 	},
 	OpTryCall: {
 		Name: "try_call", Format: FormatTryCall,
@@ -399,6 +407,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = func_addr.i64 fn0",
 		Doc:     "The absolute address of a function declared in the preamble.",
 		Sem:     "func_addr", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpStackSwitch: {
 		Name: "stack_switch", Format: FormatTernary,
@@ -431,6 +440,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "store notrap aligned v1, v0+8",
 		Doc:     "Store x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "",
+		Roles:   RoleKeepAlive,
 		NaNBits: []int{0},
 	},
 	OpUload8: {
@@ -468,6 +478,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Store the low 8 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "8",
 		AccessBytes: 1,
+		Roles:       RoleKeepAlive,
 	},
 	OpUload16: {
 		Name: "uload16", Format: FormatLoad,
@@ -504,6 +515,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Store the low 16 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "16",
 		AccessBytes: 2,
+		Roles:       RoleKeepAlive,
 	},
 	OpUload32: {
 		Name: "uload32", Format: FormatLoad,
@@ -540,6 +552,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Store the low 32 bits of x to memory at p + Offset.",
 		Sem:     "store", SemKernel: "32",
 		AccessBytes: 4,
+		Roles:       RoleKeepAlive,
 	},
 	OpUload8x8: {
 		Name: "uload8x8", Format: FormatLoad,
@@ -622,6 +635,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v0 = stack_addr.i64 ss0+16",
 		Doc:     "The address of a byte in a stack slot.",
 		Sem:     "stack_addr", SemKernel: "",
+		Roles: RoleStructure,
 	},
 	OpDynamicStackAddr: {
 		Name: "dynamic_stack_addr", Format: FormatDynamicStackAddr,
@@ -660,6 +674,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Integer constant (i8..i64; build i128 from two halves).",
 		Sem:     "iconst", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant | RoleOwnImm,
 	},
 	OpF16const: {
 		Name: "f16const", Format: FormatUnaryIeee16,
@@ -670,6 +685,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Half-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant,
 	},
 	OpF32const: {
 		Name: "f32const", Format: FormatUnaryIeee32,
@@ -680,6 +696,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Single-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant,
 	},
 	OpF64const: {
 		Name: "f64const", Format: FormatUnaryIeee64,
@@ -690,6 +707,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Double-precision float constant.",
 		Sem:     "fconst", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant,
 	},
 	OpF128const: {
 		Name: "f128const", Format: FormatUnaryConst,
@@ -700,6 +718,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Quad-precision float constant, held in the constant pool.",
 		Sem:     "const_data", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant,
 	},
 	OpVconst: {
 		Name: "vconst", Format: FormatUnaryConst,
@@ -711,6 +730,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Vector constant, held in the constant pool.",
 		Sem:     "const_data", SemKernel: "",
 		Family: "consts",
+		Roles:  RoleConstant | RoleOwnImm,
 	},
 	OpIadd: {
 		Name: "iadd", Format: FormatBinary,
@@ -895,6 +915,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Integer comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
 		Sem:     "icmp", SemKernel: "",
 		Family: "compare",
+		Roles:  RoleComparison,
 	},
 	OpUaddOverflow: {
 		Name: "uadd_overflow", Format: FormatBinary,
@@ -1208,6 +1229,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Float comparison: 1 (all ones per vector lane) when Cond holds, else 0.",
 		Sem:     "fcmp", SemKernel: "",
 		Family: "compare",
+		Roles:  RoleComparison,
 	},
 	OpFadd: {
 		Name: "fadd", Format: FormatBinary,
@@ -1384,8 +1406,10 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = bitcast.i32 v0",
 		Doc:     "Reinterpret the bits of x as the controlling type of the same width.",
 		Sem:     "bitcast", SemKernel: "",
-		Family:  "convert",
-		NaNBits: []int{0},
+		Family:   "convert",
+		Roles:    RoleConversion,
+		FreeRule: "same_bits",
+		NaNBits:  []int{0},
 	},
 	OpIreduce: {
 		Name: "ireduce", Format: FormatUnary,
@@ -1397,6 +1421,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Truncate x to a narrower integer type, dropping the high bits.",
 		Sem:     "ireduce", SemKernel: "",
 		Family: "convert",
+		Roles:  RoleConversion,
 	},
 	OpUextend: {
 		Name: "uextend", Format: FormatUnary,
@@ -1408,6 +1433,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Zero-extend x to a wider integer type.",
 		Sem:     "extend", SemKernel: "u",
 		Family: "convert",
+		Roles:  RoleConversion,
 	},
 	OpSextend: {
 		Name: "sextend", Format: FormatUnary,
@@ -1419,6 +1445,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Sign-extend x to a wider integer type.",
 		Sem:     "extend", SemKernel: "s",
 		Family: "convert",
+		Roles:  RoleConversion,
 	},
 	OpIsplit: {
 		Name: "isplit", Format: FormatUnary,
@@ -1430,6 +1457,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Split an integer into its low and high halves.",
 		Sem:     "isplit", SemKernel: "",
 		Family: "convert",
+		Roles:  RoleConversion,
 	},
 	OpIconcat: {
 		Name: "iconcat", Format: FormatBinary,
@@ -1441,6 +1469,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Concatenate low and high halves into an integer of twice the width.",
 		Sem:     "iconcat", SemKernel: "",
 		Family: "convert",
+		Roles:  RoleConversion,
 	},
 	OpFpromote: {
 		Name: "fpromote", Format: FormatUnary,
@@ -1494,8 +1523,9 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_uint.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, rounding toward zero; traps on NaN or overflow.",
 		Sem:     "fcvt_to_int", SemKernel: "u",
-		Family:  "convert",
-		Partial: "in_range",
+		Family:   "convert",
+		Partial:  "in_range",
+		FreeRule: "same_shape",
 	},
 	OpFcvtToSint: {
 		Name: "fcvt_to_sint", Format: FormatUnary,
@@ -1507,8 +1537,9 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_sint.i32 v0",
 		Doc:     "Convert a float to a signed integer, rounding toward zero; traps on NaN or overflow.",
 		Sem:     "fcvt_to_int", SemKernel: "s",
-		Family:  "convert",
-		Partial: "in_range",
+		Family:   "convert",
+		Partial:  "in_range",
+		FreeRule: "same_shape",
 	},
 	OpFcvtToUintSat: {
 		Name: "fcvt_to_uint_sat", Format: FormatUnary,
@@ -1519,7 +1550,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_uint_sat.i32 v0",
 		Doc:     "Convert a float to an unsigned integer, saturating; NaN gives 0.",
 		Sem:     "fcvt_to_int_sat", SemKernel: "u",
-		Family: "convert",
+		Family:   "convert",
+		FreeRule: "same_shape",
 	},
 	OpFcvtToSintSat: {
 		Name: "fcvt_to_sint_sat", Format: FormatUnary,
@@ -1530,7 +1562,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_to_sint_sat.i32 v0",
 		Doc:     "Convert a float to a signed integer, saturating; NaN gives 0.",
 		Sem:     "fcvt_to_int_sat", SemKernel: "s",
-		Family: "convert",
+		Family:   "convert",
+		FreeRule: "same_shape",
 	},
 	OpFcvtFromUint: {
 		Name: "fcvt_from_uint", Format: FormatUnary,
@@ -1541,7 +1574,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_from_uint.f64 v0",
 		Doc:     "Convert an unsigned integer to a float, rounding to nearest.",
 		Sem:     "fcvt_from_int", SemKernel: "u",
-		Family: "convert",
+		Family:   "convert",
+		FreeRule: "same_shape",
 	},
 	OpFcvtFromSint: {
 		Name: "fcvt_from_sint", Format: FormatUnary,
@@ -1552,7 +1586,8 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = fcvt_from_sint.f64 v0",
 		Doc:     "Convert a signed integer to a float, rounding to nearest.",
 		Sem:     "fcvt_from_int", SemKernel: "s",
-		Family: "convert",
+		Family:   "convert",
+		FreeRule: "same_shape",
 	},
 	OpSelect: {
 		Name: "select", Format: FormatTernary,
@@ -1609,6 +1644,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "x with lane Idx replaced by y.",
 		Sem:     "insertlane", SemKernel: "",
 		Family: "lanes",
+		Roles:  RoleOwnImm,
 	},
 	OpExtractlane: {
 		Name: "extractlane", Format: FormatBinaryImm8,
@@ -1620,6 +1656,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Lane Idx of x.",
 		Sem:     "extractlane", SemKernel: "",
 		Family: "lanes",
+		Roles:  RoleConversion | RoleOwnImm,
 	},
 	OpScalarToVector: {
 		Name: "scalar_to_vector", Format: FormatUnary,
@@ -1651,6 +1688,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Doc:     "Select bytes of the concatenation of a and b by the 16 immediate indices.",
 		Sem:     "shuffle", SemKernel: "",
 		Family: "lanes",
+		Roles:  RoleOwnImm,
 	},
 	OpX86Pshufb: {
 		Name: "x86_pshufb", Format: FormatBinary,
@@ -1692,8 +1730,9 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = vhigh_bits.i8 v0",
 		Doc:     "Gather the most significant bit of each lane of a into a scalar integer.",
 		Sem:     "vhigh_bits", SemKernel: "",
-		Family:  "lanes",
-		NaNBits: []int{0},
+		Family:   "lanes",
+		FreeRule: "vector",
+		NaNBits:  []int{0},
 	},
 	OpUaddSat: {
 		Name: "uadd_sat", Format: FormatBinary,
@@ -1889,6 +1928,7 @@ var opcodeTable = [...]OpcodeInfo{
 		Example: "v1 = x86_cvtt2dq.i32x4 v0",
 		Doc:     "Float-to-int vector conversion as x86 cvttps2dq: INT_MIN for NaN or out-of-range lanes.",
 		Sem:     "cvtt2dq", SemKernel: "",
+		FreeRule: "same_lanes",
 	},
 	OpExtractVector: {
 		Name: "extract_vector", Format: FormatBinaryImm8,

@@ -290,14 +290,8 @@ func Deletable(f *ir.Function, u Uses, b ir.Block, k int) bool {
 }
 
 // IsConst reports whether d defines a constant: iconst, the float
-// constants, vconst.
-func IsConst(d *ir.InstData) bool {
-	switch d.Op {
-	case ir.OpIconst, ir.OpF16const, ir.OpF32const, ir.OpF64const, ir.OpF128const, ir.OpVconst:
-		return true
-	}
-	return false
-}
+// constants, vconst (the opcode table's constant role).
+func IsConst(d *ir.InstData) bool { return d.Op.Is(ir.RoleConstant) }
 
 // IsConstForm reports whether d is a constant (IsConst) or the iconcat
 // of constants, the form DefineConst gives i128 constants.

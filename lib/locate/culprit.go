@@ -148,7 +148,7 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 		if needed[site{f.Name, p}] || !tested && !iredit.IsConstForm(f, &f.Insts[p]) {
 			o := CulpritOperand{Index: k, Producer: f.Insts[p].Op}
 			// A conversion's own needed producer is part of the shape.
-			if isConversion(o.Producer) {
+			if o.Producer.Is(ir.RoleConversion) {
 				for _, a := range f.Insts[p].Args {
 					if w := f.Resolve(a); f.Values[w].Kind == ir.DefResult && needed[site{f.Name, f.Values[w].Inst}] {
 						o.Inner = f.Insts[f.Values[w].Inst].Op
@@ -164,32 +164,9 @@ func FindCulprit(ctx context.Context, t *reduce.Tester, c *reduce.Candidate, cra
 
 // keepAlive reports whether an instruction of op is one that only keeps a
 // value alive for a crash to show (it passes the value on or stores it),
-// rather than one whose lowering looks at its operands' shape.
-func keepAlive(op ir.Opcode) bool {
-	switch op.String() {
-	case "call", "call_indirect", "return_call", "return_call_indirect", "store", "istore8", "istore16", "istore32", "stack_store":
-		return true
-	}
-	return op.IsTerminator()
-}
-
-func isComparison(op ir.Opcode) bool {
-	switch op.String() {
-	case "icmp", "icmp_imm", "fcmp":
-		return true
-	}
-	return false
-}
-
-// isConversion reports whether op only changes how a value is held:
-// width, type or lanes.
-func isConversion(op ir.Opcode) bool {
-	switch op.String() {
-	case "uextend", "sextend", "ireduce", "bitcast", "extractlane", "isplit", "iconcat":
-		return true
-	}
-	return false
-}
+// rather than one whose lowering looks at its operands' shape: the
+// table's keep_alive role, and terminators.
+func keepAlive(op ir.Opcode) bool { return op.Is(ir.RoleKeepAlive) || op.IsTerminator() }
 
 // uses reports whether instruction u of module m uses the result of s
 // (directly, or through a block param).
@@ -210,7 +187,7 @@ func crashCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
 		return nil
 	}
 	culprit := sites[k]
-	if !isComparison(op(culprit)) {
+	if !op(culprit).Is(ir.RoleComparison) {
 		return &culprit
 	}
 	root := culprit
@@ -222,7 +199,7 @@ func crashCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
 	// culprit, the extend part of its shape. The user may be one whose
 	// result cannot be substituted (it feeds a store), so it is looked
 	// for among all instructions.
-	for isConversion(op(culprit)) {
+	for op(culprit).Is(ir.RoleConversion) {
 		conv := culprit
 		user, ok := firstUser(m.Func(conv.fn), conv.i, func(i ir.Inst) bool {
 			u := site{conv.fn, i}
@@ -248,7 +225,7 @@ func sinkCulprit(m *ir.Module, sites []site, needed map[site]bool) *site {
 			culprit = &sites[k]
 		}
 	}
-	for culprit != nil && isConversion(m.Func(culprit.fn).Insts[culprit.i].Op) {
+	for culprit != nil && m.Func(culprit.fn).Insts[culprit.i].Op.Is(ir.RoleConversion) {
 		k := slices.IndexFunc(sites, func(p site) bool { return needed[p] && uses(m, *culprit, p) })
 		if k < 0 {
 			break

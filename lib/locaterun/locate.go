@@ -199,12 +199,12 @@ func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verd
 		if err != nil {
 			return nil, "", st, err
 		}
-		sigs, err := o.Signatures(ctx, []*reduce.Candidate{cand})
+		sigs, err := o.signatures(ctx, []*reduce.Candidate{cand})
 		if err != nil {
 			return nil, "", st, err
 		}
-		if sigs[0] != "" && sameBlame(v, sigs[0]) {
-			return cand, sigs[0], st, nil
+		if sigs[0] != nil && sameBlame(v, *sigs[0]) {
+			return cand, sigs[0].String(), st, nil
 		}
 	}
 	all := stake{failing: stakes[0].failing}
@@ -212,11 +212,11 @@ func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verd
 	if err != nil {
 		return nil, "", all, err
 	}
-	sigs, err := o.Signatures(ctx, []*reduce.Candidate{cand})
-	if err != nil || sigs[0] == "" {
+	sigs, err := o.signatures(ctx, []*reduce.Candidate{cand})
+	if err != nil || sigs[0] == nil {
 		return nil, "", all, err
 	}
-	return cand, sigs[0], all, nil
+	return cand, sigs[0].String(), all, nil
 }
 
 // finalVerdict runs the reduced candidate once more and judges it: the
@@ -229,7 +229,7 @@ func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, i
 	if err := l.eng.Run(ctx, []*record.Case{rc}, c.Configs); err != nil {
 		return nil, err
 	}
-	if got := signature(rc); got != want {
+	if got := oneLine(signature(rc)); got != want {
 		return nil, fmt.Errorf("the reduced case shows %q on its last run, not %q (a flaky failure?)", got, want)
 	}
 	if len(st.finalRefs) > 0 {

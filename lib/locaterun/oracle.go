@@ -27,7 +27,30 @@ type engineOracle struct {
 // configurations run as one batch: one object and one executable per
 // configuration, whatever the batch's size.
 func (o *engineOracle) Signatures(ctx context.Context, cands []*reduce.Candidate) ([]string, error) {
-	out := make([]string, len(cands))
+	sigs, err := o.signatures(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(sigs))
+	for i, s := range sigs {
+		out[i] = oneLine(s)
+	}
+	return out, nil
+}
+
+// oneLine is a signature's one-line form, what reduce compares; "" for
+// none.
+func oneLine(s *cluster.Signature) string {
+	if s == nil {
+		return ""
+	}
+	return s.String()
+}
+
+// signatures is Signatures as the structured values: nil for a candidate
+// that shows no Cranelift failure.
+func (o *engineOracle) signatures(ctx context.Context, cands []*reduce.Candidate) ([]*cluster.Signature, error) {
+	out := make([]*cluster.Signature, len(cands))
 	groups := map[string][]int{}
 	var order []string
 	for i, c := range cands {
@@ -54,14 +77,15 @@ func (o *engineOracle) Signatures(ctx context.Context, cands []*reduce.Candidate
 	return out, nil
 }
 
-// signature is the cluster signature of a case's verdict, or "" when the
+// signature is the cluster signature of a case's verdict, or nil when the
 // case shows no Cranelift failure.
-func signature(c *record.Case) string {
+func signature(c *record.Case) *cluster.Signature {
 	v := judge.Case(c)
 	if !cluster.Clustered(v.Verdict) {
-		return ""
+		return nil
 	}
-	return cluster.SignatureOf(&v).String()
+	sig := cluster.SignatureOf(&v)
+	return &sig
 }
 
 func configsKey(cs []record.Config) string {

@@ -2,7 +2,6 @@ package locaterun
 
 import (
 	"slices"
-	"strings"
 
 	"cliff/lib/cluster"
 	"cliff/lib/judge"
@@ -120,30 +119,8 @@ func hasInterp(v *record.Verdict) bool {
 // sameBlame reports whether a signature found on a stake blames the
 // architectures the verdict's own signature blames (and no other): the
 // interpreter, added as a reference, must not shift the majority.
-func sameBlame(v *record.Verdict, sig string) bool {
-	return slices.Equal(arches(cluster.SignatureOf(v).Failing), arches(failingPart(sig)))
-}
-
-// failingPart is R of a signature's one-line form "VERDICT R: K".
-func failingPart(sig string) string {
-	_, rest, _ := strings.Cut(sig, " ")
-	r, _, _ := strings.Cut(rest, ":")
-	return r
-}
-
-// arches lists the architectures an abstracted R names ("x86_64/*,
-// riscv64[has_zbs]/opt" gives riscv64, x86_64).
-func arches(r string) []string {
-	var out []string
-	for _, part := range strings.Split(r, ",") {
-		a, _, _ := strings.Cut(part, "/")
-		a, _, _ = strings.Cut(a, "[")
-		if a = strings.TrimSpace(a); a != "" && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	slices.Sort(out)
-	return out
+func sameBlame(v *record.Verdict, sig cluster.Signature) bool {
+	return slices.Equal(cluster.SignatureOf(v).Blamed, sig.Blamed)
 }
 
 // cheapest is the configuration quickest to compile and run, and the

@@ -76,19 +76,6 @@ func TestPickStakes(t *testing.T) {
 	}
 }
 
-func TestArches(t *testing.T) {
-	for r, want := range map[string][]string{
-		"x86_64/*":                           {"x86_64"},
-		"riscv64[has_zbs]/opt,x86_64/*":      {"riscv64", "x86_64"},
-		"*/*":                                {"*"},
-		"aarch64/opt,aarch64[has_lse]/speed": {"aarch64"},
-	} {
-		if got := arches(r); !slices.Equal(got, want) {
-			t.Errorf("arches(%q) = %q, want %q", r, got, want)
-		}
-	}
-}
-
 // TestReproPath: a second reduced file of one signature gets a name of
 // its own; the same text keeps its file.
 func TestReproPath(t *testing.T) {

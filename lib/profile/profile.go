@@ -38,8 +38,11 @@ type Profile struct {
 	Pointer ir.Type
 
 	ops       []opData
-	crashOnly []bool    // by opcode: emitted only in crash-only mode
-	patterns  *Patterns // a mask's operand-producer entries (Without)
+	crashOnly []bool // by opcode: emitted only in crash-only mode
+	// needs maps the opcodes the target's backend lowers only with an
+	// ISA flag to that flag (NeedsFlag); nil for an intersection.
+	needs    map[ir.Opcode]string
+	patterns *Patterns // a mask's operand-producer entries (Without)
 }
 
 // opData is one opcode's part of a profile. It is never modified once the
@@ -206,6 +209,18 @@ func (p *Profile) CrashOnly(op ir.Opcode) bool {
 	return int(op) < len(p.crashOnly) && p.crashOnly[op]
 }
 
+// NeedsFlag returns the ISA flag without which the target's backend does
+// not lower op (its only lowering rule asks for it: x64's x86_pshufb
+// needs has_ssse3), when flags ("name", "name=true", "name=false") lack
+// it; "" when they have it or op needs none. An intersection (compat)
+// knows no such flag: ask each target's own profile.
+func (p *Profile) NeedsFlag(op ir.Opcode, flags []string) string {
+	if need, ok := p.needs[op]; ok && !arch.FlagOn(flags, need) {
+		return need
+	}
+	return ""
+}
+
 // AllowsCallConv reports whether functions may use cc.
 func (p *Profile) AllowsCallConv(cc ir.CallConv) bool { return slices.Contains(p.CallConvs, cc) }
 
@@ -246,6 +261,7 @@ func (p *Profile) derive(name string) *Profile {
 		Pointer:    p.Pointer,
 		ops:        make([]opData, len(p.ops)),
 		crashOnly:  slices.Clone(p.crashOnly),
+		needs:      p.needs,
 		patterns:   p.patterns,
 	}
 	for op, d := range p.ops {
@@ -283,7 +299,7 @@ func (d *opData) disallow(ctrl ir.Type) {
 // setting any of them needs.
 func intersect(name string, ps []*Profile) *Profile {
 	q := ps[0].derive(name)
-	q.Arches = nil
+	q.Arches, q.needs = nil, nil
 	for _, p := range ps {
 		q.Arches = append(q.Arches, p.Arches...)
 		q.CallConvs = slices.DeleteFunc(q.CallConvs, func(c ir.CallConv) bool { return !p.AllowsCallConv(c) })

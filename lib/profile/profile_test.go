@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cliff/lib/arch"
 	"cliff/lib/ir"
 	"cliff/lib/profile"
 )
@@ -577,6 +578,50 @@ func TestProfileOf(t *testing.T) {
 	for target, want := range map[string]string{"pulley64be": "pulley64", "pulley32be": "pulley32", "pulley64": "pulley64", "x86_64": "x86_64", "s390x": "s390x"} {
 		if got := profile.ProfileOf(target); got != want {
 			t.Errorf("ProfileOf(%s) = %s, want %s", target, got, want)
+		}
+	}
+}
+
+// TestNeedsFlag: the needs lines of facts.txt (which took the place of
+// lib/arch's opcode-to-flag map) reach each target's profile; the flags
+// they name are among the target's default flags, with which the
+// profiles are made; and compat, an intersection, names none.
+func TestNeedsFlag(t *testing.T) {
+	x := load(t, "x86_64")
+	xa, _ := arch.Lookup("x86_64")
+	for _, tt := range []struct {
+		p     *profile.Profile
+		op    ir.Opcode
+		flags []string
+		want  string
+	}{
+		{x, ir.OpX86Pshufb, []string{}, "has_ssse3"},
+		{x, ir.OpX86Pmaddubsw, []string{}, "has_ssse3"},
+		{x, ir.OpX86Pmulhrsw, []string{"has_sse3"}, "has_ssse3"},
+		{x, ir.OpX86Pshufb, []string{"has_sse3", "has_ssse3"}, ""},
+		{x, ir.OpBlendv, []string{"has_ssse3"}, "has_sse41"},
+		{x, ir.OpBlendv, []string{"has_sse41=true"}, ""},
+		{x, ir.OpBlendv, []string{"has_sse41", "has_sse41=false"}, "has_sse41"},
+		{x, ir.OpBlendv, xa.DefaultISAFlags, ""},
+		{x, ir.OpIadd, []string{}, ""},
+		{load(t, "riscv64"), ir.OpBlendv, []string{}, ""}, // riscv64 lowers it without a flag
+		{load(t, profile.CompatName), ir.OpX86Pshufb, []string{}, ""},
+	} {
+		if got := tt.p.NeedsFlag(tt.op, tt.flags); got != tt.want {
+			t.Errorf("%s.NeedsFlag(%s, %v) = %q, want %q", tt.p.Name, tt.op, tt.flags, got, tt.want)
+		}
+	}
+	for _, name := range profile.Arches {
+		p := load(t, name)
+		a, ok := arch.Lookup(name)
+		for _, op := range ir.Opcodes() {
+			need := p.NeedsFlag(op, nil)
+			if need == "" {
+				continue
+			}
+			if !ok || !slices.Contains(a.DefaultISAFlags, need) {
+				t.Errorf("%s: %s needs %s, which is not among the default flags", name, op, need)
+			}
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 //	pointer TYPE                   the address type (i64 when absent)
 //	byteorder little|big...        explicit byte orders memory flags may name
 //	crashonly OP...                opcodes only crash-only cases may use
+//	needs FLAG OP...               opcodes the backend lowers only with ISA flag FLAG
 //	op NAME                        a monomorphic opcode is allowed
 //	op NAME TYPE...                allowed controlling types
 //	op NAME CTRL with FREE...      one controlling type and its free operand types
@@ -122,6 +123,23 @@ func (p *Profile) parseDirective(f []string) error {
 				return err
 			}
 			p.crashOnly[op] = true
+		}
+	case "needs":
+		if len(f) < 3 {
+			return fmt.Errorf("want `needs FLAG OP...`")
+		}
+		for _, w := range f[2:] {
+			op, err := parseOpcode(w)
+			if err != nil {
+				return err
+			}
+			if p.needs == nil {
+				p.needs = map[ir.Opcode]string{}
+			}
+			if p.needs[op] != "" {
+				return fmt.Errorf("%s needs a second flag", op)
+			}
+			p.needs[op] = f[1]
 		}
 	case "op":
 		return p.parseOp(f[1:])

@@ -59,7 +59,8 @@ typedef void (*entry_fn)(void *args, void *results);
  * and others are IFUNCs, whose symbol is the resolver that picks an
  * implementation for the CPU; code that called the symbol's address would
  * call the resolver. A call from here goes through the program's own
- * resolved PLT slot. The list is libcalls.go's providedSymbols.
+ * resolved PLT slot. The list is lib/ir/libcalls.go's, which
+ * TestHarnessCDefinesLibcalls checks this file against.
  */
 #define LIBCALL1(type, name) \
 	type cliff_libcall_##name(type x); \

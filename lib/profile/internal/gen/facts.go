@@ -32,6 +32,7 @@ import (
 //	callconv CC...              the calling conventions it accepts
 //	byteorder little|big... # why   explicit byte orders memory flags may name
 //	setting NAME=VALUE # why    a shared setting cases need
+//	needs FLAG OP... # why      opcodes the backend lowers only with ISA flag FLAG
 //	exclude OPS TYPES # why     combinations the backend does not support
 //	exclude-imm OPS TYPES IMMS # why    immediates it does not support there
 //
@@ -63,7 +64,18 @@ type archFacts struct {
 	byteOrders      []string
 	byteOrderReason string
 	settings        []setting
+	needs           []need
 	excludes        []*exclude
+}
+
+// A need is one needs line: opcodes the backend lowers only with an ISA
+// flag (the lowering rule's `if-let true (has_ssse3)`). Profiles keep
+// them, so that a configuration without the flag refuses such a case as
+// it refuses a vector type without riscv64's has_v.
+type need struct {
+	flag   string
+	ops    []ir.Opcode
+	reason string
 }
 
 type setting struct{ text, reason string }
@@ -256,6 +268,24 @@ func (p *factsParser) archDirective(w []string, reason string, needReason func()
 			for _, a := range p.cur {
 				a.settings = append(a.settings, setting{s, reason})
 			}
+		}
+	case "needs":
+		if err := needReason(); err != nil {
+			return err
+		}
+		if len(w) < 3 {
+			return fmt.Errorf("want `needs FLAG OP...`")
+		}
+		n := need{flag: w[1], reason: reason}
+		for _, name := range w[2:] {
+			op, ok := ir.LookupOpcode(name)
+			if !ok {
+				return fmt.Errorf("unknown opcode %q", name)
+			}
+			n.ops = append(n.ops, op)
+		}
+		for _, a := range p.cur {
+			a.needs = append(a.needs, n)
 		}
 	case "exclude", "exclude-imm":
 		if err := needReason(); err != nil {

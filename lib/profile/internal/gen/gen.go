@@ -150,6 +150,13 @@ arch %s
 		}
 		fmt.Fprintf(&b, "crashonly %s\n", strings.Join(names, " "))
 	}
+	for _, n := range a.needs {
+		var names []string
+		for _, op := range n.ops {
+			names = append(names, op.String())
+		}
+		fmt.Fprintf(&b, "needs %s %s  # %s\n", n.flag, strings.Join(names, " "), n.reason)
+	}
 	b.WriteString("\n")
 	for _, l := range lines {
 		switch {

@@ -90,6 +90,16 @@ func Generate(file string, src []byte) ([]byte, error) {
 		if op.partial != "" {
 			p("\t\tPartial: %q,\n", op.partial)
 		}
+		if len(op.roles) > 0 {
+			var roles []string
+			for _, r := range op.roles {
+				roles = append(roles, knownRoles[r])
+			}
+			p("\t\tRoles: %s,\n", strings.Join(roles, " | "))
+		}
+		if op.free != "" {
+			p("\t\tFreeRule: %q,\n", op.free)
+		}
 		if len(op.nanbits) > 0 {
 			var ks []string
 			for _, k := range op.nanbits {

@@ -57,6 +57,13 @@ func TestParseErrors(t *testing.T) {
 		{"family without a name", formats + "op ineg Unary\n  family\n", "t.txt:5: family needs one name"},
 		{"second family", formats + "op ineg Unary\n  family arith\n  family bitwise\n", "t.txt:6: second family"},
 		{"bad partial", formats + "op ineg Unary\n  partial Non-Zero\n", "t.txt:5: partial needs one name"},
+		{"role without a role", formats + "op ineg Unary\n  role\n", "t.txt:5: role needs at least one role"},
+		{"unknown role", formats + "op ineg Unary\n  role pure\n", "t.txt:5: unknown role \"pure\""},
+		{"role twice", formats + "op ineg Unary\n  role constant constant\n", "t.txt:5: role constant given twice"},
+		{"second role line", formats + "op ineg Unary\n  role constant\n  role conversion\n", "t.txt:6: second role line"},
+		{"unknown free rule", formats + "op ineg Unary\n  free same_size\n", "t.txt:5: free needs one rule of same_bits, same_lanes, same_shape, vector"},
+		{"free without a free type variable", formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0\n  doc d\n  free same_bits\n",
+			"t.txt:4: op ineg: free rule same_bits, but no free type variable"},
 		{"access not a power of two", formats + "op ineg Unary\n  access 3\n", "t.txt:5: access needs a byte count"},
 		{"nanbits past the operands", formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  nanbits 1\n", "t.txt:7: nanbits: \"1\" is not the index of one of the 1 value operands"},
 		{"nanbits before in", formats + "op ineg Unary\n  nanbits 0\n", "t.txt:5: nanbits: \"0\" is not the index of one of the 0 value operands"},
@@ -196,7 +203,8 @@ func TestGoType(t *testing.T) {
 func TestGenerateOutput(t *testing.T) {
 	src := formats + "op ineg Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = ineg v0 # comment kept\n  doc Negate # too\n  sem int_unary neg\n  family arith\n  nanbits 0\n" +
 		"op udiv Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = udiv v0\n  doc Div\n  partial nonzero\n  access 4\n" +
-		"op iabs Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iabs v0\n  doc Abs\n"
+		"op iabs Unary\n  tv Int ints(8..128)\n  in x:Int\n  out a:Int\n  example v1 = iabs v0\n  doc Abs\n" +
+		"op cast Unary\n  tv Any ints(8..128) floats(16..128)\n  tv AnyFrom ints(8..128) floats(16..128)\n  in x:AnyFrom\n  out a:Any\n  example v1 = cast.f32 v0\n  doc Bits\n  role conversion own_imm\n  free same_bits\n"
 	code, err := Generate("t.txt", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +222,8 @@ func TestGenerateOutput(t *testing.T) {
 		"NaNBits: []int{0},",
 		`Partial:     "nonzero",`,
 		"AccessBytes: 4,",
+		"Roles:    RoleConversion | RoleOwnImm,",
+		`FreeRule: "same_bits",`,
 	} {
 		if !strings.Contains(string(code), want) {
 			t.Errorf("generated code lacks %q:\n%s", want, code)

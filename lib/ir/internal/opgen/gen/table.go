@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -24,6 +26,8 @@ import (
 //	  access BYTES              bytes a memory access touches when its value type does not say (optional)
 //	  partial GUARD             a partial operation and the guard that makes it total (optional)
 //	  nanbits K...              value operands whose NaN bits show in the result or memory (optional)
+//	  role ROLE...              what cliff's tools take the opcode for (optional)
+//	  free RULE                 what a free type variable's type must be beside the controlling type (optional)
 //
 // family, access, partial and nanbits are what lib/gen and lib/ub know of
 // an opcode beyond its types: the swarm's opcode families; the size of an
@@ -32,6 +36,14 @@ import (
 // divisor; nonzero_nooverflow: also MIN / -1; in_range: a float converted
 // to an integer it fits); and the operands at which a float's NaN payload
 // or sign becomes visible, so must be canonical where targets differ.
+//
+// role and free are the other opcode lists of cliff's tools, kept here so
+// that no tool keeps one of its own (knownRoles; lib/ir's Role says what
+// each means). free names the rule a free type variable obeys beyond its
+// set (knownFreeRules; lib/gen applies them): same_bits (bitcast: as many
+// bits, another type), same_shape (a conversion: any scalar from a
+// scalar, a vector from as many lanes of the same width), same_lanes
+// (as many lanes), vector (any vector).
 //
 // A sem line names the opcode's semantics as a shape shared by many
 // opcodes (int_binary: lane-wise binary integer arithmetic) and, where the
@@ -123,6 +135,8 @@ type opcode struct {
 	access  int
 	partial string
 	nanbits []int
+	roles   []string
+	free    string
 	line    int
 	ctrl    int // index of the controlling type variable, -1 when monomorphic
 	ctrlOp  int // value operand giving the controlling type, -1 if none
@@ -148,7 +162,12 @@ var (
 		"can_trap": "FlagCanTrap", "can_load": "FlagCanLoad", "can_store": "FlagCanStore",
 		"side_effects": "FlagSideEffects", "idempotent": "FlagIdempotent",
 	}
-	knownDerives = map[string]string{
+	knownRoles = map[string]string{
+		"constant": "RoleConstant", "conversion": "RoleConversion", "comparison": "RoleComparison",
+		"keep_alive": "RoleKeepAlive", "structure": "RoleStructure", "own_imm": "RoleOwnImm",
+	}
+	knownFreeRules = map[string]bool{"same_bits": true, "same_shape": true, "same_lanes": true, "vector": true}
+	knownDerives   = map[string]string{
 		"lane_of": "DeriveLaneOf", "as_truthy": "DeriveAsTruthy", "half_width": "DeriveHalfWidth",
 		"double_width": "DeriveDoubleWidth", "split_lanes": "DeriveSplitLanes", "merge_lanes": "DeriveMergeLanes",
 		"dynamic_to_vector": "DeriveDynamicToVector", "narrower": "DeriveNarrower", "wider": "DeriveWider",
@@ -243,7 +262,7 @@ func parseTable(file string, src []byte) (*table, error) {
 				cur.flags = append(cur.flags, fl)
 			}
 			t.ops = append(t.ops, cur)
-		case "tv", "in", "out", "example", "doc", "sem", "family", "access", "partial", "nanbits":
+		case "tv", "in", "out", "example", "doc", "sem", "family", "access", "partial", "nanbits", "role", "free":
 			if cur == nil {
 				return nil, fail("%s outside an op", fields[0])
 			}
@@ -383,6 +402,30 @@ func (op *opcode) addLine(directive string, args []string, rest string) error {
 			return fmt.Errorf("%s needs one name", directive)
 		}
 		*target = args[0]
+	case "role":
+		if op.roles != nil {
+			return fmt.Errorf("second role line")
+		}
+		if len(args) == 0 {
+			return fmt.Errorf("role needs at least one role")
+		}
+		for _, r := range args {
+			if _, ok := knownRoles[r]; !ok {
+				return fmt.Errorf("unknown role %q", r)
+			}
+			if slices.Contains(op.roles, r) {
+				return fmt.Errorf("role %s given twice", r)
+			}
+			op.roles = append(op.roles, r)
+		}
+	case "free":
+		if op.free != "" {
+			return fmt.Errorf("second free")
+		}
+		if len(args) != 1 || !knownFreeRules[args[0]] {
+			return fmt.Errorf("free needs one rule of %s", strings.Join(sortedKeys(knownFreeRules), ", "))
+		}
+		op.free = args[0]
 	case "access":
 		if op.access != 0 {
 			return fmt.Errorf("second access")
@@ -464,6 +507,15 @@ func parseTypevar(fields []string) (typevar, error) {
 	return tv, nil
 }
 
+func sortedKeys(m map[string]bool) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 
 // parseOperand reads NAME:CONSTRAINT. Names are unique among the inputs
@@ -541,7 +593,13 @@ func (op *opcode) check() error {
 	if op.doc == "" {
 		return fmt.Errorf("no doc")
 	}
-	return op.findCtrl()
+	if err := op.findCtrl(); err != nil {
+		return err
+	}
+	if op.free != "" && (op.ctrl < 0 || len(op.tvs) < 2) {
+		return fmt.Errorf("free rule %s, but no free type variable", op.free)
+	}
+	return nil
 }
 
 // checkExample requires the example to use the opcode.
