@@ -140,8 +140,7 @@ end; an output that is also an input is refused.`,
 			if err != nil {
 				return fmt.Errorf("the embedded known findings: %w", err)
 			}
-			res, err := cluster.Run(cluster.RunOptions{
-				Ctx:        c.Context,
+			res, err := cluster.Run(c.Context, cluster.Options{
 				Inputs:     c.Args().Slice(),
 				Output:     c.String("output"),
 				Locations:  c.String("locations"),
@@ -207,7 +206,7 @@ func nightly(c *cli.Context, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("the embedded known findings: %w", err)
 	}
-	res, err := h.Record(history.RecordOptions{Ctx: c.Context, Inputs: c.Args().Slice(), CPUSeconds: c.Float64("cpu"),
+	res, err := h.Record(c.Context, history.RecordOptions{Inputs: c.Args().Slice(), CPUSeconds: c.Float64("cpu"),
 		Cliff: cliapp.Version(), Known: known, MaxMembers: c.Int("max-members")})
 	if err != nil {
 		return err

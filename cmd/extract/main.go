@@ -71,7 +71,7 @@ also an input, an I/O error), 130 or 143 stopped by SIGINT or SIGTERM
 				}
 				return nil
 			}
-			summary, err := extract.Run(c.Context, extract.RunOptions{
+			summary, err := extract.Run(c.Context, extract.Options{
 				Sources:   sources,
 				Output:    c.String("output"),
 				Functions: c.Bool("functions"),
