@@ -120,8 +120,9 @@ is never counted twice) and prints what no earlier run had found; exit
 status 1 when there is such a cluster, whether a known finding or not.
 
 Reading stops at the first bad record; the verdicts read before it are
-still clustered and written. -o FILE is written to a temporary file renamed over FILE at the
-end; an output that is also an input is refused.`,
+still clustered and written. -o FILE is written to a temporary file
+renamed over FILE at the end; an output that is also an input is
+refused.`,
 		Flags: []cli.Flag{
 			output,
 			cliapp.SummaryFlag(&f.summary, "print the verdict counts and one line per cluster to stderr at the end"),

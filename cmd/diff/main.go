@@ -96,9 +96,10 @@ instead. A result whose case is in no file is reported and not judged
 (exit status 2). One stream is judged as it comes.
 
 Reading stops at the first bad record or signal; the cases read before it
-are still judged and written. -o FILE is written to a temporary file renamed over FILE at the end: a run
-that fails before its first verdict, or is killed, leaves FILE as it was;
-an output that is also an input is refused.`,
+are still judged and written. -o FILE is written to a temporary file
+renamed over FILE at the end: a run that fails before its first verdict,
+or is killed, leaves FILE as it was; an output that is also an input is
+refused.`,
 		Flags: []cli.Flag{
 			cliapp.OutputFlag(&opts.Output, "verdicts"),
 			&cli.BoolFlag{Name: "failures", Destination: &opts.Failures, Usage: "write only verdicts other than consistent"},
