@@ -54,7 +54,7 @@ trap 'rm -rf "$out"' EXIT
 echo "== cliff-extract over $filetests (3 runs)"
 for run in 1 2 3; do
 	start=$(date +%s.%N)
-	bin/cliff-extract --functions --keep-going --stats -o "$out/corpus.jsonl.zst" "$filetests" 2>"$out/stats"
+	bin/cliff-extract --functions --keep-going --summary -o "$out/corpus.jsonl.zst" "$filetests" 2>"$out/stats"
 	end=$(date +%s.%N)
 	records=$(grep -oE '[0-9]+ unique' "$out/stats" | grep -oE '[0-9]+')
 	functions=$(grep -oE '[0-9]+ function records' "$out/stats" | grep -oE '[0-9]+')

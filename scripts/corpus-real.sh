@@ -25,7 +25,7 @@
 #      bookworm when apt has none (as root).
 #   3. `wasmtime compile --emit-clif $OUT/clif/NAME` per module: one .clif
 #      file per function, as wasmtime hands it to Cranelift.
-#   4. cliff-extract --keep-going --stats, run in $OUT/clif so that each
+#   4. cliff-extract --keep-going --summary, run in $OUT/clif so that each
 #      snippet's source file is NAME/FILE.clif (its module) and its
 #      function the wasm function's name; log in $OUT/extract.log.
 #   5. A summary: modules, functions, unique snippets, and the overlap
@@ -186,7 +186,7 @@ done
 
 echo "== extract into $CORPUS_OUT"
 make -s bin/cliff-extract
-(cd "$OUT/clif" && timeout 1800 nice "$here/bin/cliff-extract" --keep-going --stats -o "$CORPUS_OUT" .) 2> "$OUT/extract.log" ||
+(cd "$OUT/clif" && timeout 1800 nice "$here/bin/cliff-extract" --keep-going --summary -o "$CORPUS_OUT" .) 2> "$OUT/extract.log" ||
 	die "cliff-extract failed (see $OUT/extract.log)"
 grep -E '^(files|functions|snippets):' "$OUT/extract.log"
 
@@ -203,7 +203,7 @@ if [ -f out/corpus.jsonl.zst ]; then
 fi
 # The 20 commonest opcodes and types of each corpus's instructions (a
 # type is the controlling type, else the first result's), as
-# cliff-extract --stats counts them.
+# cliff-extract --summary counts them.
 top() {
 	zstdcat -f "$1" | jq -r 'select(.level == "block") | .insts[] | "\(.opcode) \(.ctrl_type // (.result_types[0] // "-"))"' > "$OUT/insts.txt"
 	echo "$2: $(wc -l < "$OUT/insts.txt") instructions"

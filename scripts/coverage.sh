@@ -245,7 +245,7 @@ report() {
 		args=(--group "cliff=$(IFS=,; echo "${campaigns[*]}")" "${args[@]}")
 	fi
 	[ -z "$WRITE_WEIGHTS" ] || args=(--weights "$WRITE_WEIGHTS" "${args[@]}")
-	"$here/bin/cliff-coverage" --driver "$DRIVER" -o "$OUT/report" "${args[@]}" ||
+	"$here/bin/cliff-coverage" --driver "$DRIVER" --report "$OUT/report" "${args[@]}" ||
 		die "cliff-coverage failed"
 	echo "== report in $OUT/report" >&2
 }

@@ -146,7 +146,7 @@ start=$(date +%s)
 echo "== extract the corpus from $filetests into out/corpus.jsonl.zst"
 # The filetests hold deliberate syntax errors (parser/, verifier/): report and
 # skip those files, keep going.
-if ! timeout 600 bin/cliff-extract --keep-going --stats -o out/corpus.jsonl.zst "$filetests" 2> out/extract.log; then
+if ! timeout 600 bin/cliff-extract --keep-going --summary -o out/corpus.jsonl.zst "$filetests" 2> out/extract.log; then
 	tail -n 20 out/extract.log >&2
 	die "cliff-extract failed, see out/extract.log"
 fi

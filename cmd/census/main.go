@@ -16,22 +16,20 @@ import (
 	"cliff/lib/cliapp"
 )
 
-// Exit statuses.
-const (
-	exitOK    = 0                // no new failing combination
-	exitNew   = 1                // some failing combination is new
-	exitError = cliapp.ExitUsage // bad input, I/O error, bad usage
-)
-
-func main() {
-	os.Exit(run(os.Args, os.Stderr))
+// exits says what the exit statuses mean here.
+var exits = cliapp.Exits{
+	OK:      "no new failing combination",
+	Finding: "some failing combination is new",
+	Error:   "bad input named as FILE: record N, a verdict of a case that is not a census case, an I/O error",
 }
 
-func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, nil)
+func main() {
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
+	var opts census.Options
+	var summary bool
 	return &cli.App{
 		Name:      "cliff-census",
 		Usage:     "classify the lowering census: per target, each failing combination as unlowered, panic, wrong or qemu, known or new",
@@ -60,31 +58,27 @@ writes the report: counts per target and class, known vs new, the
 combinations, the verifier discrepancies, the candidates to re-enable.
 The constant forms are a section of their own in both, each row with its
 parameter form's class on the same target (param_class). --summary prints
-the counts to stderr.
-
-Exit status: 0 no new failure, 1 a new failure, 2 error (bad input named as
-FILE: record N, a verdict of a case that is not a census case, I/O error).`,
+the counts to stderr.`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("census rows"),
-			&cli.StringFlag{Name: "md", Usage: "write the report to `FILE` (census.md)"},
-			&cli.BoolFlag{Name: "summary", Usage: "print the counts per target and class to stderr"},
+			cliapp.OutputFlag(&opts.Output, "census rows"),
+			&cli.StringFlag{Name: "md", Destination: &opts.Report, Usage: "write the report to `FILE` (census.md)"},
+			cliapp.SummaryFlag(&summary, "print the counts per target and class to stderr"),
 		},
 		Action: func(c *cli.Context) error {
 			known, err := census.LoadKnowledge()
 			if err != nil {
 				return fmt.Errorf("the embedded facts and findings: %w", err)
 			}
-			res, err := census.Run(c.Context, census.Options{
-				Inputs: c.Args().Slice(), Output: c.String("output"), Report: c.String("md"), Known: known,
-			})
-			if c.Bool("summary") && res != nil {
+			opts.Inputs, opts.Known = c.Args().Slice(), known
+			res, err := census.Run(c.Context, opts)
+			if summary && res != nil {
 				writeSummary(stderr, res)
 			}
 			if err != nil {
 				return err
 			}
 			if n := res.NewFailures(); n > 0 {
-				return cli.Exit(fmt.Sprintf("%d failing combinations are new", n), exitNew)
+				return cliapp.Findingf("%d failing combinations are new", n)
 			}
 			return nil
 		},

@@ -20,22 +20,39 @@ import (
 	"cliff/lib/report"
 )
 
-// Exit statuses.
-const (
-	exitOK    = 0                // no new cluster
-	exitNew   = 1                // some cluster is not a known finding
-	exitError = cliapp.ExitUsage // bad input, I/O error, bad usage (every other error)
-)
-
-func main() {
-	os.Exit(run(os.Args, os.Stderr))
+// exits says what the exit statuses mean here.
+var exits = cliapp.Exits{
+	OK:      "no new cluster (none, or only known findings; with --history, none that no earlier run had)",
+	Finding: "some cluster is new",
+	Error:   "unreadable or invalid input is named as FILE: record N",
 }
 
-func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, nil)
+// flags are cliff-cluster's flags' values.
+type flags struct {
+	cluster.Options
+	summary   bool
+	report    string
+	history   string
+	plan      float64
+	cases     int
+	seed      uint64
+	cranelift string
+	cpu       float64
+}
+
+func main() {
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
+	f := &flags{}
+	plan := &cli.Float64Flag{Name: "plan", Category: "nightly history", Destination: &f.plan, Usage: "plan a run of `MINUTES` of CPU time (or resume the interrupted one) and print it as shell assignments"}
+	cases := &cli.IntFlag{Name: "cases", Category: "nightly history", Destination: &f.cases, Usage: "plan a run of `N` cases instead of a CPU budget"}
+	seed := &cli.Uint64Flag{Name: "seed", Category: "nightly history", Destination: &f.seed, Usage: "plan the run with seed `S` instead of a fresh one"}
+	cpu := &cli.Float64Flag{Name: "cpu", Category: "nightly history", Destination: &f.cpu, Usage: "the CPU `SECONDS` the run's campaign took, for sizing later runs"}
+	output := cliapp.OutputFlag(&f.Output, "cluster records")
+	reportFlag := &cli.StringFlag{Name: "report", Destination: &f.report, Usage: "write the campaign report into `DIR`"}
+	locations := &cli.StringFlag{Name: "locations", Destination: &f.Locations, Usage: "location records `FILE` (cliff-locate) for the report and the known-finding match"}
 	return &cli.App{
 		Name:      "cliff-cluster",
 		Usage:     "group failing verdicts by root cause and write one cluster record per signature",
@@ -102,56 +119,45 @@ history.md, records the run in DIR/runs (one file, written at once: a run
 is never counted twice) and prints what no earlier run had found; exit
 status 1 when there is such a cluster, whether a known finding or not.
 
-Exit status: 0 no new cluster (none, or only known findings; with
---history, none that no earlier run had), 1 some cluster
-is new, 2 error (unreadable or invalid input, named as FILE: record N, or an
-I/O error), 130 or 143 stopped by SIGINT or SIGTERM. Reading stops at the
-first bad record; the verdicts read before it are still clustered and
-written. -o FILE is written to a temporary file renamed over FILE at the
-end; an output that is also an input is refused.`,
+Reading stops at the first bad record; the verdicts read before it are
+still clustered and written. -o FILE is written to a temporary file
+renamed over FILE at the end; an output that is also an input is
+refused.`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("cluster records"),
-			&cli.BoolFlag{Name: "summary", Usage: "print the verdict counts and one line per cluster to stderr at the end"},
-			&cli.StringFlag{Name: "report", Usage: "write the campaign report into `DIR`"},
-			&cli.StringFlag{Name: "locations", Usage: "location records `FILE` (cliff-locate) for the report and the known-finding match"},
-			&cli.IntFlag{Name: "max-members", Value: cluster.DefaultMaxMembers, Usage: "list at most `N` member IDs per cluster"},
-			&cli.StringFlag{Name: "history", Category: "nightly history", Usage: "the nightly history `DIR`: record the run pending there (or --plan one) and print what is new"},
-			&cli.Float64Flag{Name: "plan", Category: "nightly history", Usage: "plan a run of `MINUTES` of CPU time (or resume the interrupted one) and print it as shell assignments"},
-			&cli.IntFlag{Name: "cases", Category: "nightly history", Usage: "plan a run of `N` cases instead of a CPU budget"},
-			&cli.Uint64Flag{Name: "seed", Category: "nightly history", Usage: "plan the run with seed `S` instead of a fresh one"},
-			&cli.StringFlag{Name: "cranelift", Category: "nightly history", Value: "default", EnvVars: []string{"CLIFF_CRANELIFT"}, Usage: "plan the run on Cranelift `SPEC` (latest: the newest release, pinned for the run)"},
-			&cli.Float64Flag{Name: "cpu", Category: "nightly history", Usage: "the CPU `SECONDS` the run's campaign took, for sizing later runs"},
+			output,
+			cliapp.SummaryFlag(&f.summary, "print the verdict counts and one line per cluster to stderr at the end"),
+			reportFlag,
+			locations,
+			&cli.IntFlag{Name: "max-members", Value: cluster.DefaultMaxMembers, Destination: &f.MaxMembers, Usage: "list at most `N` member IDs per cluster"},
+			&cli.StringFlag{Name: "history", Category: "nightly history", Destination: &f.history, Usage: "the nightly history `DIR`: record the run pending there (or --plan one) and print what is new"},
+			plan, cases, seed,
+			&cli.StringFlag{Name: "cranelift", Category: "nightly history", Value: "default", EnvVars: []string{cliapp.CraneliftEnv}, Destination: &f.cranelift, Usage: "plan the run on Cranelift `SPEC` (latest: the newest release, pinned for the run)"},
+			cpu,
 		},
 		Action: func(c *cli.Context) error {
-			if c.Int("max-members") < 1 {
-				return cliapp.Usagef("--max-members %d: want at least 1", c.Int("max-members"))
+			if f.MaxMembers < 1 {
+				return cliapp.Usagef("--max-members %d: want at least 1", f.MaxMembers)
 			}
-			if c.String("history") != "" {
-				return nightly(c, stderr)
+			if f.history != "" {
+				return nightly(c, f, nightlyFlags{plan: plan, cases: cases, seed: seed, cpu: cpu, output: output, report: reportFlag, locations: locations}, stderr)
 			}
 			// --cranelift is left out: $CLIFF_CRANELIFT sets it for every
 			// tool, and means nothing here without --history.
-			for _, f := range []string{"plan", "cases", "seed", "cpu"} {
-				if c.IsSet(f) {
-					return cliapp.Usagef("--%s needs --history DIR", f)
+			for _, flag := range []cli.Flag{plan, cases, seed, cpu} {
+				if name := flag.Names()[0]; c.IsSet(name) {
+					return cliapp.Usagef("--%s needs --history DIR", name)
 				}
 			}
 			known, err := cluster.LoadKnown()
 			if err != nil {
 				return fmt.Errorf("the embedded known findings: %w", err)
 			}
-			res, err := cluster.Run(cluster.RunOptions{
-				Ctx:        c.Context,
-				Inputs:     c.Args().Slice(),
-				Output:     c.String("output"),
-				Locations:  c.String("locations"),
-				MaxMembers: c.Int("max-members"),
-				Known:      known,
-			})
-			if c.Bool("summary") {
+			f.Inputs, f.Known = c.Args().Slice(), known
+			res, err := cluster.Run(c.Context, f.Options)
+			if f.summary {
 				writeSummary(stderr, res)
 			}
-			if dir := c.String("report"); dir != "" && res != nil && res.Clusterer.Stats.Verdicts > 0 {
+			if dir := f.report; dir != "" && res != nil && res.Clusterer.Stats.Verdicts > 0 {
 				if rerr := report.Write(dir, campaign(res)); rerr != nil {
 					return errors.Join(err, fmt.Errorf("report: %w", rerr))
 				}
@@ -160,33 +166,41 @@ end; an output that is also an input is refused.`,
 				return err
 			}
 			if n := res.NewClusters(); n > 0 {
-				return cli.Exit(fmt.Sprintf("%d of %d clusters are new", n, len(res.Records)), exitNew)
+				return cliapp.Findingf("%d of %d clusters are new", n, len(res.Records))
 			}
 			return nil
 		},
 	}
 }
 
+// nightlyFlags are the flags whose presence nightly checks.
+type nightlyFlags struct {
+	plan, cases, seed, cpu, output, report, locations cli.Flag
+}
+
+// isSet reports whether the command line gave flag.
+func isSet(c *cli.Context, flag cli.Flag) bool { return c.IsSet(flag.Names()[0]) }
+
 // nightly is --history: --plan plans a run; otherwise the pending run is
 // recorded, its report written and what is new printed.
-func nightly(c *cli.Context, stderr io.Writer) error {
-	h, err := history.Open(c.String("history"))
+func nightly(c *cli.Context, f *flags, given nightlyFlags, stderr io.Writer) error {
+	h, err := history.Open(f.history)
 	if err != nil {
 		return err
 	}
-	if c.IsSet("plan") || c.IsSet("cases") {
-		for _, f := range []string{"output", "report", "locations", "cpu"} {
-			if c.IsSet(f) {
-				return cliapp.Usagef("--%s does not go with --plan: planning reads and writes no records", f)
+	if isSet(c, given.plan) || isSet(c, given.cases) {
+		for _, flag := range []cli.Flag{given.output, given.report, given.locations, given.cpu} {
+			if isSet(c, flag) {
+				return cliapp.Usagef("--%s does not go with --plan: planning reads and writes no records", flag.Names()[0])
 			}
 		}
 		if c.NArg() > 0 {
 			return cliapp.Usagef("--plan reads no verdicts (%s given)", c.Args().First())
 		}
-		opts := history.PlanOptions{BudgetMinutes: c.Float64("plan"), Cases: c.Int("cases"),
-			Cranelift: func() (string, string, error) { return history.PinCranelift(c.Context, c.String("cranelift"), stderr) }}
-		if c.IsSet("seed") {
-			seed := c.Uint64("seed")
+		opts := history.PlanOptions{BudgetMinutes: f.plan, Cases: f.cases,
+			Cranelift: func() (string, string, error) { return history.PinCranelift(c.Context, f.cranelift, stderr) }}
+		if isSet(c, given.seed) {
+			seed := f.seed
 			opts.Seed = &seed
 		}
 		plan, err := h.Plan(opts)
@@ -198,24 +212,24 @@ func nightly(c *cli.Context, stderr io.Writer) error {
 		}
 		return plan.WriteShell(c.App.Writer)
 	}
-	for _, f := range []string{"output", "locations", "seed"} {
-		if c.IsSet(f) {
-			return cliapp.Usagef("--%s does not go with --history: the history keeps the clusters in DIR/runs", f)
+	for _, flag := range []cli.Flag{given.output, given.locations, given.seed} {
+		if isSet(c, flag) {
+			return cliapp.Usagef("--%s does not go with --history: the history keeps the clusters in DIR/runs", flag.Names()[0])
 		}
 	}
 	known, err := cluster.LoadKnown()
 	if err != nil {
 		return fmt.Errorf("the embedded known findings: %w", err)
 	}
-	res, err := h.Record(history.RecordOptions{Ctx: c.Context, Inputs: c.Args().Slice(), CPUSeconds: c.Float64("cpu"),
-		Cliff: cliapp.Version(), Known: known, MaxMembers: c.Int("max-members")})
+	res, err := h.Record(c.Context, history.RecordOptions{Inputs: c.Args().Slice(), CPUSeconds: f.cpu,
+		Cliff: cliapp.Version(), Known: known, MaxMembers: f.MaxMembers})
 	if err != nil {
 		return err
 	}
-	if c.Bool("summary") {
+	if f.summary {
 		writeSummary(stderr, res.Cluster)
 	}
-	dir := c.String("report")
+	dir := f.report
 	if dir == "" {
 		dir = h.ReportPath()
 	}
@@ -231,7 +245,7 @@ func nightly(c *cli.Context, stderr io.Writer) error {
 		return err
 	}
 	if len(res.Comparison.WithStatus(history.New)) > 0 {
-		return cli.Exit("", exitNew) // the news said which
+		return cliapp.Finding("") // the news said which
 	}
 	return nil
 }

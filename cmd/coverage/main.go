@@ -18,11 +18,20 @@ import (
 	"cliff/lib/weights"
 )
 
+// exits says what the exit statuses mean here: coverage is a measure, not
+// a finding.
+var exits = cliapp.Exits{
+	OK:    "the coverage was reported",
+	Error: "an INPUT=DIR whose steps.tsv or PC files are missing or bad (named as FILE:LINE), a driver that is not a coverage build, an unwritable --report DIR",
+}
+
 func main() {
-	os.Exit(cliapp.Run(app(os.Stdout), os.Args, os.Stderr, nil))
+	os.Exit(cliapp.Run(app(os.Stdout), exits, os.Args, os.Stderr))
 }
 
 func app(stdout io.Writer) *cli.App {
+	var driver, reportDir, weightsPath string
+	var groupArgs cli.StringSlice
 	return &cli.App{
 		Name: "cliff-coverage",
 		// --group's value is a comma-separated list of its own.
@@ -38,7 +47,7 @@ all inputs together.
 
 Prints the Markdown tables (line coverage of each generated isle_<arch>.rs
 and isle_opt.rs, lowering-rule coverage, all-rule coverage) on stdout. With
--o DIR, also writes there coverage.md, coverage.jsonl (a record per input,
+--report DIR, also writes there coverage.md, coverage.jsonl (a record per input,
 step and target), coverage-cpu.svg and coverage-cases.svg (coverage
 against CPU time and cases), uncovered-<target>.txt (the rules no input
 covered: file:line, 1-based, and the rule's first line),
@@ -55,17 +64,17 @@ match few opcodes) and the types it names; each family and type gets
 sqrt(n/median) of its n missed rules, from 0.25 to 4 (lib/coverage's
 Weights): the draws move from what the campaigns reach to what they miss.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "driver", Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
-			&cli.StringFlag{Name: "o", Usage: "write the report files into `DIR`"},
-			&cli.StringSliceFlag{Name: "group", Usage: "report the union of some inputs as one more row: `NAME=INPUT,INPUT...` (repeatable)"},
-			&cli.StringFlag{Name: "weights", Usage: "write cliff-gen --weights aimed at the rules the campaigns missed (the first --group's, else the union's) to `FILE`"},
+			&cli.StringFlag{Name: "driver", Destination: &driver, Usage: "the instrumented cliff-driver the inputs ran with (`PATH`)", Required: true},
+			&cli.StringFlag{Name: "report", Destination: &reportDir, Usage: "write the report files into `DIR`"},
+			&cli.StringSliceFlag{Name: "group", Destination: &groupArgs, Usage: "report the union of some inputs as one more row: `NAME=INPUT,INPUT...` (repeatable)"},
+			&cli.StringFlag{Name: "weights", Destination: &weightsPath, Usage: "write cliff-gen --weights aimed at the rules the campaigns missed (the first --group's, else the union's) to `FILE`"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cliapp.Usagef("want at least one INPUT=DIR")
 			}
 			var groups []coverage.Group
-			for _, arg := range c.StringSlice("group") {
+			for _, arg := range groupArgs.Value() {
 				name, list, ok := strings.Cut(arg, "=")
 				if !ok || name == "" || list == "" {
 					return cliapp.Usagef("--group %q: want NAME=INPUT,INPUT...", arg)
@@ -84,11 +93,11 @@ Weights): the draws move from what the campaigns reach to what they miss.`,
 				}
 				runs = append(runs, run)
 			}
-			rep, err := coverage.Measure(c.String("driver"), runs, groups)
+			rep, err := coverage.Measure(driver, runs, groups)
 			if err != nil {
 				return err
 			}
-			if path := c.String("weights"); path != "" {
+			if path := weightsPath; path != "" {
 				group := ""
 				if len(groups) > 0 {
 					group = groups[0].Name
@@ -97,7 +106,7 @@ Weights): the draws move from what the campaigns reach to what they miss.`,
 					return err
 				}
 			}
-			if out := c.String("o"); out != "" {
+			if out := reportDir; out != "" {
 				if err := write(out, rep); err != nil {
 					return err
 				}

@@ -8,19 +8,26 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/bisect"
 	"cliff/lib/cliapp"
+	"cliff/lib/cliapp/engineflags"
 	"cliff/lib/cranelift"
 	"cliff/lib/engine"
 )
 
+// exits says what the exit statuses mean here: cliff-cranelift finds
+// nothing (bisect-step, hidden, answers git bisect run in its codes).
+var exits = cliapp.Exits{
+	OK:    "done",
+	Error: "a Cranelift that cannot be built here (one line: the toolchain it needs and those installed, or cargo's first error)",
+}
+
 func main() {
-	os.Exit(cliapp.Run(app(os.Stdout, os.Stderr), os.Args, os.Stderr, nil))
+	os.Exit(cliapp.Run(app(os.Stdout, os.Stderr), exits, os.Args, os.Stderr))
 }
 
 // builder is the tools' driver builder; fromSource leaves out make's
@@ -40,7 +47,7 @@ func builder(stderr io.Writer, fromSource bool) (*cranelift.Builder, error) {
 // A runSetup is what the commands that run test files share: the
 // architectures of --arch, a scratch directory (release removes it), the
 // builder (every release from source) and the engine's limits (--jobs and
-// --timeout where the command has them, else cliff-run's defaults).
+// --timeout where the command has them, else engineflags' defaults).
 type runSetup struct {
 	arches  []string
 	builder *cranelift.Builder
@@ -48,8 +55,8 @@ type runSetup struct {
 	release func()
 }
 
-func newRunSetup(c *cli.Context, stderr io.Writer) (*runSetup, error) {
-	arches, err := engine.ParseArches(c.StringSlice("arch"))
+func newRunSetup(archNames []string, eflags *engineflags.Flags, stderr io.Writer) (*runSetup, error) {
+	arches, err := engine.ParseArches(archNames)
 	if err != nil {
 		return nil, cliapp.Usagef("%v", err)
 	}
@@ -61,18 +68,15 @@ func newRunSetup(c *cli.Context, stderr io.Writer) (*runSetup, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runSetup{arches: arches, builder: b, release: release,
-		engine: engine.Options{Jobs: runtime.NumCPU(), Timeout: engine.DefaultTimeout, CompileTimeout: engine.DefaultCompileTimeout, Fuel: engine.DefaultFuel}}
-	if c.IsSet("jobs") {
-		r.engine.Jobs = c.Int("jobs")
-	}
-	if c.IsSet("timeout") {
-		r.engine.Timeout = c.Duration("timeout")
-	}
-	return r, nil
+	return &runSetup{arches: arches, builder: b, release: release, engine: eflags.Options()}, nil
 }
 
 func app(stdout, stderr io.Writer) *cli.App {
+	var install, from, output, checkout, old, expectPath string
+	var minors bool
+	var archs, releases cli.StringSlice
+	var write string
+	eflags := engineflags.New() // bisect's, matrix's and bisect-step's (the defaults)
 	return &cli.App{
 		Name:  "cliff-cranelift",
 		Usage: "the Cranelifts cliff tests: drivers built per release or checkout, the release list, bisection, the findings matrix",
@@ -88,11 +92,7 @@ Builds go to ~/.cache/cliff/drivers (or $CLIFF_CACHE/drivers), one per
 release (a checkout: per path, commit and uncommitted changes) and per
 driver source; cargo's build directory, shared by all, is
 ~/.cache/cliff/cargo-target. A build in the cache is never repeated, nor
-is one that failed (build.json keeps its reason).
-
-Exit status: 0 done, 2 a Cranelift that cannot be built here (one line:
-the toolchain it needs and those installed, or cargo's first error), bad
-usage, or an error.`,
+is one that failed (build.json keeps its reason).`,
 		Commands: []*cli.Command{
 			{
 				Name:      "build",
@@ -103,11 +103,10 @@ progress and how long each build took. --install copies the driver of the
 one SPEC to PATH (make builds bin/cliff-driver so: --install
 bin/cliff-driver, always from source).`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "install", Usage: "copy the driver to `PATH`"},
+					&cli.StringFlag{Name: "install", Destination: &install, Usage: "copy the driver to `PATH`"},
 				},
 				Action: func(c *cli.Context) error {
 					args := c.Args().Slice()
-					install := c.String("install")
 					if install != "" && len(args) > 1 {
 						return cliapp.Usagef("--install takes one SPEC, got %d", len(args))
 					}
@@ -157,15 +156,15 @@ features op; writes the table (lib/ir/releases.go says its format) to
 named in the table's header. Checkouts are not listed: the table is of
 releases.`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "write", Value: "-", Usage: "write the table to `FILE` (- is stdout)"},
-					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "the first release, without SPECs"},
+					&cli.StringFlag{Name: "write", Value: "-", Destination: &write, Usage: "write the table to `FILE` (- is stdout)"},
+					&cli.StringFlag{Name: "from", Value: "0.120.0", Destination: &from, Usage: "the first release, without SPECs"},
 				},
 				Action: func(c *cli.Context) error {
 					b, err := builder(stderr, false)
 					if err != nil {
 						return err
 					}
-					return cranelift.MakeReleaseTable(c.Context, b, c.Args().Slice(), c.String("from"), c.String("write"))
+					return cranelift.MakeReleaseTable(c.Context, b, c.Args().Slice(), from, write)
 				},
 			},
 			{
@@ -186,10 +185,10 @@ each step building that commit's driver (cached by commit; cargo rebuilds
 only the crates that changed) and running the file; the answer names the
 first commit that behaves as V2 does. The work tree is put back as it was.`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "checkout", Usage: "bisect the commits of the wasmtime checkout `DIR` instead of releases"},
-					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only (as cliff-run's --arch)"},
-					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
-					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+					&cli.StringFlag{Name: "checkout", Destination: &checkout, Usage: "bisect the commits of the wasmtime checkout `DIR` instead of releases"},
+					&cli.StringSliceFlag{Name: "arch", Destination: &archs, Usage: "run the files on these architectures only (as cliff-run's --arch)"},
+					eflags.JobsFlag(),
+					eflags.TimeoutFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					args := c.Args().Slice()
@@ -200,7 +199,7 @@ first commit that behaves as V2 does. The work tree is put back as it was.`,
 					if !ok || from == "" || to == "" {
 						return cliapp.Usagef("%q: want V1..V2 (0.135.8..0.137.1)", args[0])
 					}
-					run, err := newRunSetup(c, stderr)
+					run, err := newRunSetup(archs.Value(), eflags, stderr)
 					if err != nil {
 						return err
 					}
@@ -209,7 +208,7 @@ first commit that behaves as V2 does. The work tree is put back as it was.`,
 					for _, file := range args[1:] {
 						var res *bisect.Result
 						var err error
-						if dir := c.String("checkout"); dir != "" {
+						if dir := checkout; dir != "" {
 							self, serr := os.Executable()
 							if serr != nil {
 								return serr
@@ -238,21 +237,21 @@ first commit that behaves as V2 does. The work tree is put back as it was.`,
 				Usage:     "one step of git bisect run (bisect --checkout calls it): exit 0 the file behaves as --old, 1 it does not, 125 cannot tell",
 				ArgsUsage: "CHECKOUT FILE",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "old", Required: true, Usage: "the state at the older end: fails or passes"},
-					&cli.StringSliceFlag{Name: "arch"},
+					&cli.StringFlag{Name: "old", Required: true, Destination: &old, Usage: "the state at the older end: fails or passes"},
+					&cli.StringSliceFlag{Name: "arch", Destination: &archs},
 				},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 2 {
 						return cliapp.Usagef("want CHECKOUT FILE")
 					}
-					run, err := newRunSetup(c, stderr)
+					run, err := newRunSetup(archs.Value(), eflags, stderr)
 					if err != nil {
 						return err
 					}
 					defer run.release()
-					code := bisect.Step(c.Context, run.builder, c.Args().Get(0), c.Args().Get(1), run.arches, run.engine, bisect.State(c.String("old")), stderr)
+					code := bisect.Step(c.Context, run.builder, c.Args().Get(0), c.Args().Get(1), run.arches, run.engine, bisect.State(old), stderr)
 					if code != 0 {
-						return cli.Exit("", code)
+						return cli.Exit("", code) // git bisect run's protocol, not cliff's exit statuses
 					}
 					return nil
 				},
@@ -268,30 +267,30 @@ cannot build, cannot run (with the reasons below it), and the first and
 last release that reproduce each file. scripts/findings.sh runs it on
 lib/profile/data/findings.`,
 				Flags: []cli.Flag{
-					cliapp.OutputFlag("the Markdown matrix"),
-					&cli.StringSliceFlag{Name: "cranelift", Usage: "the releases, `SPEC`s (comma-separated or repeated)"},
-					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "without --cranelift, the first release"},
-					&cli.StringFlag{Name: "expect", Usage: "how each file fails where it shows its finding, from `FILE` (findings/expected/VERSION.txt): a file failing only otherwise on a release does not reproduce there"},
-					&cli.StringSliceFlag{Name: "arch", Usage: "run the files on these architectures only"},
-					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers per run"},
-					&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
+					cliapp.OutputFlag(&output, "the Markdown matrix"),
+					&cli.StringSliceFlag{Name: "cranelift", Destination: &releases, Usage: "the releases, `SPEC`s (comma-separated or repeated)"},
+					&cli.StringFlag{Name: "from", Value: "0.120.0", Destination: &from, Usage: "without --cranelift, the first release"},
+					&cli.StringFlag{Name: "expect", Destination: &expectPath, Usage: "how each file fails where it shows its finding, from `FILE` (findings/expected/VERSION.txt): a file failing only otherwise on a release does not reproduce there"},
+					&cli.StringSliceFlag{Name: "arch", Destination: &archs, Usage: "run the files on these architectures only"},
+					eflags.JobsFlag(),
+					eflags.TimeoutFlag(),
 				},
 				Action: func(c *cli.Context) error {
 					files := c.Args().Slice()
 					if len(files) == 0 {
 						return cliapp.Usagef("want at least one FILE")
 					}
-					run, err := newRunSetup(c, stderr)
+					run, err := newRunSetup(archs.Value(), eflags, stderr)
 					if err != nil {
 						return err
 					}
 					defer run.release()
-					versions, err := cranelift.ReleaseList(c.Context, run.builder, c.StringSlice("cranelift"), c.String("from"))
+					versions, err := cranelift.ReleaseList(c.Context, run.builder, releases.Value(), from)
 					if err != nil {
 						return err
 					}
 					var expect map[string][]string
-					if path := c.String("expect"); path != "" {
+					if path := expectPath; path != "" {
 						if expect, err = bisect.ExpectedKinds(path); err != nil {
 							return err
 						}
@@ -302,8 +301,8 @@ lib/profile/data/findings.`,
 					if err != nil {
 						return err
 					}
-					w, err := os.Create(c.String("output"))
-					if c.String("output") == "-" {
+					w, err := os.Create(output)
+					if output == "-" {
 						w, err = os.Stdout, nil
 					}
 					if err != nil {
@@ -336,15 +335,15 @@ lib/profile/data/findings.`,
 				Name:  "releases",
 				Usage: "list Cranelift's releases, the rust-version of each and the installed toolchain that builds it",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "from", Value: "0.120.0", Usage: "list releases from `VERSION` on"},
-					&cli.BoolFlag{Name: "minors", Usage: "only the newest patch release of each minor version"},
+					&cli.StringFlag{Name: "from", Value: "0.120.0", Destination: &from, Usage: "list releases from `VERSION` on"},
+					&cli.BoolFlag{Name: "minors", Destination: &minors, Usage: "only the newest patch release of each minor version"},
 				},
 				Action: func(c *cli.Context) error {
 					b, err := builder(stderr, false)
 					if err != nil {
 						return err
 					}
-					return cranelift.PrintReleases(c.Context, stdout, b, c.String("from"), c.Bool("minors"))
+					return cranelift.PrintReleases(c.Context, stdout, b, from, minors)
 				},
 			},
 		},

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -15,25 +14,21 @@ import (
 	"cliff/lib/judge"
 )
 
-// Exit statuses.
-const (
-	exitOK       = 0                // no Cranelift failure
-	exitFailures = 1                // some case has a Cranelift failure verdict
-	exitError    = cliapp.ExitUsage // bad input, I/O error, bad usage (every other error)
-)
-
-func main() {
-	os.Exit(run(os.Args, os.Stderr))
+// exits says what the exit statuses mean here.
+var exits = cliapp.Exits{
+	OK:      "no Cranelift failure (consistent, harness_error, stack_overflow and unsupported verdicts only)",
+	Finding: "some case failed",
+	Error:   "unreadable or invalid input is named as FILE: record N",
+	Signal:  "the cases read before it are judged and written",
 }
 
-// run runs the command and turns its outcome into an exit status. Errors
-// are values all the way here: nothing below calls os.Exit, so every
-// deferred Close (which finishes a zstd output) has run.
-func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, nil)
+func main() {
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
+	var opts judge.Options
+	var summary bool
 	return &cli.App{
 		Name:      "cliff-diff",
 		Usage:     "compare test-case results across configurations and write a verdict per case",
@@ -100,36 +95,28 @@ already judged is an error; --hold holds every case until all files end
 instead. A result whose case is in no file is reported and not judged
 (exit status 2). One stream is judged as it comes.
 
-Exit status: 0 no Cranelift failure found (consistent, harness_error,
-stack_overflow and unsupported verdicts only), 1 some case failed, 2 error
-(unreadable or invalid input, named as FILE: record N, or an I/O error),
-130 or 143 stopped by SIGINT or SIGTERM. Reading stops at the first bad
-record or signal; the cases read before it are still judged and written.
--o FILE is written to a temporary file renamed over FILE at the end: a run
-that fails before its first verdict, or is killed, leaves FILE as it was;
-an output that is also an input is refused.`,
+Reading stops at the first bad record or signal; the cases read before it
+are still judged and written. -o FILE is written to a temporary file
+renamed over FILE at the end: a run that fails before its first verdict,
+or is killed, leaves FILE as it was; an output that is also an input is
+refused.`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("verdicts"),
-			&cli.BoolFlag{Name: "failures", Usage: "write only verdicts other than consistent"},
-			&cli.BoolFlag{Name: "summary", Usage: "print the number of cases per verdict to stderr at the end"},
-			&cli.BoolFlag{Name: "hold", Usage: "judge no case before every file has ended (for files whose records of a case are not adjacent; holds every case in memory)"},
+			cliapp.OutputFlag(&opts.Output, "verdicts"),
+			&cli.BoolFlag{Name: "failures", Destination: &opts.Failures, Usage: "write only verdicts other than consistent"},
+			cliapp.SummaryFlag(&summary, "print the number of cases per verdict to stderr at the end"),
+			&cli.BoolFlag{Name: "hold", Destination: &opts.Hold, Usage: "judge no case before every file has ended (for files whose records of a case are not adjacent; holds every case in memory)"},
 		},
 		Action: func(c *cli.Context) error {
-			t, err := judge.Diff(c.Context, judge.Options{
-				Inputs:   c.Args().Slice(),
-				Output:   c.String("output"),
-				Failures: c.Bool("failures"),
-				Hold:     c.Bool("hold"),
-				Log:      stderr,
-			})
-			if c.Bool("summary") {
+			opts.Inputs, opts.Log = c.Args().Slice(), stderr
+			t, err := judge.Diff(c.Context, opts)
+			if summary {
 				t.Write(stderr)
 			}
 			if err != nil {
 				return err
 			}
 			if n := t.Failures(); n > 0 {
-				return cli.Exit(fmt.Sprintf("%d of %d cases failed", n, t.Cases), exitFailures)
+				return cliapp.Findingf("%d of %d cases failed", n, t.Cases)
 			}
 			return nil
 		},

@@ -12,18 +12,25 @@ import (
 	"cliff/lib/extract"
 )
 
-// Exit statuses.
-const (
-	exitOK     = 0
-	exitFailed = 1 // some file failed to parse (or, with --check, to pass)
-	exitError  = 2 // bad usage, an unreadable path, an output that is also an input, an I/O error
-)
+// exits says what the exit statuses mean here.
+var exits = cliapp.Exits{
+	OK:      "every file was read (or, with --check, passed)",
+	Finding: "with --check, some file failed",
+	Error:   "a file that does not parse (unless --keep-going), an unreadable path, an output that is also an input",
+	Signal:  "between files; the records before are written",
+}
 
 func main() {
-	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
+	os.Exit(cliapp.Run(app(), exits, os.Args, os.Stderr))
 }
 
 func app() *cli.App {
+	var opts extract.Options
+	var keepGoing, check bool
+	output := cliapp.OutputFlag(&opts.Output, "records")
+	functions := &cli.BoolFlag{Name: "functions", Destination: &opts.Functions, Usage: "also emit one record per function, with its CLIF text"}
+	summary := cliapp.SummaryFlag(&opts.Stats, "print counts per opcode and per type to stderr")
+	keepGoingFlag := &cli.BoolFlag{Name: "keep-going", Destination: &keepGoing, Usage: "exit 0 even if some files did not parse"}
 	return &cli.App{
 		Name:      "cliff-extract",
 		Usage:     "extract a corpus of basic blocks from CLIF files, or check CLIF files",
@@ -39,51 +46,44 @@ one line per failing file.
 that fails before its first record, or is killed, leaves FILE as it was;
 an output that is also an input is refused.
 
-Exit status: 0 all files were read (or passed --check), 1 some file failed
-(unless --keep-going), 2 an error (an unreadable path, an output that is
-also an input, an I/O error), 130 or 143 stopped by SIGINT or SIGTERM
-(between files; the records before are written).`,
+A file that does not parse is bad input (exit status 2, after the other
+files), unless --keep-going; with --check, failing files are what it looks
+for (exit status 1).`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("records"),
-			&cli.BoolFlag{Name: "functions", Usage: "also emit one record per function, with its CLIF text"},
-			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print counts per opcode and per type to stderr"},
-			&cli.BoolFlag{Name: "keep-going", Usage: "exit 0 even if some files did not parse"},
-			&cli.BoolFlag{Name: "check", Usage: "only parse the files and report the failing ones"},
-			&cli.BoolFlag{Name: "verify", Usage: "also run the verifier (with --check, or to skip functions that do not verify)"},
+			output,
+			functions,
+			summary,
+			keepGoingFlag,
+			&cli.BoolFlag{Name: "check", Destination: &check, Usage: "only parse the files and report the failing ones"},
+			&cli.BoolFlag{Name: "verify", Destination: &opts.Verify, Usage: "also run the verifier (with --check, or to skip functions that do not verify)"},
 		},
 		Action: func(c *cli.Context) error {
 			sources, err := extract.Expand(c.Args().Slice())
 			if err != nil {
 				return err
 			}
-			if c.Bool("check") {
-				for _, name := range []string{"output", "functions", "stats", "keep-going"} {
-					if c.IsSet(name) {
+			if check {
+				for _, flag := range []cli.Flag{output, functions, summary, keepGoingFlag} {
+					if name := flag.Names()[0]; c.IsSet(name) {
 						return cliapp.Usagef("--check only reports the failing files: --%s does not apply", name)
 					}
 				}
-				failed, err := extract.Check(os.Stdout, sources, extract.CheckOptions{Verify: c.Bool("verify")})
+				failed, err := extract.Check(os.Stdout, sources, extract.CheckOptions{Verify: opts.Verify})
 				if err != nil {
 					return err
 				}
 				if failed > 0 {
-					return cli.Exit(fmt.Sprintf("%d of %d files failed", failed, len(sources)), exitFailed)
+					return cliapp.Findingf("%d of %d files failed", failed, len(sources))
 				}
 				return nil
 			}
-			summary, err := extract.Run(c.Context, extract.RunOptions{
-				Sources:   sources,
-				Output:    c.String("output"),
-				Functions: c.Bool("functions"),
-				Verify:    c.Bool("verify"),
-				Stats:     c.Bool("stats"),
-				Log:       os.Stderr,
-			})
+			opts.Sources, opts.Log = sources, os.Stderr
+			sum, err := extract.Run(c.Context, opts)
 			if err != nil {
 				return err
 			}
-			if summary.FailedFiles > 0 && !c.Bool("keep-going") {
-				return cli.Exit(fmt.Sprintf("%d of %d files failed to parse", summary.FailedFiles, len(sources)), exitFailed)
+			if sum.FailedFiles > 0 && !keepGoing {
+				return fmt.Errorf("%d of %d files failed to parse", sum.FailedFiles, len(sources))
 			}
 			return nil
 		},

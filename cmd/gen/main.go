@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -21,25 +22,20 @@ import (
 	"cliff/lib/genrun"
 )
 
-// Exit statuses.
-const (
-	exitOK    = 0
-	exitError = 2 // bad usage, bad input, I/O error, a generator bug
-)
+// exits says what the exit statuses mean here: cliff-gen finds nothing.
+var exits = cliapp.Exits{
+	OK:     "the cases were written",
+	Error:  "a bad option, an unreadable corpus or mask, an output that is also an input, or a generated case that fails cliff's verifier: a bug in cliff-gen",
+	Signal: "the cases generated before it are written",
+}
 
 func main() {
 	batchjob.Setup()
-	os.Exit(run(os.Args, os.Stderr))
-}
-
-// run runs the command; errors come back here as values, so that every
-// deferred Close (which finishes a zstd output) has run. SIGINT and
-// SIGTERM stop it after the case at hand, with the cases before written.
-func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, func(error) int { return exitError })
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
+	f := newFlags()
 	return &cli.App{
 		Name:      "cliff-gen",
 		Usage:     "generate CLIF test cases for Cranelift as case records",
@@ -94,108 +90,122 @@ none and the reference compute it; memory accesses have no constant form.
 Its case IDs are census-const:COMBINATION (scripts/census.sh --constants).
 
 -o FILE is written to a temporary file renamed over FILE at the end: a run
-that fails before its first case, or is killed, leaves FILE as it was.
-
-Exit status: 0 ok, 2 error (bad option, unreadable corpus or mask, an
-output that is also an input, or a generated case that fails cliff's
-verifier: a bug in cliff-gen), 130 or 143 stopped by SIGINT or SIGTERM
-(the cases generated before it are written).`,
+that fails before its first case, or is killed, leaves FILE as it was.`,
 		Flags: []cli.Flag{
-			&cli.Uint64Flag{Name: "seed", Usage: "campaign `SEED`, stated in every record", DefaultText: "from the clock"},
-			&cli.Uint64Flag{Name: "start", Usage: "index of the first case"},
-			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 100, Usage: "number of cases (0: no end)"},
-			&cli.StringFlag{Name: "profile", Value: "compat", Usage: "`NAME`: compat, x86_64, aarch64, riscv64 or s390x"},
-			&cli.IntFlag{Name: "depth", Value: 5, Usage: "nesting depth of control structures"},
-			&cli.IntFlag{Name: "funcs", Value: 4, Usage: "functions per module, %main included (at most)"},
-			&cli.Float64Flag{Name: "mutation", Value: 0.5, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"},
-			&cli.IntFlag{Name: "inputs", Value: 8, Usage: "input vectors per case"},
-			&cli.StringFlag{Name: "corpus", Usage: "snippet corpus `FILE[,FILE...]` (cliff-extract output, plain or zstd; several are drawn from as one)"},
-			&cli.StringFlag{Name: "weights", Usage: "`FILE` of 'family NAME WEIGHT' and 'type NAME WEIGHT' lines: families and types to draw more (or less) often (scripts/coverage.sh --weights writes one)"},
-			&cli.StringFlag{Name: "crossover", Usage: "breed cases from pairs of the functions in `FILE` (cliff-extract --functions output): the swarm's crossover features"},
-			&cli.StringFlag{Name: "mask", Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"},
-			&cli.BoolFlag{Name: "portable", Usage: "only CLIF that older Cranelift releases parse too"},
-			&cli.BoolFlag{Name: "crash-only", Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"},
-			&cli.StringFlag{Name: "features", Usage: "override swarm features for every case: `name=on|off,...`"},
-			&cli.BoolFlag{Name: "list-features", Usage: "list the swarm features and exit"},
-			&cli.BoolFlag{Name: "enumerate", Usage: "one minimal case per opcode and type of the profile"},
-			&cli.BoolFlag{Name: "all", Usage: "with --enumerate: the census, every combination of the target's universe whatever the profile excludes and --mask says (lowering census)"},
-			&cli.BoolFlag{Name: "constants", Usage: "with --enumerate: the census (--all) in constant form, every operand a constant of the same edge values"},
-			&cli.BoolFlag{Name: "refine", Usage: "apply every cliff-refine pass in this process (as | cliff-refine does, without printing and parsing the CLIF between)"},
-			&cli.BoolFlag{Name: "verify", Value: true, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"},
-			&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print metric medians and histograms to stderr at the end"},
-			&cli.StringFlag{Name: "survival", Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through cliff-driver (about 1 ms per case)"},
-			cliapp.DriverFlag("for --survival"),
-			&cli.StringSliceFlag{Name: "cranelift", EnvVars: []string{cliapp.CraneliftEnv}, Usage: "make cases for these Cranelifts, `SPEC`s as cliff-run takes them: only opcodes every one of them knows (lib/ir's release table); nothing is built"},
-			cliapp.OutputFlag("cases"),
+			f.seed, f.start, f.count, f.profile, f.depth, f.funcs, f.mutation, f.inputs, f.corpus, f.weights,
+			f.crossover, f.mask, f.portable, f.crashOnly, f.features, f.listFeatures, f.enumerate, f.all,
+			f.constants, f.refine, f.verify, f.summary, f.survival, f.driver, f.cranelift, f.output,
 		},
 		Action: func(c *cli.Context) error {
-			if c.Bool("list-features") {
+			if f.opts.listFeatures {
 				listFeatures(os.Stdout)
 				return nil
 			}
-			if err := checkCombinations(c); err != nil {
+			if err := f.check(c); err != nil {
 				return err
 			}
-			versions, err := craneliftVersions(c)
+			versions, err := craneliftVersions(c.Context, f.opts.cranelift.Value())
 			if err != nil {
 				return err
 			}
-			seed := c.Uint64("seed")
-			if !c.IsSet("seed") {
-				seed = uint64(time.Now().UnixNano())
+			opts := f.opts.Options
+			if !c.IsSet(f.seed.Names()[0]) {
+				opts.Seed = uint64(time.Now().UnixNano())
 			}
-			return genrun.Run(c.Context, genrun.Options{
-				Seed: seed, Start: c.Uint64("start"), Count: c.Int("count"),
-				Profile: c.String("profile"), Depth: c.Int("depth"), Funcs: c.Int("funcs"),
-				Mutation: c.Float64("mutation"), Inputs: c.Int("inputs"),
-				Corpus: c.String("corpus"), Crossover: c.String("crossover"), Mask: c.String("mask"), Weights: c.String("weights"), Portable: c.Bool("portable"),
-				CrashOnly: c.Bool("crash-only"), Features: c.String("features"),
-				Enumerate: c.Bool("enumerate"), All: c.Bool("all") || c.Bool("constants"), Constants: c.Bool("constants"), Verify: c.Bool("verify"), Stats: c.Bool("stats"), Refine: c.Bool("refine"),
-				Survival: c.String("survival"), Driver: c.String("driver"), Cranelift: versions,
-				Output: c.String("output"), Log: stderr,
-			})
+			opts.All = opts.All || opts.Constants
+			opts.Cranelift, opts.Log = versions, stderr
+			return genrun.Run(c.Context, opts)
 		},
 	}
 }
 
 // craneliftVersions are the versions --cranelift names, none without
 // it; only the default's --cranelift does not narrow anything.
-func craneliftVersions(c *cli.Context) ([]string, error) {
-	specs, err := cranelift.ParseSpecs(c.StringSlice("cranelift"))
-	if err != nil || len(specs) == 0 {
+func craneliftVersions(ctx context.Context, specs []string) ([]string, error) {
+	parsed, err := cranelift.ParseSpecs(specs)
+	if err != nil || len(parsed) == 0 {
 		return nil, err
 	}
 	b, err := cranelift.NewBuilder(io.Discard)
 	if err != nil {
 		return nil, err
 	}
-	return b.VersionsOf(c.Context, specs)
+	return b.VersionsOf(ctx, parsed)
 }
 
-// checkCombinations refuses options that would otherwise be ignored in
-// silence: a negative count, and what --enumerate does not use.
-func checkCombinations(c *cli.Context) error {
-	if n := c.Int("count"); n < 0 {
-		return cliapp.Usagef("-n %d: want a number of cases, or 0 for no end", n)
+// flags are cliff-gen's flags and the values they set.
+type flags struct {
+	opts struct {
+		genrun.Options
+		listFeatures bool
+		cranelift    cli.StringSlice
 	}
-	if c.Bool("all") && !c.Bool("enumerate") {
+	seed, start, listFeatures, crashOnly, portable, enumerate, all, constants, refine, verify, summary cli.Flag
+	count, depth, funcs, inputs, mutation, profile, corpus, weights, crossover, mask, features         cli.Flag
+	survival, driver, cranelift, output                                                                cli.Flag
+}
+
+func newFlags() *flags {
+	f := &flags{}
+	o := &f.opts
+	f.seed = &cli.Uint64Flag{Name: "seed", Destination: &o.Seed, Usage: "campaign `SEED`, stated in every record", DefaultText: "from the clock"}
+	f.start = &cli.Uint64Flag{Name: "start", Destination: &o.Start, Usage: "index of the first case"}
+	f.count = &cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 100, Destination: &o.Count, Usage: "number of cases (0: no end)"}
+	f.profile = &cli.StringFlag{Name: "profile", Value: "compat", Destination: &o.Profile, Usage: "`NAME`: compat, x86_64, aarch64, riscv64 or s390x"}
+	f.depth = &cli.IntFlag{Name: "depth", Value: 5, Destination: &o.Depth, Usage: "nesting depth of control structures"}
+	f.funcs = &cli.IntFlag{Name: "funcs", Value: 4, Destination: &o.Funcs, Usage: "functions per module, %main included (at most)"}
+	f.mutation = &cli.Float64Flag{Name: "mutation", Value: 0.5, Destination: &o.Mutation, Usage: "probability that a corpus instruction's opcode is replaced by another of the same shape"}
+	f.inputs = &cli.IntFlag{Name: "inputs", Value: 8, Destination: &o.Inputs, Usage: "input vectors per case"}
+	f.corpus = &cli.StringFlag{Name: "corpus", Destination: &o.Corpus, Usage: "snippet corpus `FILE[,FILE...]` (cliff-extract output, plain or zstd; several are drawn from as one)"}
+	f.weights = &cli.StringFlag{Name: "weights", Destination: &o.Weights, Usage: "`FILE` of 'family NAME WEIGHT' and 'type NAME WEIGHT' lines: families and types to draw more (or less) often (scripts/coverage.sh --weights writes one)"}
+	f.crossover = &cli.StringFlag{Name: "crossover", Destination: &o.Crossover, Usage: "breed cases from pairs of the functions in `FILE` (cliff-extract --functions output): the swarm's crossover features"}
+	f.mask = &cli.StringFlag{Name: "mask", Destination: &o.Mask, Usage: "`FILE` of 'OPCODE TYPE ARCH [OPERAND=PRODUCER...]' lines to leave out"}
+	f.portable = &cli.BoolFlag{Name: "portable", Destination: &o.Portable, Usage: "only CLIF that older Cranelift releases parse too"}
+	f.crashOnly = &cli.BoolFlag{Name: "crash-only", Destination: &o.CrashOnly, Usage: "let trapping instructions in unguarded (traps expected; only compiler crashes count)"}
+	f.features = &cli.StringFlag{Name: "features", Destination: &o.Features, Usage: "override swarm features for every case: `name=on|off,...`"}
+	f.listFeatures = &cli.BoolFlag{Name: "list-features", Destination: &o.listFeatures, Usage: "list the swarm features and exit"}
+	f.enumerate = &cli.BoolFlag{Name: "enumerate", Destination: &o.Enumerate, Usage: "one minimal case per opcode and type of the profile"}
+	f.all = &cli.BoolFlag{Name: "all", Destination: &o.All, Usage: "with --enumerate: the census, every combination of the target's universe whatever the profile excludes and --mask says (lowering census)"}
+	f.constants = &cli.BoolFlag{Name: "constants", Destination: &o.Constants, Usage: "with --enumerate: the census (--all) in constant form, every operand a constant of the same edge values"}
+	f.refine = &cli.BoolFlag{Name: "refine", Destination: &o.Refine, Usage: "apply every cliff-refine pass in this process (as | cliff-refine does, without printing and parsing the CLIF between)"}
+	f.verify = &cli.BoolFlag{Name: "verify", Value: true, Destination: &o.Verify, Usage: "check every case with cliff's verifier (a failure is a cliff-gen bug)"}
+	f.summary = cliapp.SummaryFlag(&o.Stats, "print metric medians and histograms to stderr at the end")
+	f.survival = &cli.StringFlag{Name: "survival", Destination: &o.Survival, Usage: "measure each case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through cliff-driver (about 1 ms per case)"}
+	f.driver = cliapp.DriverFlag(&o.Driver, "for --survival")
+	f.cranelift = &cli.StringSliceFlag{Name: "cranelift", EnvVars: []string{cliapp.CraneliftEnv}, Destination: &o.cranelift, Usage: "make cases for these Cranelifts, `SPEC`s as cliff-run takes them: only opcodes every one of them knows (lib/ir's release table); nothing is built"}
+	f.output = cliapp.OutputFlag(&o.Output, "cases")
+	return f
+}
+
+// check refuses options that would otherwise be ignored in silence: a
+// negative count, and what --enumerate does not use.
+func (f *flags) check(c *cli.Context) error {
+	o := &f.opts
+	if o.Count < 0 {
+		return cliapp.Usagef("-n %d: want a number of cases, or 0 for no end", o.Count)
+	}
+	if o.All && !o.Enumerate {
 		return cliapp.Usagef("--all is a mode of --enumerate: give both")
 	}
-	if c.Bool("constants") && !c.Bool("enumerate") {
+	if o.Constants && !o.Enumerate {
 		return cliapp.Usagef("--constants is a mode of the census: give --enumerate --constants")
 	}
-	if c.Bool("all") || c.Bool("constants") {
-		for _, name := range []string{"mask", "portable", "crash-only", "features", "inputs", "refine"} {
-			if c.IsSet(name) {
-				return cliapp.Usagef("--enumerate --all writes the whole universe with its own inputs: --%s does not apply", name)
+	set := func(flags ...cli.Flag) string {
+		for _, flag := range flags {
+			if name := flag.Names()[0]; c.IsSet(name) {
+				return name
 			}
 		}
+		return ""
 	}
-	if c.Bool("enumerate") {
-		for _, name := range []string{"count", "corpus", "crossover", "start", "mutation", "depth", "funcs", "weights"} {
-			if c.IsSet(name) {
-				return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
-			}
+	if o.All || o.Constants {
+		if name := set(f.mask, f.portable, f.crashOnly, f.features, f.inputs, f.refine); name != "" {
+			return cliapp.Usagef("--enumerate --all writes the whole universe with its own inputs: --%s does not apply", name)
+		}
+	}
+	if o.Enumerate {
+		if name := set(f.count, f.corpus, f.crossover, f.start, f.mutation, f.depth, f.funcs, f.weights); name != "" {
+			return cliapp.Usagef("--enumerate writes one minimal case per opcode and type: --%s does not apply", name)
 		}
 	}
 	return nil

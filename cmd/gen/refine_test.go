@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cliff/lib/cliapp"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,7 +44,7 @@ func TestRefineInProcessIsThePipe(t *testing.T) {
 				append([]string{"cliff-gen", "--seed", "11", "-n", "40", "--depth", "5", "-o", plain}, tc.flags...),
 				append([]string{"cliff-gen", "--seed", "11", "-n", "40", "--depth", "5", "--refine", "-o", refined}, tc.flags...),
 			} {
-				if code := run(args, os.Stderr); code != 0 {
+				if code := cliapp.Run(app(os.Stderr), exits, args, os.Stderr); code != 0 {
 					t.Fatalf("%v: exit %d", args, code)
 				}
 			}

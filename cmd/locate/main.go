@@ -8,22 +8,33 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"cliff/lib/cliapp"
+	"cliff/lib/cliapp/engineflags"
 	"cliff/lib/engine"
 	"cliff/lib/locaterun"
 )
 
+// exits says what the exit statuses mean here: the failures are its
+// input, not its findings.
+var exits = cliapp.Exits{
+	OK:     "every failure was located (or shown not to reproduce)",
+	Error:  "bad input named as FILE: record N, a driver or harness failure",
+	Signal: "the location records finished before are written",
+}
+
 func main() {
-	os.Exit(cliapp.Run(app(os.Stderr), os.Args, os.Stderr, nil))
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
+	var opts locaterun.Options
+	var summary bool
+	eflags := engineflags.New()
 	return &cli.App{
 		Name:      "cliff-locate",
 		Usage:     "localise and reduce failures to ready-to-file Cranelift filetests",
@@ -57,24 +68,20 @@ before Cranelift sees it, and counts only if it shows the same signature
 another bug. --budget bounds each failure; the smallest case found by then
 is written with a note.
 
-    cliff-diff --failures RUNS | cliff-cluster | cliff-locate -d repro
-
-Exit status: 0 done, 2 error (bad input named as FILE: record N, a driver
-or harness failure), 130 or 143 stopped by SIGINT or SIGTERM (the location
-records finished before are written).`,
+    cliff-diff --failures RUNS | cliff-cluster | cliff-locate -d repro`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("location records"),
-			&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Usage: "write each reduced filetest into `DIR`"},
-			&cli.StringFlag{Name: "mask-out", Usage: "append the located combinations to the mask `FILE`"},
-			&cli.DurationFlag{Name: "budget", Value: 5 * time.Minute, Usage: "time limit per failure"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
-			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
-			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request"},
-			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
-			cliapp.DriverFlag(""),
-			cliapp.CraneliftFlag(),
-			&cli.StringFlag{Name: "bisect", Usage: "bisect each reduced file between two Cranelift releases, `V1..V2` (0.130.2..0.137.1): the release where the failure appears or goes away, in the location record (bisect) and cliff-cluster's report"},
-			&cli.BoolFlag{Name: "summary", Usage: "print one line per failure and the totals to stderr at the end"},
+			cliapp.OutputFlag(&opts.Output, "location records"),
+			&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Destination: &opts.Dir, Usage: "write each reduced filetest into `DIR`"},
+			&cli.StringFlag{Name: "mask-out", Destination: &opts.MaskOut, Usage: "append the located combinations to the mask `FILE`"},
+			&cli.DurationFlag{Name: "budget", Value: 5 * time.Minute, Destination: &opts.Budget, Usage: "time limit per failure"},
+			eflags.JobsFlag(),
+			eflags.TimeoutFlag(),
+			eflags.CompileTimeoutFlag(),
+			eflags.FuelFlag(),
+			eflags.DriverFlag(),
+			eflags.CraneliftFlag(),
+			&cli.StringFlag{Name: "bisect", Destination: &opts.Bisect, Usage: "bisect each reduced file between two Cranelift releases, `V1..V2` (0.130.2..0.137.1): the release where the failure appears or goes away, in the location record (bisect) and cliff-cluster's report"},
+			cliapp.SummaryFlag(&summary, "print one line per failure and the totals to stderr at the end"),
 		},
 		Action: func(c *cli.Context) error {
 			// One scratch directory for the run's drivers, compilers and
@@ -84,31 +91,22 @@ records finished before are written).`,
 				return err
 			}
 			defer release()
-			if b := c.String("bisect"); b != "" {
+			if b := opts.Bisect; b != "" {
 				if from, to, ok := strings.Cut(b, ".."); !ok || from == "" || to == "" {
 					return cliapp.Usagef("--bisect %q: want V1..V2 (0.130.2..0.137.1)", b)
 				}
 			}
-			eopts := engine.Options{Jobs: c.Int("jobs"), Timeout: c.Duration("timeout"),
-				CompileTimeout: c.Duration("compile-timeout"), Fuel: c.Uint64("fuel"), Log: io.Discard}
-			if _, err := eopts.ChooseCranelift(c.Context, c.String("driver"), c.StringSlice("cranelift"), stderr); err != nil {
+			opts.Engine = eflags.Options()
+			opts.Engine.Log = io.Discard
+			if _, err := eflags.Choose(c.Context, &opts.Engine, stderr); err != nil {
 				return err
 			}
-			inputs := c.Args().Slice()
-			if len(inputs) == 0 {
-				inputs = []string{"-"}
+			opts.Inputs, opts.Log = c.Args().Slice(), stderr
+			if len(opts.Inputs) == 0 {
+				opts.Inputs = []string{"-"}
 			}
-			sum, err := locaterun.Run(c.Context, locaterun.Options{
-				Inputs:  inputs,
-				Output:  c.String("output"),
-				Dir:     c.String("dir"),
-				MaskOut: c.String("mask-out"),
-				Budget:  c.Duration("budget"),
-				Engine:  eopts,
-				Bisect:  c.String("bisect"),
-				Log:     stderr,
-			})
-			if c.Bool("summary") && sum != nil {
+			sum, err := locaterun.Run(c.Context, opts)
+			if summary && sum != nil {
 				sum.Write(stderr)
 			}
 			if err != nil {

@@ -7,7 +7,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,51 +20,33 @@ import (
 	"cliff/lib/refine"
 )
 
-// Exit statuses.
-const (
-	exitOK      = 0
-	exitInvalid = 1 // --verify-each: a pass produced CLIF the verifier rejects (a cliff-refine bug)
-	exitError   = 2 // bad input, I/O error, bad usage
-)
+// exits says what the exit statuses mean here: cliff-refine finds nothing.
+var exits = cliapp.Exits{
+	OK:     "the cases were refined",
+	Error:  "unreadable or invalid input, named as FILE: record N (ID); with --verify-each, a pass that produced invalid CLIF (a bug in cliff-refine)",
+	Signal: "between records; one waiting for its input stops when the next record or the end comes; records refined before are written",
+}
 
 func main() {
 	batchjob.Setup()
-	os.Exit(run(os.Args, os.Stderr))
-}
-
-// run runs the command and turns its outcome into an exit status. Nothing
-// below calls os.Exit, so every deferred Close (which finishes a zstd
-// output) has run.
-func run(args []string, stderr io.Writer) int {
-	return cliapp.Run(app(stderr), args, stderr, exitStatus)
-}
-
-// exitStatus is the exit status for the outcome of a run.
-func exitStatus(err error) int {
-	var broken *refine.PassError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &broken):
-		return exitInvalid
-	}
-	return exitError
+	os.Exit(cliapp.Run(app(os.Stderr), exits, os.Args, os.Stderr))
 }
 
 func app(stderr io.Writer) *cli.App {
-	flags := []cli.Flag{
-		cliapp.OutputFlag("cases"),
-		&cli.StringFlag{Name: "passes", Usage: "run only these passes (`NAME,NAME`; they still run in table order)"},
-	}
-	for _, p := range refine.Passes() {
-		flags = append(flags, &cli.BoolFlag{Name: "no-" + p.Name, Usage: "skip " + p.Name})
+	var opts refine.RunOptions
+	var passNames string
+	skip := make([]bool, len(refine.Passes())) // --no-NAME, in table order
+	passesFlag := &cli.StringFlag{Name: "passes", Destination: &passNames, Usage: "run only these passes (`NAME,NAME`; they still run in table order)"}
+	flags := []cli.Flag{cliapp.OutputFlag(&opts.Output, "cases"), passesFlag}
+	for i, p := range refine.Passes() {
+		flags = append(flags, &cli.BoolFlag{Name: "no-" + p.Name, Destination: &skip[i], Usage: "skip " + p.Name})
 	}
 	flags = append(flags,
-		&cli.BoolFlag{Name: "verify-each", Usage: "verify each case before the passes and after every pass; stop at the first problem"},
-		&cli.BoolFlag{Name: "summary", Aliases: []string{"stats"}, Usage: "print a summary of the refined cases' metrics to stderr at the end"},
-		&cli.StringFlag{Name: "survival", Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through the driver"},
-		cliapp.DriverFlag("for --survival"),
-		&cli.DurationFlag{Name: "survival-timeout", Value: time.Minute, Usage: "`DURATION` limit per case for --survival"},
+		&cli.BoolFlag{Name: "verify-each", Destination: &opts.VerifyEach, Usage: "verify each case before the passes and after every pass; stop at the first problem"},
+		cliapp.SummaryFlag(&opts.Stats, "print a summary of the refined cases' metrics to stderr at the end"),
+		&cli.StringFlag{Name: "survival", Destination: &opts.Survival, Usage: "measure each refined case's instruction survival at opt_level=speed on `TARGET` (x86_64, riscv64=has_v,has_zbb: as cliff-run's --isa-flags) through the driver"},
+		cliapp.DriverFlag(&opts.Driver, "for --survival"),
+		&cli.DurationFlag{Name: "survival-timeout", Value: time.Minute, Destination: &opts.Timeout, Usage: "`DURATION` limit per case for --survival"},
 	)
 	return &cli.App{
 		Name:      "cliff-refine",
@@ -78,7 +59,7 @@ of the passes applied and "metrics" recomputed:
     cliff-gen | cliff-refine | cliff-run --arch riscv64 | cliff-diff
 
 Passes, in the order they run:
-` + passList() + `
+` + passTable() + `
 Every pass keeps the case valid and free of traps, undefined behaviour and
 target-dependent results (the rules of lib/ub), and out of the operand-
 producer patterns of the mask the case names (options.mask, read once). decoy and merge keep what
@@ -107,35 +88,26 @@ the driver cannot optimise is reported on stderr and keeps no survival.
 
 -o FILE is written to a temporary file renamed over FILE at the end: a run
 that fails before its first record, or is killed, leaves FILE as it was;
-an output that is also an input is refused.
-
-Exit status: 0 done, 1 a pass produced invalid CLIF (--verify-each),
-2 error (unreadable or invalid input, named as FILE: record N (ID), or
-an I/O error), 130 or 143 stopped by SIGINT or SIGTERM (between records;
-one waiting for its input stops when the next record or the end comes).
-Records refined before an error or a signal are written.`,
+an output that is also an input is refused. Records refined before an
+error or a signal are written.`,
 		Flags: flags,
 		Action: func(c *cli.Context) error {
-			passes, err := choosePasses(c)
+			var names []string
+			if c.IsSet(passesFlag.Name) {
+				names = passList(passNames)
+			}
+			passes, err := choosePasses(names, skip)
 			if err != nil {
 				return err
 			}
-			return refine.Run(c.Context, refine.RunOptions{
-				Options:  refine.Options{Passes: passes, VerifyEach: c.Bool("verify-each")},
-				Inputs:   c.Args().Slice(),
-				Output:   c.String("output"),
-				Stats:    c.Bool("stats"),
-				Survival: c.String("survival"),
-				Driver:   c.String("driver"),
-				Timeout:  c.Duration("survival-timeout"),
-				Log:      stderr,
-			})
+			opts.Passes, opts.Inputs, opts.Log = passes, c.Args().Slice(), stderr
+			return refine.Run(c.Context, opts)
 		},
 	}
 }
 
-// passList is the pass table as --help shows it.
-func passList() string {
+// passTable is the pass table as --help shows it.
+func passTable() string {
 	var b strings.Builder
 	for _, p := range refine.Passes() {
 		fmt.Fprintf(&b, "  %-9s %s\n", p.Name, p.Doc)
@@ -143,24 +115,34 @@ func passList() string {
 	return b.String()
 }
 
-// choosePasses applies --passes and the --no-NAME flags to the table.
-func choosePasses(c *cli.Context) ([]refine.Pass, error) {
-	passes := refine.Passes()
-	if c.IsSet("passes") {
-		var names []string
-		for _, n := range strings.Split(c.String("passes"), ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
+// passList is the names of --passes NAME,NAME.
+func passList(arg string) []string {
+	names := []string{}
+	for _, n := range strings.Split(arg, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
 		}
+	}
+	return names
+}
+
+// choosePasses applies --passes (names; nil: not given) and the --no-NAME
+// flags (skip, in table order) to the table.
+func choosePasses(names []string, skip []bool) ([]refine.Pass, error) {
+	passes := refine.Passes()
+	if names != nil {
 		var err error
 		if passes, err = refine.Select(names); err != nil {
 			return nil, fmt.Errorf("--passes: %w", err)
 		}
 	}
+	skipped := map[string]bool{}
+	for i, p := range refine.Passes() {
+		skipped[p.Name] = skip[i]
+	}
 	var out []refine.Pass
 	for _, p := range passes {
-		if !c.Bool("no-" + p.Name) {
+		if !skipped[p.Name] {
 			out = append(out, p)
 		}
 	}

@@ -8,7 +8,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -16,24 +15,43 @@ import (
 
 	"cliff/lib/arch"
 	"cliff/lib/cliapp"
+	"cliff/lib/cliapp/engineflags"
 	"cliff/lib/engine"
 	"cliff/lib/extract"
 	"cliff/lib/harness"
 )
 
-// Exit statuses.
-const (
-	exitOK       = 0
-	exitRunlines = 1 // some `; run:` line failed
-	exitError    = 2
-)
+// exits says what the exit statuses mean here.
+var exits = cliapp.Exits{
+	OK:      "done, and every run line passed",
+	Finding: "some run line failed",
+	Error:   "bad input, missing tools, a failed output, a run line cliff failed to run (NOT RUN); records finished before an error are still written",
+	Signal:  "the records finished before it are written",
+}
 
 func main() {
-	cli.VersionPrinter = func(c *cli.Context) { engine.PrintVersions(c.App.Writer, c.String("driver")) }
-	os.Exit(cliapp.Run(app(), os.Args, os.Stderr, nil))
+	os.Exit(cliapp.Run(app(), exits, os.Args, os.Stderr))
+}
+
+// flags are cliff-run's flags' values.
+type flags struct {
+	engine                          *engineflags.Flags
+	output                          string
+	resume, compileRefused, isolate bool
+	arch, opt, isaFlags, set        cli.StringSlice
+	swarm, hostFeatures             string
+	swarmSets, batch                int
+	flagSets, checkTools, summary   bool
+	// The flags whose presence counts (IsSet), not only their value.
+	swarmFlag     *cli.StringFlag
+	isaFlagsSlice *cli.StringSliceFlag
 }
 
 func app() *cli.App {
+	f := &flags{engine: engineflags.New()}
+	f.swarmFlag = &cli.StringFlag{Name: "swarm", Destination: &f.swarm, Usage: "draw each --arch's variants from its flag sets and the swarm's settings, deterministically from `SEED:CHUNK` (a campaign's seed and chunk; see Configurations)"}
+	f.isaFlagsSlice = &cli.StringSliceFlag{Name: "isa-flags", Destination: &f.isaFlags, Usage: "ISA flags for cases on one arch, `ARCH=FLAGS[+SETTINGS]`: FLAGS comma-separated flags or flag-set names (riscv64=base; none for ARCH=), SETTINGS name=value for this variant only; repeat an ARCH for several variants (see Configurations); default: the richest set the host or QEMU runs"}
+	cli.VersionPrinter = func(c *cli.Context) { engine.PrintVersions(c.App.Writer, f.engine.Driver) }
 	return &cli.App{
 		Name:      "cliff-run",
 		Usage:     "compile and run test cases with Cranelift on several architectures",
@@ -120,50 +138,45 @@ write. SIGINT or SIGTERM stop the run cleanly: drivers, compilers and
 harnesses killed, the run's scratch directory ($TMPDIR/cliff-run.PID.*,
 which the next run removes if a kill -9 left it) removed, the chunks
 finished before the signal written, FILE renamed and its zstd frame
-finished; a second signal kills at once.
-
-Exit status: 0 done (and every run line passed), 1 some run line failed,
-2 error (bad input, missing tools, a failed output); records finished
-before an error are still written. 130 (SIGINT) or 143 (SIGTERM): stopped
-by the signal, records finished before it written.`,
+finished; a second signal kills at once.`,
 		Flags: []cli.Flag{
-			cliapp.OutputFlag("records"),
-			&cli.BoolFlag{Name: "resume", Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
-			&cli.StringSliceFlag{Name: "arch", Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + " (Cranelift's interpreter), " + arch.Ref + " (cliff's reference, lib/interp), all (the architectures and interp; comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
-			&cli.StringSliceFlag{Name: "opt", Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
-			&cli.StringSliceFlag{Name: "isa-flags", Usage: "ISA flags for cases on one arch, `ARCH=FLAGS[+SETTINGS]`: FLAGS comma-separated flags or flag-set names (riscv64=base; none for ARCH=), SETTINGS name=value for this variant only; repeat an ARCH for several variants (see Configurations); default: the richest set the host or QEMU runs"},
-			&cli.StringSliceFlag{Name: "set", Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
-			&cli.StringFlag{Name: "swarm", Usage: "draw each --arch's variants from its flag sets and the swarm's settings, deterministically from `SEED:CHUNK` (a campaign's seed and chunk; see Configurations)"},
-			&cli.IntFlag{Name: "swarm-sets", Value: 1, Usage: "with --swarm: flag sets drawn per architecture"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "parallel workers, each with its own driver"},
-			&cli.IntFlag{Name: "batch", Value: 100, Usage: "cases per compiled object and executable"},
-			&cli.DurationFlag{Name: "timeout", Value: engine.DefaultTimeout, Usage: "limit per input vector's execution"},
-			&cli.DurationFlag{Name: "compile-timeout", Value: engine.DefaultCompileTimeout, Usage: "limit per compile request (plus 2s per module)"},
-			&cli.BoolFlag{Name: "compile-refused", Usage: "compile and run what a configuration's ISA flags lack a feature for (vector types on riscv64 without has_v), instead of answering unsupported: does Cranelift fail cleanly or panic? (scripts/census.sh)"},
-			&cli.BoolFlag{Name: "isolate", Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
-			&cli.Uint64Flag{Name: "fuel", Value: engine.DefaultFuel, Usage: "interpreter instruction limit per call"},
-			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
-			cliapp.DriverFlag(""),
-			cliapp.CraneliftFlag(),
-			&cli.BoolFlag{Name: "flag-sets", Usage: "only list the named flag sets of each --arch (default: all four), one \"ARCH SET\" line each, in table order, for scripts (scripts/census.sh)"},
-			&cli.BoolFlag{Name: "check-tools", Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
-			&cli.BoolFlag{Name: "summary", Usage: "print run-line counts (per architecture, then the total) to stderr at the end"},
+			cliapp.OutputFlag(&f.output, "records"),
+			&cli.BoolFlag{Name: "resume", Destination: &f.resume, Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
+			&cli.StringSliceFlag{Name: "arch", Destination: &f.arch, Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + " (Cranelift's interpreter), " + arch.Ref + " (cliff's reference, lib/interp), all (the architectures and interp; comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
+			&cli.StringSliceFlag{Name: "opt", Destination: &f.opt, Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
+			f.isaFlagsSlice,
+			&cli.StringSliceFlag{Name: "set", Destination: &f.set, Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},
+			f.swarmFlag,
+			&cli.IntFlag{Name: "swarm-sets", Value: 1, Destination: &f.swarmSets, Usage: "with --swarm: flag sets drawn per architecture"},
+			f.engine.JobsFlag(),
+			&cli.IntFlag{Name: "batch", Value: 100, Destination: &f.batch, Usage: "cases per compiled object and executable"},
+			f.engine.TimeoutFlag(),
+			f.engine.CompileTimeoutFlag(),
+			&cli.BoolFlag{Name: "compile-refused", Destination: &f.compileRefused, Usage: "compile and run what a configuration's ISA flags lack a feature for (vector types on riscv64 without has_v), instead of answering unsupported: does Cranelift fail cleanly or panic? (scripts/census.sh)"},
+			&cli.BoolFlag{Name: "isolate", Destination: &f.isolate, Usage: "run every input vector in a fresh process (default: a case's vectors share one until one fails, ~4x cheaper under qemu)"},
+			f.engine.FuelFlag(),
+			&cli.StringFlag{Name: "host-features", EnvVars: []string{harness.HostFeaturesEnv}, Destination: &f.hostFeatures, Usage: "x86_64 CPU features native code may use, fewer than this host has: `SPEC` is a level (x86-64-v2, x86-64-v3), features (avx2,bmi2) and -feature or -prefix* to take away (-avx512*); the rest runs under qemu-x86_64 or is skipped"},
+			f.engine.DriverFlag(),
+			f.engine.CraneliftFlag(),
+			&cli.BoolFlag{Name: "flag-sets", Destination: &f.flagSets, Usage: "only list the named flag sets of each --arch (default: all four), one \"ARCH SET\" line each, in table order, for scripts (scripts/census.sh)"},
+			&cli.BoolFlag{Name: "check-tools", Destination: &f.checkTools, Usage: "only check that this machine can build and run code for each --arch (default: all four) the way runs do, one line each; exit 2 names what is missing"},
+			cliapp.SummaryFlag(&f.summary, "print run-line counts (per architecture, then the total) to stderr at the end"),
 		},
-		Action: run,
+		Action: func(c *cli.Context) error { return run(c, f) },
 	}
 }
 
-func run(c *cli.Context) error {
+func run(c *cli.Context, f *flags) error {
 	release, err := engine.UseScratchDir("cliff-run")
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
 	defer release()
-	arches, err := engine.ParseArches(c.StringSlice("arch"))
+	arches, err := engine.ParseArches(f.arch.Value())
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	if c.Bool("flag-sets") {
+	if f.flagSets {
 		for _, a := range arch.Backends() {
 			if len(arches) > 0 && !slices.Contains(arches, a.Name) {
 				continue
@@ -174,41 +187,40 @@ func run(c *cli.Context) error {
 		}
 		return nil
 	}
-	opts, err := engine.ParseOpts(c.StringSlice("opt"))
+	opts, err := engine.ParseOpts(f.opt.Value())
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	isa, err := engine.ParseISAFlags(c.StringSlice("isa-flags"))
+	isa, err := engine.ParseISAFlags(f.isaFlags.Value())
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	if c.IsSet("swarm") {
-		if c.IsSet("isa-flags") {
+	if c.IsSet(f.swarmFlag.Name) {
+		if c.IsSet(f.isaFlagsSlice.Name) {
 			return cliapp.Usagef("--swarm draws the ISA flags: give it or --isa-flags, not both")
 		}
 		if len(arches) == 0 {
 			return cliapp.Usagef("--swarm needs --arch: the architectures to draw for")
 		}
-		if c.Int("swarm-sets") < 1 {
-			return cliapp.Usagef("--swarm-sets %d: want at least 1", c.Int("swarm-sets"))
+		if f.swarmSets < 1 {
+			return cliapp.Usagef("--swarm-sets %d: want at least 1", f.swarmSets)
 		}
-		key, err := engine.ParseSwarmKey(c.String("swarm"))
+		key, err := engine.ParseSwarmKey(f.swarm)
 		if err != nil {
 			return cliapp.Usagef("%v", err)
 		}
-		isa = engine.DrawSwarm(key, arches, c.Int("swarm-sets"))
+		isa = engine.DrawSwarm(key, arches, f.swarmSets)
 	}
 	host, err := harness.ReadHost()
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	if host, err = host.Restrict(c.String("host-features")); err != nil {
-		return cli.Exit(fmt.Errorf("--host-features (or $%s): %w", harness.HostFeaturesEnv, err), exitError)
+	if host, err = host.Restrict(f.hostFeatures); err != nil {
+		return fmt.Errorf("--host-features (or $%s): %w", harness.HostFeaturesEnv, err)
 	}
-	checkTools := c.Bool("check-tools")
-	if checkTools {
+	if f.checkTools {
 		if err := engine.CheckTools(c.Context, os.Stdout, host, arches); err != nil {
-			return cli.Exit("", exitError)
+			return cliapp.ErrReported
 		}
 		if !slices.ContainsFunc(arches, arch.IsBytecode) {
 			return nil
@@ -216,62 +228,57 @@ func run(c *cli.Context) error {
 	}
 	sources, err := extract.Expand(c.Args().Slice())
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	for _, s := range c.StringSlice("set") {
+	for _, s := range f.set.Value() {
 		if strings.HasPrefix(strings.TrimSpace(s), "opt_level") {
 			return cliapp.Usagef("--set %s: the opt level is --opt's (results are labelled with it)", s)
 		}
 	}
-	eopts := engine.Options{
-		Jobs:           c.Int("jobs"),
-		Batch:          max(1, c.Int("batch")),
-		Timeout:        c.Duration("timeout"),
-		CompileTimeout: c.Duration("compile-timeout"),
-		Fuel:           c.Uint64("fuel"),
-		Isolate:        c.Bool("isolate"),
-		CompileRefused: c.Bool("compile-refused"),
-		Host:           host,
-		Log:            os.Stderr,
-	}
-	versions, err := eopts.ChooseCranelift(c.Context, c.String("driver"), c.StringSlice("cranelift"), os.Stderr)
+	eopts := f.engine.Options()
+	eopts.Batch = max(1, f.batch)
+	eopts.Isolate = f.isolate
+	eopts.CompileRefused = f.compileRefused
+	eopts.Host = host
+	eopts.Log = os.Stderr
+	versions, err := f.engine.Choose(c.Context, &eopts, os.Stderr)
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
 	e, err := engine.New(c.Context, eopts)
 	if err != nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
 	defer e.Close()
-	if checkTools {
+	if f.checkTools {
 		if err := e.CheckPulley(c.Context, os.Stdout, arches); err != nil {
-			return cli.Exit("", exitError)
+			return cliapp.ErrReported
 		}
 		return nil
 	}
-	if c.IsSet("swarm") {
+	if c.IsSet(f.swarmFlag.Name) {
 		isa = engine.ForReleases(isa, e.CraneliftVersions())
 	}
 	report, err := e.Stream(c.Context, engine.StreamOptions{
-		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: c.StringSlice("set"), Cranelifts: versions},
+		Configs:  engine.ConfigSpec{Arches: arches, Opts: opts, Variants: isa, Settings: f.set.Value(), Cranelifts: versions},
 		Sources:  sources,
-		Output:   c.String("output"),
-		Resume:   c.Bool("resume"),
+		Output:   f.output,
+		Resume:   f.resume,
 		Progress: isTerminal(os.Stderr),
 	})
 	if report == nil {
-		return cli.Exit(err, exitError)
+		return err
 	}
-	if c.Bool("summary") {
+	if f.summary {
 		report.WriteSummary(os.Stderr)
 	}
 	switch {
 	case err != nil:
-		return cli.Exit(err, exitError)
+		return err
 	case report.Err() != nil:
-		return cli.Exit(report.Err(), exitError)
+		return report.Err()
 	case report.Failed():
-		return cli.Exit("", exitRunlines)
+		return cliapp.Finding("") // the failed run lines are on stderr
 	}
 	return nil
 }

@@ -2,7 +2,10 @@
 // those of a Unix tool in a pipe: an error is one line on stderr, prefixed
 // with the tool's name, printed once; a misused flag is such an error with
 // exit status 2, never the help text on stdout, where the next tool of the
-// pipe would try to parse it; and every tool has --version.
+// pipe would try to parse it; the exit status means the same in every tool
+// (ExitOK, ExitFinding, ExitError, 128 + a signal), and every tool's --help
+// says so in a paragraph made from one table (Exits); and every tool has
+// --version.
 package cliapp
 
 import (
@@ -21,22 +24,24 @@ import (
 	"cliff/lib/interrupt"
 )
 
-// ExitUsage is the exit status of a misused command line (and of every
-// error that is not a verdict), across the tools.
-const ExitUsage = 2
-
 // Run runs app on args with cliff's manners and returns the exit status:
-// 0 on success; for an error, status(err) (nil: ExitUsage, or the code of
-// a cli.ExitCoder) after printing "NAME: error" to stderr, unless the
-// error's text is empty (the tool has said it already). The action's
+// ExitOK on success; for an error, after printing "NAME: error" to stderr
+// unless the error's text is empty (the tool has said it already),
+// ExitFinding for a Finding, the code of a cli.ExitCoder (a protocol of
+// another program's, as git bisect run's), else ExitError. The action's
 // context is cancelled by SIGINT or SIGTERM (lib/interrupt); a run so
-// stopped exits 128 + the signal, whatever failed after it.
+// stopped exits 128 + the signal, whatever failed after it. exits, the
+// tool's details of the statuses, ends its --help (Prepare). Nothing
+// below Run calls os.Exit, so every deferred Close of the action (which
+// finishes a zstd output) has run: each tool's main is
+//
+//	os.Exit(cliapp.Run(app(...), exits, os.Args, os.Stderr))
 //
 // With CLIFF_CPUPROFILE=FILE in the environment the run writes a Go CPU
 // profile to FILE (`go tool pprof`), for profiling a tool on real input
 // before choosing what to make faster.
-func Run(app *cli.App, args []string, stderr io.Writer, status func(error) int) int {
-	Prepare(app)
+func Run(app *cli.App, exits Exits, args []string, stderr io.Writer) int {
+	Prepare(app, exits)
 	ctx, stop := interrupt.Context(context.Background())
 	defer stop()
 	if path := os.Getenv("CLIFF_CPUPROFILE"); path != "" {
@@ -61,23 +66,33 @@ func Run(app *cli.App, args []string, stderr io.Writer, status func(error) int) 
 	if msg := err.Error(); msg != "" {
 		fmt.Fprintf(stderr, "%s: %s\n", app.Name, strings.TrimRight(msg, "\n"))
 	}
+	return Status(err)
+}
+
+// Status is the exit status of a run that failed with err (Run).
+func Status(err error) int {
 	var usage usageError
 	var ec cli.ExitCoder
 	switch {
 	case errors.As(err, &usage):
-		return ExitUsage
-	case status != nil:
-		return status(err)
+		return ExitError
+	case IsFinding(err):
+		return ExitFinding
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
-	return ExitUsage
+	return ExitError
 }
 
 // Prepare sets the shared behaviour on app: its version, errors returned
-// to Run instead of printed by the library and followed by os.Exit, and
-// usage errors as one line.
-func Prepare(app *cli.App) *cli.App {
+// to Run instead of printed by the library and followed by os.Exit, usage
+// errors as one line, and its description ended by the exit statuses'
+// paragraph (exits.Help).
+func Prepare(app *cli.App, exits Exits) *cli.App {
+	if app.Description != "" {
+		app.Description = strings.TrimRight(app.Description, "\n") + "\n\n"
+	}
+	app.Description += exits.Help()
 	app.Version = Version()
 	app.HideHelpCommand = true
 	app.ExitErrHandler = func(*cli.Context, error) {}
@@ -88,8 +103,8 @@ func Prepare(app *cli.App) *cli.App {
 }
 
 // Usagef is a usage error of the tool's own checks (flags that do not go
-// together, a value out of range): exit status 2, like a flag the
-// library does not know.
+// together, a value out of range): ExitError, like a flag the library
+// does not know.
 func Usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }

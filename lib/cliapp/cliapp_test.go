@@ -3,6 +3,7 @@ package cliapp
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,16 @@ func app(stdout *bytes.Buffer) *cli.App {
 			switch c.String("fail") {
 			case "plain":
 				return errors.New("input.jsonl: record 3: bad")
-			case "exit":
-				return cli.Exit("3 of 10 cases failed", 1)
+			case "finding":
+				return Findingf("%d of %d cases failed", 3, 10)
+			case "wrapped":
+				return fmt.Errorf("night 3: %w", Finding("2 clusters are new"))
 			case "silent":
-				return cli.Exit("", 1)
+				return Finding("")
+			case "reported":
+				return ErrReported
+			case "protocol":
+				return cli.Exit("", 125)
 			case "usage":
 				return Usagef("-n %d: want a count of at least 0", c.Int("count"))
 			}
@@ -53,15 +60,18 @@ func TestRun(t *testing.T) {
 		{"bad value", []string{"-n", "x"}, 2,
 			"cliff-test: invalid value \"x\" for flag -n: parse error (see --help)\n", "", true},
 		{"error printed once, prefixed", []string{"--fail", "plain"}, 2, "cliff-test: input.jsonl: record 3: bad\n", "", true},
-		{"exit coder keeps its status", []string{"--fail", "exit"}, 1, "cliff-test: 3 of 10 cases failed\n", "", true},
+		{"finding", []string{"--fail", "finding"}, 1, "cliff-test: 3 of 10 cases failed\n", "", true},
+		{"wrapped finding", []string{"--fail", "wrapped"}, 1, "cliff-test: night 3: 2 clusters are new\n", "", true},
 		{"empty message prints nothing", []string{"--fail", "silent"}, 1, "", "", true},
+		{"an error said already", []string{"--fail", "reported"}, 2, "", "", true},
+		{"an exit coder keeps its status (git bisect run's)", []string{"--fail", "protocol"}, 125, "", "", true},
 		{"usage error of the tool", []string{"--fail", "usage", "-n", "-5"}, 2, "cliff-test: -n -5: want a count of at least 0\n", "", true},
 		{"version", []string{"--version"}, 0, "", "cliff-test version " + Version(), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			status := Run(app(&stdout), append([]string{"cliff-test"}, tc.args...), &stderr, nil)
+			status := Run(app(&stdout), Exits{}, append([]string{"cliff-test"}, tc.args...), &stderr)
 			if status != tc.status {
 				t.Errorf("status %d, want %d", status, tc.status)
 			}
@@ -78,19 +88,6 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestStatusFunc: a tool's own mapping of its errors wins over the
-// default, but not over a usage error.
-func TestStatusFunc(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	five := func(error) int { return 5 }
-	if s := Run(app(&stdout), []string{"cliff-test", "--fail", "plain"}, &stderr, five); s != 5 {
-		t.Errorf("status %d, want 5", s)
-	}
-	if s := Run(app(&stdout), []string{"cliff-test", "--nope"}, &stderr, five); s != 2 {
-		t.Errorf("usage status %d, want 2", s)
-	}
-}
-
 func TestVersion(t *testing.T) {
 	if v := Version(); v == "" || strings.ContainsAny(v, " \n") {
 		t.Errorf("Version() = %q", v)
@@ -104,7 +101,7 @@ func TestCPUProfile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cpu.prof")
 	t.Setenv("CLIFF_CPUPROFILE", path)
 	var stdout, stderr bytes.Buffer
-	if status := Run(app(&stdout), []string{"cliff-test"}, &stderr, nil); status != 0 || stderr.Len() > 0 {
+	if status := Run(app(&stdout), Exits{}, []string{"cliff-test"}, &stderr); status != 0 || stderr.Len() > 0 {
 		t.Fatalf("status %d, stderr %q", status, stderr.String())
 	}
 	if info, err := os.Stat(path); err != nil || info.Size() == 0 {
@@ -112,7 +109,7 @@ func TestCPUProfile(t *testing.T) {
 	}
 	t.Setenv("CLIFF_CPUPROFILE", filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof"))
 	stderr.Reset()
-	if status := Run(app(&stdout), []string{"cliff-test"}, &stderr, nil); status != 0 || !strings.Contains(stderr.String(), "cliff-test: CLIFF_CPUPROFILE: ") {
+	if status := Run(app(&stdout), Exits{}, []string{"cliff-test"}, &stderr); status != 0 || !strings.Contains(stderr.String(), "cliff-test: CLIFF_CPUPROFILE: ") {
 		t.Errorf("status %d, stderr %q; want 0 and the profile's error", status, stderr.String())
 	}
 }

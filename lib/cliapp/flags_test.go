@@ -22,11 +22,7 @@ func TestSharedFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var output, driver string
-		app := Prepare(&cli.App{Name: "cliff-test", Flags: []cli.Flag{OutputFlag("cases"), DriverFlag("for --survival")},
-			Action: func(c *cli.Context) error {
-				output, driver = c.String("output"), c.String("driver")
-				return nil
-			}})
+		app := Prepare(&cli.App{Name: "cliff-test", Flags: []cli.Flag{OutputFlag(&output, "cases"), DriverFlag(&driver, "for --survival")}, Action: func(*cli.Context) error { return nil }}, Exits{})
 		if err := app.Run(append([]string{"cliff-test"}, tt.args...)); err != nil {
 			t.Fatalf("%v: %v", tt.args, err)
 		}
@@ -35,7 +31,8 @@ func TestSharedFlags(t *testing.T) {
 		}
 	}
 	var help bytes.Buffer
-	app := Prepare(&cli.App{Name: "cliff-test", Writer: &help, Flags: []cli.Flag{OutputFlag("records"), DriverFlag("")}})
+	var output, driver string
+	app := Prepare(&cli.App{Name: "cliff-test", Writer: &help, Flags: []cli.Flag{OutputFlag(&output, "records"), DriverFlag(&driver, "")}}, Exits{})
 	if err := app.Run([]string{"cliff-test", "--help"}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -78,7 +79,7 @@ block0(v0: i64):
 	for _, l := range locs {
 		lrecs = append(lrecs, l)
 	}
-	res, err := Run(RunOptions{Inputs: []string{write("v.jsonl", vrecs)}, Locations: write("l.jsonl", lrecs)})
+	res, err := Run(context.Background(), Options{Inputs: []string{write("v.jsonl", vrecs)}, Locations: write("l.jsonl", lrecs)})
 	if err != nil {
 		t.Fatal(err)
 	}

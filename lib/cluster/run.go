@@ -10,12 +10,11 @@ import (
 	"cliff/lib/record"
 )
 
-// RunOptions are what cliff-cluster asks for.
-type RunOptions struct {
-	Ctx        context.Context // cancelled by SIGINT or SIGTERM: stop reading, write what was clustered
-	Inputs     []string        // verdict files, "-" for stdin; none means stdin
-	Output     string          // cluster records; "-" stdout, ".zst" compressed; "" writes none
-	Locations  string          // location records (cliff-locate), optional
+// Options are what cliff-cluster asks for.
+type Options struct {
+	Inputs     []string // verdict files, "-" for stdin; none means stdin
+	Output     string   // cluster records; "-" stdout, ".zst" compressed; "" writes none
+	Locations  string   // location records (cliff-locate), optional
 	MaxMembers int
 	Known      *Known // nil: nothing is known
 }
@@ -48,8 +47,9 @@ func IsKnown(c *record.Cluster) bool { return len(c.Known) >= 6 && c.Known[:6] =
 // per signature, largest first. Reading stops at the first record that
 // cannot be read or is not a valid verdict; the clusters of the verdicts
 // read before it are still written, and the error (naming FILE: record N)
-// is returned.
-func Run(opts RunOptions) (res *Result, err error) {
+// is returned. Cancelling ctx (SIGINT or SIGTERM) stops the reading: what
+// was clustered before is written.
+func Run(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(opts.Inputs) == 0 {
 		opts.Inputs = []string{"-"}
 	}
@@ -82,7 +82,7 @@ func Run(opts RunOptions) (res *Result, err error) {
 			}
 		}()
 	}
-	readErr := read(opts.Ctx, readers, res.Clusterer)
+	readErr := read(ctx, readers, res.Clusterer)
 	for _, g := range res.Clusterer.Groups() {
 		rec := g.Record()
 		if g.Location != nil {

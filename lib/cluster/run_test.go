@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"io"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(RunOptions{Inputs: []string{plain, zst}, Output: out, Known: known})
+	res, err := Run(context.Background(), Options{Inputs: []string{plain, zst}, Output: out, Known: known})
 	if err != nil {
 		t.Fatal(err)
 	}

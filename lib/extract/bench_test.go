@@ -31,7 +31,7 @@ func BenchmarkExtractFiletests(b *testing.B) {
 	b.ResetTimer()
 	var records int
 	for range b.N {
-		sum, err := Run(context.Background(), RunOptions{Sources: srcs, Output: out, Functions: true})
+		sum, err := Run(context.Background(), Options{Sources: srcs, Output: out, Functions: true})
 		if err != nil {
 			b.Fatal(err)
 		}

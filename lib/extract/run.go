@@ -18,8 +18,8 @@ import (
 	"cliff/lib/verify"
 )
 
-// RunOptions configure an extraction.
-type RunOptions struct {
+// Options configure an extraction.
+type Options struct {
 	Sources   []Source
 	Output    string // path, "-" for stdout; ".zst" compresses
 	Functions bool   // also emit one record per function
@@ -46,7 +46,7 @@ type Summary struct {
 // The sources are checked before the output is opened (jsonl.Create: none
 // may be the output). When ctx is cancelled, Run stops before the next
 // file and returns the cause, with the records before written.
-func Run(ctx context.Context, opts RunOptions) (sum Summary, err error) {
+func Run(ctx context.Context, opts Options) (_ *Summary, err error) {
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
@@ -56,7 +56,7 @@ func Run(ctx context.Context, opts RunOptions) (sum Summary, err error) {
 	}
 	w, err := jsonl.Create(opts.Output, inputs...)
 	if err != nil {
-		return sum, err
+		return nil, err
 	}
 	defer func() {
 		if cerr := w.CloseAfter(err); err == nil {
@@ -68,20 +68,20 @@ func Run(ctx context.Context, opts RunOptions) (sum Summary, err error) {
 	x.sum.TypeCount = map[string]int{}
 	for _, src := range opts.Sources {
 		if ctx.Err() != nil {
-			return x.sum, context.Cause(ctx)
+			return &x.sum, context.Cause(ctx)
 		}
 		if err := x.source(src); err != nil {
-			return x.sum, err
+			return &x.sum, err
 		}
 	}
 	if opts.Stats {
 		x.sum.WriteStats(opts.Log)
 	}
-	return x.sum, nil
+	return &x.sum, nil
 }
 
 type extractor struct {
-	opts RunOptions
+	opts Options
 	w    *jsonl.Writer
 	seen map[string]bool
 	sum  Summary

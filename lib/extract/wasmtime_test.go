@@ -28,7 +28,7 @@ func TestWasmtimeStyle(t *testing.T) {
 	for _, verify := range []bool{true, false} {
 		out := filepath.Join(t.TempDir(), "corpus.jsonl")
 		var log bytes.Buffer
-		sum, err := Run(context.Background(), RunOptions{
+		sum, err := Run(context.Background(), Options{
 			Sources: []Source{{Path: "testdata/wasmtime-style.clif"}}, Output: out, Verify: verify, Log: &log,
 		})
 		if err != nil {

@@ -83,7 +83,7 @@ block0(v0: i64, v1: i64, v2: i32):
 		t.Fatal(err)
 	}
 	corpusPath := filepath.Join(dir, "corpus.jsonl")
-	if _, err := extract.Run(context.Background(), extract.RunOptions{Sources: []extract.Source{{Path: src}}, Output: corpusPath}); err != nil {
+	if _, err := extract.Run(context.Background(), extract.Options{Sources: []extract.Source{{Path: src}}, Output: corpusPath}); err != nil {
 		t.Fatal(err)
 	}
 	corpus, err := LoadCorpus(corpusPath)

@@ -26,7 +26,7 @@ func testParents(t testing.TB) *Parents {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "functions.jsonl")
-	if _, err := extract.Run(context.Background(), extract.RunOptions{Sources: sources, Output: out, Functions: true}); err != nil {
+	if _, err := extract.Run(context.Background(), extract.Options{Sources: sources, Output: out, Functions: true}); err != nil {
 		t.Fatal(err)
 	}
 	return loadParents(t, out)

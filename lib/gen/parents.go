@@ -77,7 +77,7 @@ func NewParents(path, hash string, read int, refused map[string]int, funcs []Par
 // Len is the number of usable parents.
 func (ps *Parents) Len() int { return len(ps.funcs) }
 
-// RefusedSummary says why functions were refused, for --stats: ", 12
+// RefusedSummary says why functions were refused, for --summary: ", 12
 // has a loop, 3 is too large", reasons sorted.
 func (ps *Parents) RefusedSummary() string {
 	var reasons []string

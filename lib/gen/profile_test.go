@@ -101,7 +101,7 @@ func extractCorpus(t testing.TB, paths ...string) *Corpus {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "corpus.jsonl.zst")
-	if _, err := extract.Run(context.Background(), extract.RunOptions{Sources: sources, Output: out}); err != nil {
+	if _, err := extract.Run(context.Background(), extract.Options{Sources: sources, Output: out}); err != nil {
 		t.Fatal(err)
 	}
 	c, err := LoadCorpus(out)

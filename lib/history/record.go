@@ -18,7 +18,6 @@ import (
 
 // RecordOptions are what the pending run is recorded with.
 type RecordOptions struct {
-	Ctx context.Context
 	// Inputs are the campaign's failing verdicts; none: the pending
 	// campaign's failures.jsonl.zst.
 	Inputs []string
@@ -45,7 +44,7 @@ type Result struct {
 // must be the pending run's and finished (scripts/campaign.sh's
 // campaign.env and finished in its directory), and every cluster's
 // representative of its seed: verdicts of another run are refused.
-func (h *History) Record(opts RecordOptions) (*Result, error) {
+func (h *History) Record(ctx context.Context, opts RecordOptions) (*Result, error) {
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
@@ -78,8 +77,8 @@ func (h *History) Record(opts RecordOptions) (*Result, error) {
 	if err := os.MkdirAll(filepath.Join(h.Dir, RunsDir), 0o777); err != nil {
 		return nil, err
 	}
-	res, err := cluster.Run(cluster.RunOptions{
-		Ctx: opts.Ctx, Inputs: inputs, Output: h.ClustersPath(p.ID),
+	res, err := cluster.Run(ctx, cluster.Options{
+		Inputs: inputs, Output: h.ClustersPath(p.ID),
 		MaxMembers: opts.MaxMembers, Known: opts.Known,
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -98,7 +99,7 @@ func TestRecord(t *testing.T) {
 			t.Fatal(err)
 		}
 		campaign(t, h, p, true, verdicts...)
-		res, err := h.Record(RecordOptions{Now: now.Add(90 * time.Second), CPUSeconds: 70.04, Cliff: "test", Known: known, MaxMembers: 10})
+		res, err := h.Record(context.Background(), RecordOptions{Now: now.Add(90 * time.Second), CPUSeconds: 70.04, Cliff: "test", Known: known, MaxMembers: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +132,7 @@ func TestRecord(t *testing.T) {
 			t.Errorf("%s left after the commit", gone)
 		}
 	}
-	if _, err := h.Record(RecordOptions{}); err == nil || !strings.Contains(err.Error(), "no run is pending") {
+	if _, err := h.Record(context.Background(), RecordOptions{}); err == nil || !strings.Contains(err.Error(), "no run is pending") {
 		t.Errorf("Record without a pending run: %v", err)
 	}
 }
@@ -166,7 +167,7 @@ func TestRecordRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.setup(t, h, p)
-			if _, err := h.Record(RecordOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := h.Record(context.Background(), RecordOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Record: %v, want %q", err, tc.want)
 			}
 			if _, err := os.Stat(h.RunPath(p.ID)); err == nil {

@@ -13,7 +13,7 @@ import (
 	"cliff/lib/record"
 )
 
-// A Summary accumulates the metrics of a stream of cases for --stats. The
+// A Summary accumulates the metrics of a stream of cases for --summary. The
 // zero value is empty and ready to use. Its memory is bounded by the
 // number of distinct values of each figure and of opcodes, whatever the
 // number of cases.
@@ -142,7 +142,7 @@ func (s *Summary) Opcodes() map[ir.Opcode]bool {
 	return seen
 }
 
-// Print writes the summary as --stats shows it: the number of cases, a
+// Print writes the summary as --summary shows it: the number of cases, a
 // table of each figure's min / median / mean / p90 / max, a histogram per
 // figure, and the opcode diversity against profileOpcodes (the opcodes the
 // run's profile allows; nil leaves the comparison out) with the profile

@@ -31,7 +31,7 @@ type Snippet struct {
 	Outputs []Ref `json:"outputs,omitempty"`
 	// Count is how many occurrences were folded into this record (1 for a
 	// fragment seen once). cliff-extract streams its output and writes 1 on
-	// the first occurrence (its --stats count the copies it dropped); a tool
+	// the first occurrence (its --summary count the copies it dropped); a tool
 	// that merges corpora adds counts up.
 	Count int `json:"count"`
 	// Function is the CLIF text of the whole function, for LevelFunction.
