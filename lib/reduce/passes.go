@@ -49,15 +49,6 @@ var passes = []pass{
 	{"flags", planFlags},
 }
 
-// PassNames lists the reduction passes in the order they run.
-func PassNames() []string {
-	names := make([]string, len(passes))
-	for k, p := range passes {
-		names[k] = p.name
-	}
-	return names
-}
-
 // instEdit is an edit of the instruction i of function fn, found again
 // in the variant (the variant's module is a parse of the same text, so
 // instruction IDs agree).
