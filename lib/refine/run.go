@@ -39,11 +39,9 @@ type RunOptions struct {
 func Run(ctx context.Context, opts RunOptions) (err error) {
 	s := &session{RunOptions: opts}
 	if s.Survival != "" {
-		path := s.Driver
-		if path == "" {
-			if path, err = driver.Find(); err != nil {
-				return err
-			}
+		path, err := driver.Resolve(s.Driver)
+		if err != nil {
+			return err
 		}
 		client := driver.New(path)
 		defer client.Close()
