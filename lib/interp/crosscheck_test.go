@@ -169,7 +169,7 @@ func nanOnly(ours []ir.DataValue, theirs []driver.Value) bool {
 
 func isNaN(x u128, w uint) bool {
 	if w == 128 {
-		return x.hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.lo != 0 || x.hi&0xffff_ffff_ffff != 0)
+		return x.Hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.Lo != 0 || x.Hi&0xffff_ffff_ffff != 0)
 	}
 	return math.IsNaN(decodeFloat(x, w))
 }
