@@ -39,16 +39,7 @@ consistent one says its combination is fine everywhere) of census cases
 (cliff-gen --enumerate --all, ids census-<combination>; --constants,
 census-const:<combination>, their constant forms) and classifies each
 combination on each target it ran on, as the worst of its configurations:
-  panic      Cranelift panicked (detail: the ISLE rule line or panic site)
-  wrong      the code answered otherwise than the interpreter (else than
-             the other targets), trapped, crashed or timed out
-  qemu       QEMU's fault: it aborted on an assertion, or a wrong answer
-             under QEMU that known.mask lists as a QEMU bug
-  unlowered  "should be implemented in ISLE" (or another Unsupported error)
-  invalid    Cranelift's verifier rejects it: cliff's verifier discrepancy
-  error      another compile error; harness: cliff's own failure
-  fine       every configuration compiled it and answered right
-A failure is known when facts.txt excludes it from the profile (its line,
+` + census.ClassList() + `A failure is known when facts.txt excludes it from the profile (its line,
 with upstream's issue), known.mask lists it, or a known.mask paragraph or
 finding quotes its diagnostic; else new.
 

@@ -62,10 +62,8 @@ largest first, so that
 
     cliff-diff --failures RUNS | cliff-cluster | cliff-locate -d DIR
 
-is a plain pipe. Verdicts divergent, compile_crash, compile_error, crash and
-timeout are clustered; consistent, harness_error, unsupported and
-stack_overflow are counted (--summary, --report) but not clustered.
-
+is a plain pipe.
+` + cluster.ClusteredSentence() + `
 The signature is CLIR's S = <R, K>, canonical. R: the verdict and the
 failing configurations, abstracted: the architectures, "*" for the opt
 levels when the failure shows without optimisation, "opt" when only the

@@ -21,10 +21,7 @@ func TestMain(m *testing.M) {
 // for are the default release's and 0.135.8's, which scripts/test.sh
 // builds before the tests.
 func TestScripts(t *testing.T) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	drv := drivertest.Require(t)
 	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)

@@ -41,31 +41,12 @@ configurations: values by their output hash, traps by trap code, trapping
 input and the outputs before it (a trap is an outcome like a value). All
 answers alike: consistent. Otherwise the verdict is the first of these that
 the case shows, the others being named in the summary:
-  compile_crash  Cranelift panicked in some configuration
-  crash          the compiled code died on a signal
-  divergent      answers differ; "input" is the first input vector on which
-                 they differ, and each side's output on it is given
-  reference_divergent
-                 every configuration of Cranelift that answered agrees, but
-                 cliff's reference (cliff-run --arch ref) answers otherwise:
-                 a bug in what all of Cranelift shares, or in the reference
-  timeout        some configuration ran out of time
-  compile_error  Cranelift rejected the case in some configuration
-  harness_error  cliff itself failed in some configuration (nothing else
-                 went wrong): not a Cranelift failure; such results are
-                 never compared
-  stack_overflow no configuration answered: a run hit the interpreter's
-                 stack limit (and nothing else went wrong)
-  unsupported    no configuration answered: a configuration cannot run the
-                 case at all (the interpreter lacks an instruction, say)
-Results with status stack_overflow or unsupported are limits and gaps of a
+` + judge.VerdictList() + `Results with status stack_overflow or unsupported are limits and gaps of a
 configuration, not Cranelift failures: they are left out and the case is
 judged on the others (its summary names them after "not compared:").
 Several releases (cliff-run --cranelift A,B: each configuration names
 its release) refine a failure into
-  regression     the newest release fails where an older one is right
-  fixed          the reverse: an older release fails, the newest is right
-with the failure itself as the verdict's "symptom"; a release's
+` + judge.ReleaseVerdictList() + `with the failure itself as the verdict's "symptom"; a release's
 configurations count with their backend's as one voice.
 A case with fewer than two answers is consistent when nothing failed; its
 summary says "only one configuration ran". Verdicts other than consistent

@@ -19,10 +19,7 @@ func TestMain(m *testing.M) {
 // on real Cranelift bugs (the findings under lib/profile/data/findings,
 // as $FINDINGS) with the real driver, the cross toolchains and qemu.
 func TestScripts(t *testing.T) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	drv := drivertest.Require(t)
 	findings, _ := filepath.Abs("../../lib/profile/data/findings")
 	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {

@@ -20,24 +20,13 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script: each runs
 // cliff-refine as a real command on hand-written case records and checks
 // stdout, stderr and the exit status.
-//
-// The condition [driver] holds when the real cliff-driver is built
-// (../../bin/cliff-driver, or $CLIFF_DRIVER): --survival needs it.
+// --survival needs the real driver (drivertest's).
 func TestScripts(t *testing.T) {
-	drv, err := drivertest.Path()
-	haveDriver := err == nil
+	drv := drivertest.Require(t)
 	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
-			if haveDriver {
-				env.Setenv("CLIFF_DRIVER", drv)
-			}
+			env.Setenv("CLIFF_DRIVER", drv)
 			return nil
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "driver" {
-				return haveDriver, nil
-			}
-			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }

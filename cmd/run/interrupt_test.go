@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cliff/lib/driver/drivertest"
 	"errors"
 	"fmt"
 	"io"
@@ -40,7 +41,7 @@ func startCliffRunIn(t *testing.T, dir, tmp string, args ...string) *cliffRun {
 	r := &cliffRun{dir: dir, tmp: tmp, done: make(chan error, 1)}
 	r.cmd = exec.Command("cliff-run", args...)
 	r.cmd.Dir = dir
-	r.cmd.Env = append(os.Environ(), "CLIFF_DRIVER="+driverPath(t), "TMPDIR="+r.tmp)
+	r.cmd.Env = append(os.Environ(), "CLIFF_DRIVER="+drivertest.Require(t), "TMPDIR="+r.tmp)
 	r.cmd.Stderr = &r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)

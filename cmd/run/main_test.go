@@ -32,23 +32,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// driverPath is the real cliff-driver that `make` (scripts/setup.sh)
-// builds. The end-to-end tests need it: cliff-run without Cranelift tests
-// nothing, so a missing driver fails them rather than skipping.
-func driverPath(t *testing.T) string {
-	p, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real driver, the cross toolchains and qemu. FILETESTS points at
 // Cranelift's filetests beside the clone, SEMANTICS at lib/interp's
 // semantics files.
 func TestScripts(t *testing.T) {
-	drv := driverPath(t)
+	drv := drivertest.Require(t)
 	filetests, _ := filepath.Abs("../../../shared/cranelift-filetests")
 	semantics, _ := filepath.Abs("../../lib/interp/testdata/sem")
 	scripttest.Run(t, testscript.Params{

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cliff/lib/cluster"
+	"cliff/lib/internal/deflist"
 	"cliff/lib/judge"
 	"cliff/lib/record"
 )
@@ -26,11 +27,33 @@ const (
 	ClassFine      Class = "fine"
 )
 
+// classes lists the classes worst first, each with what it means to the
+// user (cliff-census's --help and the README list them: ClassList).
+var classes = []deflist.Def{
+	{Term: string(ClassPanic), Means: "Cranelift panicked (detail: the ISLE rule line or panic site)"},
+	{Term: string(ClassWrong), Means: "the code answered otherwise than the interpreter (else than the other targets), trapped, crashed or timed out"},
+	{Term: string(ClassQemu), Means: "QEMU's fault: it aborted on an assertion, or a wrong answer under QEMU that known.mask lists as a QEMU bug"},
+	{Term: string(ClassUnlowered), Means: `"should be implemented in ISLE" (or another Unsupported error)`},
+	{Term: string(ClassInvalid), Means: "Cranelift's verifier rejects it: cliff's verifier discrepancy"},
+	{Term: string(ClassError), Means: "another compile error"},
+	{Term: string(ClassHarness), Means: "cliff's own failure"},
+	{Term: string(ClassInterp), Means: "the target answered as the other targets, and the interpreter alone otherwise"},
+	{Term: string(ClassFine), Means: "every configuration compiled it and answered right"},
+}
+
 // Classes lists the classes worst first: a combination takes the first
 // class one of its configurations shows.
 func Classes() []Class {
-	return []Class{ClassPanic, ClassWrong, ClassQemu, ClassUnlowered, ClassInvalid, ClassError, ClassHarness, ClassInterp, ClassFine}
+	out := make([]Class, len(classes))
+	for i, d := range classes {
+		out[i] = Class(d.Term)
+	}
+	return out
 }
+
+// ClassList lists the classes worst first with what each means, as
+// cliff-census's --help and the README print them.
+func ClassList() string { return deflist.Format(classes) }
 
 func worse(a, b Class) Class {
 	if slices.Index(Classes(), a) <= slices.Index(Classes(), b) {

@@ -3,7 +3,6 @@ package census
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -158,21 +157,8 @@ func writeReport(path string, res *Result) error {
 
 func (res *Result) read(ctx context.Context, readers []*jsonl.Reader, k *Knowledge) error {
 	for _, r := range readers {
-		for {
-			if ctx != nil && ctx.Err() != nil {
-				return context.Cause(ctx)
-			}
-			line, err := r.NextRaw()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
-			if err := res.add(line, k); err != nil {
-				return fmt.Errorf("%s: %w", at, err)
-			}
+		if err := jsonl.Each(ctx, r, func(line []byte) error { return res.add(line, k) }); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -180,14 +166,7 @@ func (res *Result) read(ctx context.Context, readers []*jsonl.Reader, k *Knowled
 
 // add classifies the verdict in line on each target it has results of.
 func (res *Result) add(line []byte, k *Knowledge) error {
-	kind, _, err := record.Peek(line)
-	if err != nil {
-		return err
-	}
-	if kind != record.KindVerdict {
-		return fmt.Errorf("a %q record: cliff-census reads %q records (cliff-diff's output)", kind, record.KindVerdict)
-	}
-	rec, err := record.Decode(line)
+	rec, err := record.DecodeKind(line, `cliff-census reads "verdict" records (cliff-diff's output)`, record.KindVerdict)
 	if err != nil {
 		return err
 	}

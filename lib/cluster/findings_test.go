@@ -43,10 +43,7 @@ const findingsDir = "../profile/data/findings"
 // file fails the test until -update writes one (after checking it: a
 // finding fixed there says so in its header, "fixed in").
 func TestFindingsReproduce(t *testing.T) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	drv := drivertest.Require(t)
 	files, err := filepath.Glob(filepath.Join(findingsDir, "*.clif"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no findings in %s (%v)", findingsDir, err)

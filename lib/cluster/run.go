@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 
 	"cliff/lib/jsonl"
@@ -103,43 +102,18 @@ func Run(ctx context.Context, opts Options) (res *Result, err error) {
 
 func read(ctx context.Context, readers []*jsonl.Reader, c *Clusterer) error {
 	for _, r := range readers {
-		for {
-			if ctx != nil && ctx.Err() != nil {
-				return context.Cause(ctx)
-			}
-			line, err := r.NextRaw()
-			if err == io.EOF {
-				break
-			}
+		err := jsonl.Each(ctx, r, func(line []byte) error {
+			rec, err := record.DecodeKind(line, `cliff-cluster reads "verdict" records (cliff-diff's output)`, record.KindVerdict)
 			if err != nil {
-				return err // jsonl names the input and the record
+				return err
 			}
-			at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
-			v, err := decodeVerdict(line)
-			if err != nil {
-				return fmt.Errorf("%s: %w", at, err)
-			}
-			if err := c.Add(v); err != nil {
-				return fmt.Errorf("%s: %w", at, err)
-			}
+			return c.Add(rec.(*record.Verdict))
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-func decodeVerdict(line []byte) (*record.Verdict, error) {
-	kind, _, err := record.Peek(line)
-	if err != nil {
-		return nil, err
-	}
-	if kind != record.KindVerdict {
-		return nil, fmt.Errorf("a %q record: cliff-cluster reads %q records (cliff-diff's output)", kind, record.KindVerdict)
-	}
-	rec, err := record.Decode(line)
-	if err != nil {
-		return nil, err
-	}
-	return rec.(*record.Verdict), nil
 }
 
 // readLocations reads cliff-locate's location records, in file order.
@@ -150,28 +124,18 @@ func readLocations(path string) ([]*record.Location, error) {
 	}
 	defer closer.Close()
 	var locs []*record.Location
-	for {
-		line, err := r.NextRaw()
-		if err == io.EOF {
-			return locs, nil
-		}
+	err = jsonl.Each(nil, r, func(line []byte) error {
+		rec, err := record.DecodeKind(line, `--locations reads "location" records (cliff-locate's output)`, record.KindLocation)
 		if err != nil {
-			return nil, err
-		}
-		at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
-		kind, _, err := record.Peek(line)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", at, err)
-		}
-		if kind != record.KindLocation {
-			return nil, fmt.Errorf("%s: a %q record: --locations reads %q records (cliff-locate's output)", at, kind, record.KindLocation)
-		}
-		rec, err := record.Decode(line)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", at, err)
+			return err
 		}
 		locs = append(locs, rec.(*record.Location))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return locs, nil
 }
 
 // addLocations files the locations by case and gives the clusterer their

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"cliff/lib/internal/deflist"
 	"cliff/lib/judge"
 	"cliff/lib/record"
 )
@@ -58,6 +59,22 @@ func (s Signature) Hash() string { return record.HashString(s.String()) }
 // (harness_error) and the cases no configuration could be compared on
 // (unsupported, stack_overflow) are counted but not clustered.
 func Clustered(o record.Outcome) bool { return judge.IsCraneliftFailure(o) }
+
+// ClusteredSentence says which verdicts are clustered and which only
+// counted, for cliff-cluster's --help and the README, wrapped as --help
+// lists are.
+func ClusteredSentence() string {
+	var in, out []string
+	for _, o := range judge.Outcomes() {
+		if Clustered(o) {
+			in = append(in, string(o))
+		} else {
+			out = append(out, string(o))
+		}
+	}
+	return deflist.Wrap("Verdicts "+deflist.Join(in)+" are clustered; "+deflist.Join(out)+
+		" are counted (--summary, --report) but not clustered.", deflist.Width)
+}
 
 // SignatureOf computes a verdict's signature. A verdict that is not
 // Clustered gets its kind alone. The messages come from the results of

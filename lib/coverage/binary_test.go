@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"cliff/lib/driver/drivertest"
 	"debug/elf"
 	"os"
 	"os/exec"
@@ -145,11 +146,7 @@ func TestOpenBinaryLineTable(t *testing.T) {
 // coverage feature is off by default (driver/Cargo.toml) and only
 // scripts/coverage.sh turns it on, in a cargo target directory of its own.
 func TestDefaultDriverHasNoCoverage(t *testing.T) {
-	path, err := filepath.Abs("../../bin/cliff-driver")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := elf.Open(path)
+	f, err := elf.Open(drivertest.Require(t))
 	if err != nil {
 		t.Fatalf("cliff-driver not built (%v): run `make driver`", err)
 	}

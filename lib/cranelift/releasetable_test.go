@@ -16,10 +16,7 @@ import (
 // disagrees with the release itself, fails. Remake the table with
 // cliff-cranelift features --write lib/ir/releases.txt.
 func TestReleaseTableCurrent(t *testing.T) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	drv := drivertest.Require(t)
 	a, err := cranelift.Features(context.Background(), drv)
 	if err != nil {
 		t.Fatal(err)

@@ -56,6 +56,15 @@ func Find() (string, error) {
 	return p, nil
 }
 
+// Resolve is the driver a tool uses: path, its --driver, when given, else
+// Find's.
+func Resolve(path string) (string, error) {
+	if path != "" {
+		return path, nil
+	}
+	return Find()
+}
+
 // A DiedError says that the driver process ended (or was killed) before it
 // answered a request. The request's fate is unknown.
 type DiedError struct {

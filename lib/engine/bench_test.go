@@ -72,10 +72,7 @@ block0(v0: i64, v1: i64):
 //
 //	go test ./lib/engine -run '^$' -bench Run -benchtime 1x
 func BenchmarkRun(b *testing.B) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		b.Fatal(err)
-	}
+	drv := drivertest.Require(b)
 	const cases = 100
 	dir := b.TempDir()
 	input := filepath.Join(dir, "cases.jsonl")
@@ -155,10 +152,7 @@ func addTimings(b *testing.B, path string, t record.Timings) record.Timings {
 //
 //	go test ./lib/engine -run '^$' -bench EngineRun
 func BenchmarkEngineRun(b *testing.B) {
-	drv, err := drivertest.Path()
-	if err != nil {
-		b.Fatal(err)
-	}
+	drv := drivertest.Require(b)
 	e, err := New(context.Background(), Options{DriverPath: drv, Jobs: 1, Timeout: 10 * time.Second, CompileTimeout: time.Minute, Fuel: 100_000_000})
 	if err != nil {
 		b.Fatal(err)

@@ -34,10 +34,8 @@ func (o *Options) ChooseCranelift(ctx context.Context, driverPath string, specs 
 		return nil, errors.New("--driver and --cranelift both choose the driver: give one")
 	}
 	if len(parsed) == 0 {
-		if driverPath == "" {
-			if driverPath, err = driver.Find(); err != nil {
-				return nil, err
-			}
+		if driverPath, err = driver.Resolve(driverPath); err != nil {
+			return nil, err
 		}
 		o.DriverPath = driverPath
 		return nil, nil

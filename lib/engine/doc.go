@@ -6,7 +6,7 @@
 // interpreter, an opt level, ISA flags and settings (Configs). An Engine
 // owns a pool of workers, each with a cliff-driver coprocess kept across
 // runs: cases are compiled in batches (one object and one executable per
-// batch and configuration, with a bisecting retry when the driver dies or
+// batch and configuration, each module built alone when the driver dies or
 // the link fails), placed where their code can run (natively, under
 // qemu-user, or compiled again without the ISA flags neither executes:
 // placement.go), executed in forked processes under a CPU-time limit per

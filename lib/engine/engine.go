@@ -230,24 +230,12 @@ func (e *Engine) Run(ctx context.Context, cases []*record.Case, configs []record
 	defer cancel()
 	context.AfterFunc(ctx, r.rep.stop)
 	tasks := make(chan *task)
-	var done sync.WaitGroup
-	for _, w := range e.workers {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			for t := range tasks {
-				if ctx.Err() == nil {
-					w.run(ctx, t)
-				}
-				t.done(ctx, r)
-			}
-		}()
-	}
+	wait := r.startWorkers(ctx, tasks)
 	for _, t := range r.dispatch(ch) {
 		tasks <- t
 	}
 	close(tasks)
-	done.Wait()
+	wait()
 	if ch.spoiled.Load() {
 		return context.Cause(ctx)
 	}

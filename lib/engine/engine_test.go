@@ -27,10 +27,7 @@ func tinyCase(id string) *record.Case {
 
 func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
-	drv, err := drivertest.Path()
-	if err != nil {
-		t.Fatal(err)
-	}
+	drv := drivertest.Require(t)
 	e, err := New(context.Background(), Options{DriverPath: drv, Jobs: 1, Timeout: 10 * time.Second, CompileTimeout: time.Minute, Fuel: 100_000_000})
 	if err != nil {
 		t.Fatal(err)

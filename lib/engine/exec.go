@@ -92,7 +92,7 @@ func (w *worker) run(ctx context.Context, t *task) {
 	w.compiled(ctx, t)
 }
 
-// set stores a result for every runnable-or-not entry of u that has none
+// failUnit stores a result for every runnable-or-not entry of u that has none
 // yet: the common way a whole unit fails.
 func (w *worker) failUnit(t *task, u *unit, status record.Status, msg string, times record.Timings) {
 	for _, e := range u.entries {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -111,7 +110,7 @@ func (r *reporter) check(u *unit, c call, cfg record.Config, vals []ir.DataValue
 		return
 	}
 	if failure == "" {
-		if runCommandHolds(c.cmd, vals) {
+		if c.cmd.Holds(vals) {
 			counts.passed++
 			return
 		}
@@ -323,23 +322,6 @@ func (r *reporter) skippedTargets(u *unit, opts int) {
 			r.skippedAs(u, arch, "target "+s.target, s.reason)
 		}
 	}
-}
-
-// runCommandHolds compares results bit for bit, as Cranelift's run tests
-// do (DataValue::bitwise_eq): NaN payloads count.
-func runCommandHolds(cmd *ir.RunCommand, vals []ir.DataValue) bool {
-	if cmd.Cmp == "" {
-		// A bare `; run`: the single integer result must be non-zero.
-		return len(vals) == 1 && slices.ContainsFunc(vals[0].Bytes, func(b byte) bool { return b != 0 })
-	}
-	equal := len(vals) == len(cmd.Want)
-	for i := 0; equal && i < len(vals); i++ {
-		equal = vals[i].Type == cmd.Want[i].Type && bytes.Equal(vals[i].Bytes, cmd.Want[i].Bytes)
-	}
-	if cmd.Cmp == "!=" {
-		return !equal
-	}
-	return equal
 }
 
 func valuesText(vals []ir.DataValue) string {

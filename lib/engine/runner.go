@@ -62,6 +62,24 @@ type chunk struct {
 // errOutputFailed cancels a run whose output cannot be written.
 var errOutputFailed = errors.New("the output failed")
 
+// startWorkers sets each of the engine's workers running the tasks it
+// receives from tasks until tasks is closed; once ctx is done, a task is
+// only marked done. The function it returns waits for the workers.
+func (r *runner) startWorkers(ctx context.Context, tasks <-chan *task) (wait func()) {
+	var done sync.WaitGroup
+	for _, w := range r.e.workers {
+		done.Go(func() {
+			for t := range tasks {
+				if ctx.Err() == nil {
+					w.run(ctx, t)
+				}
+				t.done(ctx, r)
+			}
+		})
+	}
+	return done.Wait
+}
+
 func (r *runner) run(ctx context.Context, sources []extract.Source, output string) error {
 	w, err := r.openOutput(output, sources)
 	if err != nil {
@@ -75,19 +93,7 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 	tasks := make(chan *task)
 	queued := make(chan *chunk)                      // read → dispatcher
 	ordered := make(chan *chunk, len(r.e.workers)+1) // dispatcher → writer, in input order
-	var workersDone sync.WaitGroup
-	for _, wk := range r.e.workers {
-		workersDone.Add(1)
-		go func() {
-			defer workersDone.Done()
-			for t := range tasks {
-				if ctx.Err() == nil {
-					wk.run(ctx, t)
-				}
-				t.done(ctx, r)
-			}
-		}()
-	}
+	waitWorkers := r.startWorkers(ctx, tasks)
 	go func() {
 		defer close(ordered)
 		defer close(tasks)
@@ -121,7 +127,7 @@ func (r *runner) run(ctx context.Context, sources []extract.Source, output strin
 		}
 	}
 	werr := <-writeErr
-	workersDone.Wait()
+	waitWorkers()
 	stopProgress()
 	// An interruption (a signal: the cause of a cancellation that was
 	// neither the output's failure nor the end of run) is an error of

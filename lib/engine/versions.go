@@ -62,11 +62,9 @@ func PrintVersions(w io.Writer, driverPath string) {
 	fmt.Fprintf(w, "cliff-run version %s\n", cliapp.Version())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if driverPath == "" {
-		var err error
-		if driverPath, err = driver.Find(); err != nil {
-			fmt.Fprintf(w, "cranelift: unknown (%v)\n", err)
-		}
+	driverPath, err := driver.Resolve(driverPath)
+	if err != nil {
+		fmt.Fprintf(w, "cranelift: unknown (%v)\n", err)
 	}
 	if driverPath != "" {
 		c := driver.New(driverPath)

@@ -3,7 +3,7 @@
 // results (the rules of lib/ub), and take their inputs at run time.
 //
 // A case is built top down, as the CLIR paper does: a call graph of
-// functions, acyclic from %main (gen.go, callgraph.go); in each function a
+// functions, acyclic from %main (casegen.go, call.go); in each function a
 // tree of single-entry single-exit regions (sequence, if-else, while loop,
 // switch) nested to Options.Depth (control.go); then every block is filled
 // in dominator order, so that an operand is always a value that dominates

@@ -112,11 +112,9 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	var surv *metrics.Survival
 	if opts.Survival != "" {
-		path := opts.Driver
-		if path == "" {
-			if path, err = driver.Find(); err != nil {
-				return err
-			}
+		path, err := driver.Resolve(opts.Driver)
+		if err != nil {
+			return err
 		}
 		d := driver.New(path)
 		defer d.Close()

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/driver/drivertest"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -170,13 +171,10 @@ block0(v0: i64):
 `
 
 func TestPulleyRun(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	drvPath := filepath.Join(root, "bin", "cliff-driver")
-	runner := filepath.Join(root, "bin", "cliff-pulley")
-	for _, p := range []string{drvPath, runner} {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("%v: run make", err)
-		}
+	drvPath := drivertest.Require(t)
+	runner := filepath.Join(filepath.Dir(drvPath), "cliff-pulley") // built with the driver
+	if _, err := os.Stat(runner); err != nil {
+		t.Fatalf("%v: run make", err)
 	}
 	drv := driver.New(drvPath)
 	defer drv.Close()

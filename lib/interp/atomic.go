@@ -12,10 +12,10 @@ import (
 var rmwOps = [...]kernel2{
 	ir.RmwAdd:  intBinary["add"],
 	ir.RmwSub:  intBinary["sub"],
-	ir.RmwAnd:  func(x, y u128, w uint) u128 { return u128{x.lo & y.lo, x.hi & y.hi} },
-	ir.RmwNand: func(x, y u128, w uint) u128 { return not128(u128{x.lo & y.lo, x.hi & y.hi}) },
+	ir.RmwAnd:  func(x, y u128, w uint) u128 { return u128{Lo: x.Lo & y.Lo, Hi: x.Hi & y.Hi} },
+	ir.RmwNand: func(x, y u128, w uint) u128 { return not128(u128{Lo: x.Lo & y.Lo, Hi: x.Hi & y.Hi}) },
 	ir.RmwOr:   func(x, y u128, w uint) u128 { return or128(x, y) },
-	ir.RmwXor:  func(x, y u128, w uint) u128 { return u128{x.lo ^ y.lo, x.hi ^ y.hi} },
+	ir.RmwXor:  func(x, y u128, w uint) u128 { return u128{Lo: x.Lo ^ y.Lo, Hi: x.Hi ^ y.Hi} },
 	ir.RmwXchg: func(x, y u128, w uint) u128 { return y },
 	ir.RmwUmin: intBinary["umin"],
 	ir.RmwUmax: intBinary["umax"],

@@ -15,7 +15,7 @@ func init() {
 	})
 	shapes["brif"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		c, _ := fr.arg(d, 0)
-		if c.isZero() {
+		if c.IsZero() {
 			fr.dest = &d.Dests[1]
 		} else {
 			fr.dest = &d.Dests[0]
@@ -25,7 +25,7 @@ func init() {
 	shapes["br_table"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, _ := fr.arg(d, 0)
 		// Dests: the default, then the table's entries.
-		if i := x.lo; i < uint64(len(d.Dests)-1) {
+		if i := x.Lo; i < uint64(len(d.Dests)-1) {
 			fr.dest = &d.Dests[i+1]
 		} else {
 			fr.dest = &d.Dests[0]
@@ -36,13 +36,13 @@ func init() {
 		return 0, trap(d.Trap)
 	})
 	shapes["trapz"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
-		if c, _ := fr.arg(d, 0); c.isZero() {
+		if c, _ := fr.arg(d, 0); c.IsZero() {
 			return 0, trap(d.Trap)
 		}
 		return flowNext, nil
 	})
 	shapes["trapnz"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
-		if c, _ := fr.arg(d, 0); !c.isZero() {
+		if c, _ := fr.arg(d, 0); !c.IsZero() {
 			return 0, trap(d.Trap)
 		}
 		return flowNext, nil
@@ -165,9 +165,9 @@ func (t *thread) lookupFuncRef(fr *frame, ref ir.FuncRef) (*function, error) {
 // checks that its signature is the one the call names.
 func (t *thread) funcAt(fr *frame, d *ir.InstData) (*function, error) {
 	a, _ := fr.arg(d, 0)
-	i := (a.lo - funcBase) / funcStep
-	if a.lo < funcBase || (a.lo-funcBase)%funcStep != 0 || i >= uint64(len(t.in.byIdx)) || a.hi != 0 {
-		return nil, fmt.Errorf("%w: call_indirect to %#x, which is no function", ErrUndefined, a.lo)
+	i := (a.Lo - funcBase) / funcStep
+	if a.Lo < funcBase || (a.Lo-funcBase)%funcStep != 0 || i >= uint64(len(t.in.byIdx)) || a.Hi != 0 {
+		return nil, fmt.Errorf("%w: call_indirect to %#x, which is no function", ErrUndefined, a.Lo)
 	}
 	callee := t.in.byIdx[i]
 	for _, s := range fr.fn.f.Sigs {

@@ -20,7 +20,7 @@ func init() {
 		return func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 			x, _ := fr.arg(d, 0)
 			y, _ := fr.arg(d, 1)
-			fr.set(d, 0, u128{k(x.lo, y.lo), k(x.hi, y.hi)})
+			fr.set(d, 0, u128{Lo: k(x.Lo, y.Lo), Hi: k(x.Hi, y.Hi)})
 			return flowNext, nil
 		}
 	})
@@ -53,14 +53,14 @@ func init() {
 		c, _ := fr.arg(d, 0)
 		x, _ := fr.arg(d, 1)
 		y, _ := fr.arg(d, 2)
-		fr.set(d, 0, pick(!c.isZero(), x, y))
+		fr.set(d, 0, pick(!c.IsZero(), x, y))
 		return flowNext, nil
 	})
 	shapes["bitselect"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		c, _ := fr.arg(d, 0)
 		x, _ := fr.arg(d, 1)
 		y, _ := fr.arg(d, 2)
-		fr.set(d, 0, u128{c.lo&x.lo | ^c.lo&y.lo, c.hi&x.hi | ^c.hi&y.hi})
+		fr.set(d, 0, u128{Lo: c.Lo&x.Lo | ^c.Lo&y.Lo, Hi: c.Hi&x.Hi | ^c.Hi&y.Hi})
 		return flowNext, nil
 	})
 	shapes["fconst"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {

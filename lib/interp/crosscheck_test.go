@@ -3,6 +3,7 @@
 package interp
 
 import (
+	"cliff/lib/driver/drivertest"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -24,7 +25,7 @@ import (
 )
 
 // TestCrosscheck runs generated compat cases on lib/interp and on
-// Cranelift's interpreter through the driver (bin/cliff-driver), counts
+// Cranelift's interpreter through the driver (drivertest's), counts
 // where they differ and times both. Opt-in, as it needs the driver:
 //
 //	CROSSCHECK_CASES=N CROSSCHECK_PROFILE=x86_64 go test -tags crosscheck ./lib/interp -run Crosscheck -v
@@ -35,12 +36,7 @@ func TestCrosscheck(t *testing.T) {
 	if s := os.Getenv("CROSSCHECK_CASES"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
-	p, _ := filepath.Abs("../../bin/cliff-driver")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("no driver: %v", err)
-	}
-	c := driver.New(p)
-	defer c.Close()
+	c := drivertest.Client(t)
 	prof := "compat"
 	if s := os.Getenv("CROSSCHECK_PROFILE"); s != "" {
 		prof = s
@@ -169,7 +165,7 @@ func nanOnly(ours []ir.DataValue, theirs []driver.Value) bool {
 
 func isNaN(x u128, w uint) bool {
 	if w == 128 {
-		return x.hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.lo != 0 || x.hi&0xffff_ffff_ffff != 0)
+		return x.Hi&0x7fff_0000_0000_0000 == 0x7fff_0000_0000_0000 && (x.Lo != 0 || x.Hi&0xffff_ffff_ffff != 0)
 	}
 	return math.IsNaN(decodeFloat(x, w))
 }
@@ -178,12 +174,7 @@ func isNaN(x u128, w uint) bool {
 // lib/interp and on Cranelift's interpreter and lists the lines where the
 // two give different outcomes (NaN-bit-only differences counted apart).
 func TestCrosscheckRuntests(t *testing.T) {
-	p, _ := filepath.Abs("../../bin/cliff-driver")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("no driver: %v", err)
-	}
-	c := driver.New(p)
-	defer c.Close()
+	c := drivertest.Client(t)
 	files, _ := filepath.Glob(runtestsDir + "/*.clif")
 	sort.Strings(files)
 	counts := map[string]int{}

@@ -35,11 +35,11 @@ type f128Val struct {
 func decode128(x u128) f128Val {
 	f := f128Format
 	mbits := uint(f.prec - 1)
-	neg := x.hi>>63 != 0
-	e := int(shr128(x, mbits).lo & (1<<f.ebits - 1))
+	neg := x.Hi>>63 != 0
+	e := int(shr128(x, mbits).Lo & (1<<f.ebits - 1))
 	frac := mask(x, mbits)
 	if e == 1<<f.ebits-1 {
-		return f128Val{nan: !frac.isZero(), inf: frac.isZero(), neg: neg}
+		return f128Val{nan: !frac.IsZero(), inf: frac.IsZero(), neg: neg}
 	}
 	m := big128(frac, false)
 	exp := f.emin - int(mbits)
@@ -80,12 +80,12 @@ func encodeSpecial128(f float64) u128 {
 	case math.IsNaN(f):
 		return canonicalNaN(128)
 	case math.IsInf(f, 0):
-		r = u128{0, 0x7fff_0000_0000_0000}
+		r = u128{Lo: 0, Hi: 0x7fff_0000_0000_0000}
 	case f != 0:
 		panic("encodeSpecial128 of a finite non-zero value")
 	}
 	if math.Signbit(f) {
-		r.hi |= 1 << 63
+		r.Hi |= 1 << 63
 	}
 	return r
 }
@@ -156,7 +156,7 @@ func encode128(z *big.Float) u128 {
 		r = fromBig(sig)
 	}
 	if z.Sign() < 0 {
-		r.hi |= 1 << 63
+		r.Hi |= 1 << 63
 	}
 	return r
 }

@@ -22,11 +22,11 @@ import (
 func decodeFloat(x u128, w uint) float64 {
 	switch w {
 	case 16:
-		return f16ToF64(uint16(x.lo))
+		return f16ToF64(uint16(x.Lo))
 	case 32:
-		return float64(math.Float32frombits(uint32(x.lo)))
+		return float64(math.Float32frombits(uint32(x.Lo)))
 	}
-	return math.Float64frombits(x.lo)
+	return math.Float64frombits(x.Lo)
 }
 
 func encodeFloat(f float64, w uint) u128 {
@@ -51,7 +51,7 @@ func canonicalNaN(w uint) u128 {
 	case 64:
 		return u64(0x7ff8_0000_0000_0000)
 	}
-	return u128{0, 0x7fff_8000_0000_0000}
+	return u128{Lo: 0, Hi: 0x7fff_8000_0000_0000}
 }
 
 func f16ToF64(h uint16) float64 {
@@ -137,20 +137,21 @@ var floatUnary = map[string]func(a float64) float64{
 
 // Bitwise float operations, on the sign bit of each lane.
 var floatSign = map[string]kernel2{
-	"neg": func(x, _ u128, w uint) u128 { return u128{x.lo, x.hi}.xorBit(w - 1) },
+	"neg": func(x, _ u128, w uint) u128 { return xorBit(x, w-1) },
 	"abs": func(x, _ u128, w uint) u128 { return mask(x, w-1) },
 	"copysign": func(x, y u128, w uint) u128 {
 		m := mask(x, w-1)
 		if y != mask(y, w-1) {
-			m = m.xorBit(w - 1)
+			m = xorBit(m, w-1)
 		}
 		return m
 	},
 }
 
-func (x u128) xorBit(i uint) u128 {
+// xorBit flips bit i of x.
+func xorBit(x u128, i uint) u128 {
 	b := shl128(u64(1), i)
-	return u128{x.lo ^ b.lo, x.hi ^ b.hi}
+	return u128{Lo: x.Lo ^ b.Lo, Hi: x.Hi ^ b.Hi}
 }
 
 func init() {

@@ -65,7 +65,7 @@ func TestFloatVectors(t *testing.T) {
 			continue
 		}
 		if bad++; bad <= 20 {
-			t.Errorf("line %d: %s %s %v = %#x%016x, want %s", line, ty, fields[1], fields[2:len(fields)-1], got.hi, got.lo, want)
+			t.Errorf("line %d: %s %s %v = %#x%016x, want %s", line, ty, fields[1], fields[2:len(fields)-1], got.Hi, got.Lo, want)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -91,7 +91,7 @@ func hexBits(t *testing.T, line int, h string) u128 {
 func isNaNBits(x u128, w uint) bool {
 	prec := map[uint]uint{16: 11, 32: 24, 64: 53, 128: 113}[w]
 	exp := mask(shr128(x, prec-1), w-prec)
-	return exp == mask(not128(u128{}), w-prec) && !mask(x, prec-1).isZero()
+	return exp == mask(not128(u128{}), w-prec) && !mask(x, prec-1).IsZero()
 }
 
 // TestConversionVectors checks fdemote, fcvt_from_sint/uint,
@@ -149,7 +149,7 @@ func TestConversionVectors(t *testing.T) {
 			continue
 		}
 		if bad++; bad <= 20 {
-			t.Errorf("line %d: %s %s -> %s of %s = %#x%016x, want %s", r.line, r.op, r.src, r.dst, r.arg, got.hi, got.lo, r.want)
+			t.Errorf("line %d: %s %s -> %s of %s = %#x%016x, want %s", r.line, r.op, r.src, r.dst, r.arg, got.Hi, got.Lo, r.want)
 		}
 	}
 	if len(rows) < 3000 {

@@ -29,7 +29,7 @@ func fitsSigned(r u128, w uint) bool { return sext(r, w) == r }
 func fitsUnsigned(r u128, w uint) bool { return mask(r, w) == r }
 
 // sxInt is the signed value of a lane of w <= 64 bits.
-func sxInt(x u128, w uint) int64 { return int64(sext(x, w).lo) }
+func sxInt(x u128, w uint) int64 { return int64(sext(x, w).Lo) }
 
 var intBinary = map[string]kernel2{
 	"add": func(x, y u128, w uint) u128 { return add128(x, y) },
@@ -38,9 +38,9 @@ var intBinary = map[string]kernel2{
 	"umulhi": func(x, y u128, w uint) u128 {
 		switch {
 		case w <= 32:
-			return u64(x.lo * y.lo >> w)
+			return u64(x.Lo * y.Lo >> w)
 		case w == 64:
-			hi, _ := bits.Mul64(x.lo, y.lo)
+			hi, _ := bits.Mul64(x.Lo, y.Lo)
 			return u64(hi)
 		}
 		p := new(big.Int).Mul(big128(x, false), big128(y, false))
@@ -142,34 +142,34 @@ func fitsBig(r *big.Int, w uint, signed bool) bool {
 var intUnary = map[string]kernel1{
 	"neg": func(x u128, w uint) u128 { return sub128(u128{}, x) },
 	"abs": func(x u128, w uint) u128 {
-		if sx(x, w).neg128() {
+		if neg128(sx(x, w)) {
 			return sub128(u128{}, x)
 		}
 		return x
 	},
 	"clz": func(x u128, w uint) u128 { return u64(uint64(leadingZeros128(x) - (128 - w))) },
 	"ctz": func(x u128, w uint) u128 {
-		if x.isZero() {
+		if x.IsZero() {
 			return u64(uint64(w))
 		}
 		return u64(uint64(trailingZeros128(x)))
 	},
 	"cls": func(x u128, w uint) u128 {
 		s := sx(x, w)
-		if s.neg128() {
+		if neg128(s) {
 			s = not128(s)
 		}
 		return u64(uint64(leadingZeros128(mask(s, w)) - (128 - w) - 1))
 	},
 	"popcnt": func(x u128, w uint) u128 {
-		return u64(uint64(bits.OnesCount64(x.lo) + bits.OnesCount64(x.hi)))
+		return u64(uint64(bits.OnesCount64(x.Lo) + bits.OnesCount64(x.Hi)))
 	},
 	"bitrev": func(x u128, w uint) u128 {
-		r := u128{bits.Reverse64(x.hi), bits.Reverse64(x.lo)}
+		r := u128{Lo: bits.Reverse64(x.Hi), Hi: bits.Reverse64(x.Lo)}
 		return shr128(r, 128-w)
 	},
 	"bswap": func(x u128, w uint) u128 {
-		r := u128{bits.ReverseBytes64(x.hi), bits.ReverseBytes64(x.lo)}
+		r := u128{Lo: bits.ReverseBytes64(x.Hi), Hi: bits.ReverseBytes64(x.Lo)}
 		return shr128(r, 128-w)
 	},
 }
@@ -178,25 +178,25 @@ var intUnary = map[string]kernel1{
 // (sdiv only: srem of MIN by -1 is 0, as Cranelift documents).
 var intDiv = map[string]func(x, y u128, w uint) (u128, ir.TrapCode){
 	"udiv": func(x, y u128, w uint) (u128, ir.TrapCode) {
-		if y.isZero() {
+		if y.IsZero() {
 			return u128{}, ir.TrapIntegerDivisionByZero
 		}
 		if w <= 64 {
-			return u64(x.lo / y.lo), 0
+			return u64(x.Lo / y.Lo), 0
 		}
 		return fromBig(exactUnsigned(x, y, (*big.Int).Quo)), 0
 	},
 	"urem": func(x, y u128, w uint) (u128, ir.TrapCode) {
-		if y.isZero() {
+		if y.IsZero() {
 			return u128{}, ir.TrapIntegerDivisionByZero
 		}
 		if w <= 64 {
-			return u64(x.lo % y.lo), 0
+			return u64(x.Lo % y.Lo), 0
 		}
 		return fromBig(exactUnsigned(x, y, (*big.Int).Rem)), 0
 	},
 	"sdiv": func(x, y u128, w uint) (u128, ir.TrapCode) {
-		if y.isZero() {
+		if y.IsZero() {
 			return u128{}, ir.TrapIntegerDivisionByZero
 		}
 		if x == minSigned(w) && y == mask(not128(u128{}), w) {
@@ -208,7 +208,7 @@ var intDiv = map[string]func(x, y u128, w uint) (u128, ir.TrapCode){
 		return fromBig(exactSigned(x, y, w, (*big.Int).Quo)), 0
 	},
 	"srem": func(x, y u128, w uint) (u128, ir.TrapCode) {
-		if y.isZero() {
+		if y.IsZero() {
 			return u128{}, ir.TrapIntegerDivisionByZero
 		}
 		if w <= 64 { // Go's MIN % -1 is 0, as Cranelift's srem
@@ -221,18 +221,18 @@ var intDiv = map[string]func(x, y u128, w uint) (u128, ir.TrapCode){
 // Shifts take the amount modulo the lane width; the amount is a scalar
 // of any integer type, the same for every lane.
 var intShift = map[string]kernel2{
-	"ishl": func(x, n u128, w uint) u128 { return shl128(x, uint(n.lo)&(w-1)) },
-	"ushr": func(x, n u128, w uint) u128 { return shr128(x, uint(n.lo)&(w-1)) },
-	"sshr": func(x, n u128, w uint) u128 { return sar128(sx(x, w), uint(n.lo)&(w-1)) },
+	"ishl": func(x, n u128, w uint) u128 { return shl128(x, uint(n.Lo)&(w-1)) },
+	"ushr": func(x, n u128, w uint) u128 { return shr128(x, uint(n.Lo)&(w-1)) },
+	"sshr": func(x, n u128, w uint) u128 { return sar128(sx(x, w), uint(n.Lo)&(w-1)) },
 	"rotl": func(x, n u128, w uint) u128 {
-		s := uint(n.lo) & (w - 1)
+		s := uint(n.Lo) & (w - 1)
 		if s == 0 {
 			return x
 		}
 		return or128(shl128(x, s), shr128(x, w-s))
 	},
 	"rotr": func(x, n u128, w uint) u128 {
-		s := uint(n.lo) & (w - 1)
+		s := uint(n.Lo) & (w - 1)
 		if s == 0 {
 			return x
 		}
@@ -240,7 +240,7 @@ var intShift = map[string]kernel2{
 	},
 }
 
-func or128(a, b u128) u128 { return u128{a.lo | b.lo, a.hi | b.hi} }
+func or128(a, b u128) u128 { return u128{Lo: a.Lo | b.Lo, Hi: a.Hi | b.Hi} }
 
 // Overflow-reporting arithmetic: the wrapped result and whether the exact
 // one does not fit. carry is the carry or borrow in (0 or 1).
@@ -347,7 +347,7 @@ func init() {
 				var c u128
 				if withCarry {
 					c, _ = fr.arg(d, 2)
-					c = boolFlag(!c.isZero())
+					c = boolFlag(!c.IsZero())
 				}
 				rt := fr.resType(d, 0)
 				w := uint(rt.LaneBits())
@@ -385,7 +385,7 @@ func init() {
 		return flowNext, nil
 	})
 	shapes["iconst"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
-		fr.set(d, 0, mask(u128{uint64(d.Imm), uint64(d.Imm >> 63)}, uint(fr.resType(d, 0).Bits())))
+		fr.set(d, 0, mask(u128{Lo: uint64(d.Imm), Hi: uint64(d.Imm >> 63)}, uint(fr.resType(d, 0).Bits())))
 		return flowNext, nil
 	})
 	shapes["bmask"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
@@ -394,7 +394,7 @@ func init() {
 		wx, wr := uint(xt.LaneBits()), uint(rt.LaneBits())
 		var r Value
 		for i := 0; i < rt.Lanes(); i++ {
-			r = setLane(r, i, wr, boolLane(!lane(x, i, wx).isZero(), wr))
+			r = setLane(r, i, wr, boolLane(!lane(x, i, wx).IsZero(), wr))
 		}
 		fr.set(d, 0, r)
 		return flowNext, nil

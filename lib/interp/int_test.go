@@ -85,7 +85,7 @@ func TestIntKernelsExact(t *testing.T) {
 			for _, y := range vals {
 				for _, k := range binary {
 					if got, want := mask(intBinary[k.name](x, y, w), w), k.want(x, y, w); got != want {
-						t.Errorf("%s.i%d(%#x, %#x) = %#x, want %#x", k.name, w, x.lo, y.lo, got.lo, want.lo)
+						t.Errorf("%s.i%d(%#x, %#x) = %#x, want %#x", k.name, w, x.Lo, y.Lo, got.Lo, want.Lo)
 					}
 				}
 				for _, k := range overflow {
@@ -94,24 +94,24 @@ func TestIntKernelsExact(t *testing.T) {
 						r, of := intOverflow[k.name](x, y, c, w)
 						if mask(r, w) != wrap(exact, w) || of != !fits(exact, w, k.signed) {
 							t.Errorf("%s.i%d(%#x, %#x, carry %d) = %#x, %v; want %#x, %v",
-								k.name, w, x.lo, y.lo, c.lo, mask(r, w).lo, of, wrap(exact, w).lo, !fits(exact, w, k.signed))
+								k.name, w, x.Lo, y.Lo, c.Lo, mask(r, w).Lo, of, wrap(exact, w).Lo, !fits(exact, w, k.signed))
 						}
 					}
 				}
-				if y.isZero() {
+				if y.IsZero() {
 					continue
 				}
 				q, qc := intDiv["sdiv"](x, y, w)
 				r, rc := intDiv["srem"](x, y, w)
 				if x == minS && y == mask(not128(u128{}), w) {
 					if qc != ir.TrapIntegerOverflow || rc != ir.TrapNone || mask(r, w) != (u128{}) {
-						t.Errorf("MIN / -1 at i%d: sdiv trap %v, srem %#x trap %v", w, qc, r.lo, rc)
+						t.Errorf("MIN / -1 at i%d: sdiv trap %v, srem %#x trap %v", w, qc, r.Lo, rc)
 					}
 					continue
 				}
 				bq, br := new(big.Int).QuoRem(toBig(x, w, true), toBig(y, w, true), new(big.Int))
 				if mask(q, w) != wrap(bq, w) || mask(r, w) != wrap(br, w) {
-					t.Errorf("sdiv/srem.i%d(%#x, %#x) = %#x, %#x; want %#x, %#x", w, x.lo, y.lo, mask(q, w).lo, mask(r, w).lo, wrap(bq, w).lo, wrap(br, w).lo)
+					t.Errorf("sdiv/srem.i%d(%#x, %#x) = %#x, %#x; want %#x, %#x", w, x.Lo, y.Lo, mask(q, w).Lo, mask(r, w).Lo, wrap(bq, w).Lo, wrap(br, w).Lo)
 				}
 			}
 		}

@@ -22,7 +22,7 @@ func mustParse(t *testing.T, src string) *ir.File {
 }
 
 func i64(v int64) ir.DataValue {
-	return ToDataValue(ir.I64, u128{uint64(v), uint64(v >> 63)})
+	return ToDataValue(ir.I64, u128{Lo: uint64(v), Hi: uint64(v >> 63)})
 }
 
 // TestEndings: traps carry their codes, and each limit or gap ends the

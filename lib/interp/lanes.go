@@ -67,7 +67,7 @@ func kernelShape[K any](table map[string]K, wrap func(K) semFn) func(string) sem
 
 func boolLane(b bool, w uint) u128 {
 	if b {
-		return mask(u128{^uint64(0), ^uint64(0)}, w)
+		return mask(u128{Lo: ^uint64(0), Hi: ^uint64(0)}, w)
 	}
 	return u128{}
 }

@@ -166,7 +166,7 @@ func writeValue(b []byte, t ir.Type, x Value, order binary.ByteOrder) {
 
 // address computes base + offset in the pointer width of the base's type.
 func address(base Value, t ir.Type, off int64) uint64 {
-	a := base.lo + uint64(off)
+	a := base.Lo + uint64(off)
 	if t.Bits() == 32 {
 		a &= 0xffff_ffff
 	}

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"cliff/lib/internal/uint128"
 	"math/big"
 	"math/bits"
 )
@@ -8,18 +9,18 @@ import (
 // u128 is a 128-bit two's complement integer; every integer lane is held
 // as one, zero-extended from its width w (the bits above w are zero).
 // Kernels take the width and interpret the bits as signed where needed.
-type u128 struct{ lo, hi uint64 }
+type u128 = uint128.Uint128
 
 func mask(x u128, w uint) u128 {
 	switch {
 	case w >= 128:
 		return x
 	case w > 64:
-		return u128{x.lo, x.hi & (1<<(w-64) - 1)}
+		return u128{Lo: x.Lo, Hi: x.Hi & (1<<(w-64) - 1)}
 	case w == 64:
-		return u128{x.lo, 0}
+		return u128{Lo: x.Lo, Hi: 0}
 	}
-	return u128{x.lo & (1<<w - 1), 0}
+	return u128{Lo: x.Lo & (1<<w - 1), Hi: 0}
 }
 
 // sext sign-extends the low w bits of x to 128 bits.
@@ -29,37 +30,35 @@ func sext(x u128, w uint) u128 {
 	}
 	if w > 64 {
 		s := 128 - w
-		return u128{x.lo, uint64(int64(x.hi<<s) >> s)}
+		return u128{Lo: x.Lo, Hi: uint64(int64(x.Hi<<s) >> s)}
 	}
 	s := 64 - w
-	lo := uint64(int64(x.lo<<s) >> s)
-	return u128{lo, uint64(int64(lo) >> 63)}
+	lo := uint64(int64(x.Lo<<s) >> s)
+	return u128{Lo: lo, Hi: uint64(int64(lo) >> 63)}
 }
 
-func (x u128) isZero() bool { return x.lo == 0 && x.hi == 0 }
-
 // neg128 reports whether x, sign-extended, is negative.
-func (x u128) neg128() bool { return int64(x.hi) < 0 }
+func neg128(x u128) bool { return int64(x.Hi) < 0 }
 
 func add128(a, b u128) u128 {
-	lo, c := bits.Add64(a.lo, b.lo, 0)
-	hi, _ := bits.Add64(a.hi, b.hi, c)
-	return u128{lo, hi}
+	lo, c := bits.Add64(a.Lo, b.Lo, 0)
+	hi, _ := bits.Add64(a.Hi, b.Hi, c)
+	return u128{Lo: lo, Hi: hi}
 }
 
 func sub128(a, b u128) u128 {
-	lo, c := bits.Sub64(a.lo, b.lo, 0)
-	hi, _ := bits.Sub64(a.hi, b.hi, c)
-	return u128{lo, hi}
+	lo, c := bits.Sub64(a.Lo, b.Lo, 0)
+	hi, _ := bits.Sub64(a.Hi, b.Hi, c)
+	return u128{Lo: lo, Hi: hi}
 }
 
 func mul128(a, b u128) u128 {
-	hi, lo := bits.Mul64(a.lo, b.lo)
-	hi += a.lo*b.hi + a.hi*b.lo
-	return u128{lo, hi}
+	hi, lo := bits.Mul64(a.Lo, b.Lo)
+	hi += a.Lo*b.Hi + a.Hi*b.Lo
+	return u128{Lo: lo, Hi: hi}
 }
 
-func not128(a u128) u128 { return u128{^a.lo, ^a.hi} }
+func not128(a u128) u128 { return u128{Lo: ^a.Lo, Hi: ^a.Hi} }
 
 func shl128(a u128, n uint) u128 {
 	switch {
@@ -68,9 +67,9 @@ func shl128(a u128, n uint) u128 {
 	case n >= 128:
 		return u128{}
 	case n >= 64:
-		return u128{0, a.lo << (n - 64)}
+		return u128{Lo: 0, Hi: a.Lo << (n - 64)}
 	}
-	return u128{a.lo << n, a.hi<<n | a.lo>>(64-n)}
+	return u128{Lo: a.Lo << n, Hi: a.Hi<<n | a.Lo>>(64-n)}
 }
 
 func shr128(a u128, n uint) u128 {
@@ -80,9 +79,9 @@ func shr128(a u128, n uint) u128 {
 	case n >= 128:
 		return u128{}
 	case n >= 64:
-		return u128{a.hi >> (n - 64), 0}
+		return u128{Lo: a.Hi >> (n - 64), Hi: 0}
 	}
-	return u128{a.lo>>n | a.hi<<(64-n), a.hi >> n}
+	return u128{Lo: a.Lo>>n | a.Hi<<(64-n), Hi: a.Hi >> n}
 }
 
 // sar128 shifts arithmetically (a is taken as a 128-bit signed number).
@@ -94,25 +93,25 @@ func sar128(a u128, n uint) u128 {
 	case n == 0:
 		return a
 	case n >= 64:
-		return u128{uint64(int64(a.hi) >> (n - 64)), uint64(int64(a.hi) >> 63)}
+		return u128{Lo: uint64(int64(a.Hi) >> (n - 64)), Hi: uint64(int64(a.Hi) >> 63)}
 	}
-	return u128{a.lo>>n | a.hi<<(64-n), uint64(int64(a.hi) >> n)}
+	return u128{Lo: a.Lo>>n | a.Hi<<(64-n), Hi: uint64(int64(a.Hi) >> n)}
 }
 
-func ult128(a, b u128) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
+func ult128(a, b u128) bool { return a.Hi < b.Hi || a.Hi == b.Hi && a.Lo < b.Lo }
 
 func slt128(a, b u128) bool {
-	if a.hi != b.hi {
-		return int64(a.hi) < int64(b.hi)
+	if a.Hi != b.Hi {
+		return int64(a.Hi) < int64(b.Hi)
 	}
-	return a.lo < b.lo
+	return a.Lo < b.Lo
 }
 
 // big128 converts x, taken as signed when signed, to a big.Int.
 func big128(x u128, signed bool) *big.Int {
-	v := new(big.Int).SetUint64(x.hi)
-	v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(x.lo))
-	if signed && x.neg128() {
+	v := new(big.Int).SetUint64(x.Hi)
+	v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(x.Lo))
+	if signed && neg128(x) {
 		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), 128))
 	}
 	return v
@@ -124,21 +123,21 @@ func fromBig(v *big.Int) u128 {
 	r := new(big.Int).Mod(v, m) // in [0, 2^128)
 	lo := new(big.Int).And(r, new(big.Int).SetUint64(^uint64(0))).Uint64()
 	hi := new(big.Int).Rsh(r, 64).Uint64()
-	return u128{lo, hi}
+	return u128{Lo: lo, Hi: hi}
 }
 
 func leadingZeros128(x u128) uint {
-	if x.hi != 0 {
-		return uint(bits.LeadingZeros64(x.hi))
+	if x.Hi != 0 {
+		return uint(bits.LeadingZeros64(x.Hi))
 	}
-	return 64 + uint(bits.LeadingZeros64(x.lo))
+	return 64 + uint(bits.LeadingZeros64(x.Lo))
 }
 
 func trailingZeros128(x u128) uint {
-	if x.lo != 0 {
-		return uint(bits.TrailingZeros64(x.lo))
+	if x.Lo != 0 {
+		return uint(bits.TrailingZeros64(x.Lo))
 	}
-	return 64 + uint(bits.TrailingZeros64(x.hi))
+	return 64 + uint(bits.TrailingZeros64(x.Hi))
 }
 
-func u64(x uint64) u128 { return u128{x, 0} }
+func u64(x uint64) u128 { return u128{Lo: x, Hi: 0} }

@@ -29,10 +29,10 @@ func setLane(v Value, k int, w uint, x u128) Value {
 		return x
 	}
 	s := uint(k) * w
-	m := shl128(mask(u128{^uint64(0), ^uint64(0)}, w), s)
-	v = u128{v.lo &^ m.lo, v.hi &^ m.hi}
+	m := shl128(mask(u128{Lo: ^uint64(0), Hi: ^uint64(0)}, w), s)
+	v = u128{Lo: v.Lo &^ m.Lo, Hi: v.Hi &^ m.Hi}
 	x = shl128(mask(x, w), s)
-	return u128{v.lo | x.lo, v.hi | x.hi}
+	return u128{Lo: v.Lo | x.Lo, Hi: v.Hi | x.Hi}
 }
 
 // checkType reports an error for a type the interpreter cannot hold.
@@ -47,14 +47,14 @@ func checkType(t ir.Type) error {
 func FromBytes(b []byte) Value {
 	var buf [16]byte
 	copy(buf[:], b)
-	return u128{binary.LittleEndian.Uint64(buf[:8]), binary.LittleEndian.Uint64(buf[8:])}
+	return u128{Lo: binary.LittleEndian.Uint64(buf[:8]), Hi: binary.LittleEndian.Uint64(buf[8:])}
 }
 
 // Bytes appends the n low bytes of v, little-endian, to dst.
 func Bytes(dst []byte, v Value, n int) []byte {
 	var buf [16]byte
-	binary.LittleEndian.PutUint64(buf[:8], v.lo)
-	binary.LittleEndian.PutUint64(buf[8:], v.hi)
+	binary.LittleEndian.PutUint64(buf[:8], v.Lo)
+	binary.LittleEndian.PutUint64(buf[8:], v.Hi)
 	return append(dst, buf[:n]...)
 }
 

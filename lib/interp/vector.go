@@ -42,7 +42,7 @@ func init() {
 		y, _ := fr.arg(d, 1)
 		var r Value
 		for i := 0; i < 16; i++ {
-			if k := lane(y, i, 8).lo; k < 16 {
+			if k := lane(y, i, 8).Lo; k < 16 {
 				r = setLane(r, i, 8, lane(x, int(k), 8))
 			}
 		}
@@ -68,7 +68,7 @@ func init() {
 	})
 	shapes["vany_true"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
 		x, _ := fr.arg(d, 0)
-		fr.set(d, 0, boolFlag(!x.isZero()))
+		fr.set(d, 0, boolFlag(!x.IsZero()))
 		return flowNext, nil
 	})
 	shapes["vall_true"] = only(func(t *thread, fr *frame, d *ir.InstData) (flow, error) {
@@ -76,7 +76,7 @@ func init() {
 		w := uint(xt.LaneBits())
 		all := true
 		for i := 0; i < xt.Lanes(); i++ {
-			all = all && !lane(x, i, w).isZero()
+			all = all && !lane(x, i, w).IsZero()
 		}
 		fr.set(d, 0, boolFlag(all))
 		return flowNext, nil

@@ -24,7 +24,7 @@ func init() {
 		y, _ := fr.arg(d, 1)
 		var r Value
 		for i := 0; i < 16; i++ {
-			if k := lane(y, i, 8).lo; k&0x80 == 0 {
+			if k := lane(y, i, 8).Lo; k&0x80 == 0 {
 				r = setLane(r, i, 8, lane(x, int(k&15), 8))
 			}
 		}
@@ -41,7 +41,7 @@ func init() {
 		for i := 0; i < 8; i++ {
 			s := int64(0)
 			for j := 2 * i; j <= 2*i+1; j++ {
-				s += int64(int8(lane(x, j, 8).lo)) * int64(lane(y, j, 8).lo)
+				s += int64(int8(lane(x, j, 8).Lo)) * int64(lane(y, j, 8).Lo)
 			}
 			s = min(max(s, math.MinInt16), math.MaxInt16)
 			r = setLane(r, i, 16, u64(uint64(s)))

@@ -1,5 +1,10 @@
 package ir
 
+import (
+	"bytes"
+	"slices"
+)
+
 // File is a whole .clif file: header lines, functions, and the run and print
 // commands written in its comments. Test-case records carry only a Module;
 // tools add the header per configuration.
@@ -50,6 +55,23 @@ type RunCommand struct {
 	Want []DataValue // typed by the function's returns
 	Line int
 	Text string // the command as written, after "; "
+}
+
+// Holds reports whether results satisfy the command, compared bit for bit
+// as Cranelift's run tests do (DataValue::bitwise_eq): NaN payloads count.
+// A bare `; run` holds when its single integer result is non-zero.
+func (c *RunCommand) Holds(results []DataValue) bool {
+	if c.Cmp == "" {
+		return len(results) == 1 && slices.ContainsFunc(results[0].Bytes, func(b byte) bool { return b != 0 })
+	}
+	equal := len(results) == len(c.Want)
+	for i := 0; equal && i < len(results); i++ {
+		equal = results[i].Type == c.Want[i].Type && bytes.Equal(results[i].Bytes, c.Want[i].Bytes)
+	}
+	if c.Cmp == "!=" {
+		return !equal
+	}
+	return equal
 }
 
 // DataValue is a typed constant of a run command: Bytes holds the value

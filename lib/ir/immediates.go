@@ -201,15 +201,15 @@ const (
 // MemFlags are the flags of a memory access. The zero value is Cranelift's
 // default: may trap with heap_oob, native endianness, nothing else.
 type MemFlags struct {
-	// Trap is the trap code of a faulting access; HasTrap false with
-	// Trap == TrapNone is the default heap_oob. NoTrap is `notrap`.
+	// Trap is the trap code of a faulting access; TrapNone is the
+	// default heap_oob. NoTrap is `notrap`.
 	NoTrap   bool
 	Trap     TrapCode // explicit trap code other than heap_oob; TrapNone for the default
 	Aligned  bool
 	Readonly bool
 	CanMove  bool
 	Endian   Endianness
-	Region   AliasRegion // NoRegion when absent
+	Region   AliasRegion // meaningful only with HasRegion
 	// HasRegion distinguishes region0 from "no region" in the zero value.
 	HasRegion bool
 }

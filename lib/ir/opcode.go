@@ -331,16 +331,6 @@ func (k ImmKind) String() string {
 	return "<bad imm kind>"
 }
 
-// ParseImmKind reads an immediate-kind name of opcodes.txt.
-func ParseImmKind(s string) (ImmKind, bool) {
-	for i, n := range immKindNames {
-		if n == s && i != 0 {
-			return ImmKind(i), true
-		}
-	}
-	return 0, false
-}
-
 // ParseFlag reads an opcode flag name of opcodes.txt.
 func ParseFlag(s string) (OpFlags, bool) {
 	for _, f := range flagNames {

@@ -19,7 +19,8 @@
 // complete records and appends to it: the journal of cliff-run --resume
 // (see resume.go).
 //
-// A Writer is not safe for concurrent use. Concurrent producers send their
-// records on a channel that one goroutine drains into the Writer (see Funnel),
-// so lines never interleave — the same design as httpx.
+// A Writer is not safe for concurrent use. Concurrent producers hand their
+// records to the one goroutine that writes them (cliff-run's engine: its
+// finished chunks, drained in input order by lib/engine's runner.write), so
+// lines never interleave — the same design as httpx.
 package jsonl

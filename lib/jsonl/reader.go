@@ -22,11 +22,15 @@ const readBufferSize = 256 << 10
 type RecordError struct {
 	Name   string // input name given to NewReader, e.g. a file name or "stdin"
 	Record int    // 1-based record number (empty lines are not counted)
-	Line   int    // 1-based line number in the (decompressed) input
+	Line   int    // 1-based line number in the (decompressed) input, when known
+	ID     string // the record's ID, when known
 	Err    error
 }
 
 func (e *RecordError) Error() string {
+	if e.ID != "" {
+		return fmt.Sprintf("%s: record %d (%s): %v", e.Name, e.Record, e.ID, e.Err)
+	}
 	return fmt.Sprintf("%s: record %d: %v", e.Name, e.Record, e.Err)
 }
 

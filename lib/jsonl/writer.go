@@ -22,7 +22,8 @@ const writeBufferSize = 256 << 10
 // Close has run. A Writer on a named file (Create) writes through a
 // temporary file that Close renames over the target (see output.go).
 //
-// A Writer is for one goroutine; see Funnel for concurrent producers.
+// A Writer is for one goroutine (see the package doc for concurrent
+// producers).
 type Writer struct {
 	buf      *bufio.Writer
 	line     bytes.Buffer  // the record being encoded (by enc)
@@ -170,8 +171,7 @@ func (w *Writer) usable() error {
 // Records returns the number of records written so far.
 func (w *Writer) Records() int { return w.records }
 
-// Err returns the sticky write error, if any: producers feeding a Funnel can
-// poll it to stop early.
+// Err returns the sticky write error, if any.
 func (w *Writer) Err() error { return w.err }
 
 // Flush pushes buffered records through to the underlying writer (for zstd, as
@@ -257,21 +257,4 @@ func firstError(errs []error) error {
 		}
 	}
 	return nil
-}
-
-// Funnel writes every value received on in to w, in order, until in is
-// closed: the one goroutine that owns w while any number of producers send
-// records on in. After the first error (a write error, or a value that cannot
-// be marshalled) it writes nothing more but keeps draining in, so that
-// producers never block forever, and returns that error once in is closed.
-// Producers that want to stop early can poll w.Err. Funnel does not close w.
-func Funnel[T any](w *Writer, in <-chan T) error {
-	var first error
-	for v := range in {
-		if first != nil {
-			continue
-		}
-		first = w.Write(v)
-	}
-	return first
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -217,63 +216,6 @@ func TestWriteRaw(t *testing.T) {
 	w.Close()
 	if want := "{\"n\":1}\n{\"n\":2}\n"; buf.String() != want {
 		t.Errorf("output %q, want %q", buf.String(), want)
-	}
-}
-
-// Concurrent producers funnelled through one goroutine never interleave.
-func TestFunnel(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	in := make(chan rec)
-	const producers, each = 8, 500
-	var wg sync.WaitGroup
-	for p := range producers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range each {
-				in <- rec{N: p*each + i, Text: strings.Repeat("y", 1000+i)}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(in) }()
-	if err := Funnel(w, in); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-
-	seen := make(map[int]bool)
-	for _, v := range readAll(t, NewReader("funnel", &buf)) {
-		if seen[v.N] {
-			t.Fatalf("record %d twice", v.N)
-		}
-		seen[v.N] = true
-	}
-	if len(seen) != producers*each {
-		t.Errorf("%d records, want %d", len(seen), producers*each)
-	}
-}
-
-// After a write error Funnel keeps draining so producers do not block.
-func TestFunnelDrainsAfterError(t *testing.T) {
-	w := NewWriter(&failingWriter{after: 0})
-	in := make(chan rec)
-	sent := make(chan int)
-	go func() {
-		n := 0
-		for range 1000 {
-			in <- rec{Text: strings.Repeat("z", 1000)}
-			n++
-		}
-		close(in)
-		sent <- n
-	}()
-	err := Funnel(w, in)
-	if n := <-sent; n != 1000 {
-		t.Errorf("producer sent %d, want 1000", n)
-	}
-	if err == nil {
-		t.Error("Funnel hid the write error")
 	}
 }
 

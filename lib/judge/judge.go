@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cliff/lib/canon"
+	"cliff/lib/internal/deflist"
 	"cliff/lib/record"
 )
 
@@ -46,17 +47,54 @@ import (
 //     permanent for the case (no input or limit helps) and counts what the
 //     generator asks of the interpreter, while a stack overflow depends on
 //     the case's depth; a campaign's summary keeps the two apart.
-var precedence = []record.Outcome{
-	record.OutcomeCompileCrash,
-	record.OutcomeCrash,
-	record.OutcomeDivergent,
-	record.OutcomeReferenceDivergent,
-	record.OutcomeTimeout,
-	record.OutcomeCompileError,
-	record.OutcomeHarnessError,
-	record.OutcomeStackOverflow,
-	record.OutcomeUnsupported,
+//
+// Each row says what its verdict means to the user: cliff-diff's --help
+// and the README list them (VerdictList).
+var verdicts = []deflist.Def{
+	{Term: string(record.OutcomeCompileCrash), Means: "Cranelift panicked in some configuration"},
+	{Term: string(record.OutcomeCrash), Means: "the compiled code died on a signal"},
+	{Term: string(record.OutcomeDivergent), Means: `answers differ; "input" is the first input vector on which they differ, and each side's output on it is given`},
+	{Term: string(record.OutcomeReferenceDivergent), Means: "every configuration of Cranelift that answered agrees, but cliff's reference (cliff-run --arch ref) answers otherwise: a bug in what all of Cranelift shares, or in the reference"},
+	{Term: string(record.OutcomeTimeout), Means: "some configuration ran out of time"},
+	{Term: string(record.OutcomeCompileError), Means: "Cranelift rejected the case in some configuration"},
+	{Term: string(record.OutcomeHarnessError), Means: "cliff itself failed in some configuration (nothing else went wrong), or QEMU aborted on an assertion: not a Cranelift failure; such results are never compared"},
+	{Term: string(record.OutcomeStackOverflow), Means: "no configuration answered: a run hit the interpreter's stack limit (and nothing else went wrong)"},
+	{Term: string(record.OutcomeUnsupported), Means: "no configuration answered: a configuration cannot run the case at all (the interpreter lacks an instruction, say)"},
 }
+
+// precedence is the verdicts' outcomes in their order.
+var precedence = func() []record.Outcome {
+	var out []record.Outcome
+	for _, d := range verdicts {
+		out = append(out, record.Outcome(d.Term))
+	}
+	return out
+}()
+
+// releaseVerdicts are what several releases refine a failure into.
+var releaseVerdicts = []deflist.Def{
+	{Term: string(record.OutcomeRegression), Means: "the newest release fails where an older one is right"},
+	{Term: string(record.OutcomeFixed), Means: "the reverse: an older release fails, the newest is right"},
+}
+
+// Outcomes returns every verdict cliff-diff writes: consistent, the
+// failures in precedence order, then what several releases refine a
+// failure into.
+func Outcomes() []record.Outcome {
+	out := append([]record.Outcome{record.OutcomeConsistent}, precedence...)
+	for _, d := range releaseVerdicts {
+		out = append(out, record.Outcome(d.Term))
+	}
+	return out
+}
+
+// VerdictList lists the failures a verdict can name, in precedence order,
+// with what each means, as cliff-diff's --help and the README print them.
+func VerdictList() string { return deflist.Format(verdicts) }
+
+// ReleaseVerdictList lists the verdicts several releases refine a failure
+// into (regression, fixed), as VerdictList does.
+func ReleaseVerdictList() string { return deflist.Format(releaseVerdicts) }
 
 // Precedence returns the failures a verdict can name, most certain and
 // severe first (see precedence): the order in which a case's failures are

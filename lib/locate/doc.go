@@ -1,6 +1,6 @@
 // Package locate narrows a failing case down to the function, block and
 // instruction where the failure comes from, hierarchically, as CLIR does
-// (its §4.5, phase II):
+// (its §4.5, phase II). The levels:
 //
 //   - function level: execution barriers, early returns of the current
 //     values right after a call site, find the first call after which the

@@ -59,42 +59,30 @@ func recordTargets(path string, skipped map[record.Outcome]int, fn func(target) 
 		}
 		defer closer.Close()
 	}
-	for {
-		line, err := r.NextRaw()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+	return jsonl.Each(nil, r, func(line []byte) error {
+		rec, err := record.DecodeKind(line, "cliff-locate reads cluster or verdict records, or .clif files", record.KindCluster, record.KindVerdict)
 		if err != nil {
 			return err
 		}
-		at := fmt.Sprintf("%s: record %d", r.Name(), r.Record())
-		rec, err := record.Decode(line)
-		if err != nil {
-			return fmt.Errorf("%s: %w", at, err)
-		}
-		t := target{from: at}
+		t := target{from: fmt.Sprintf("%s: record %d", r.Name(), r.Record())}
 		switch rec := rec.(type) {
 		case *record.Cluster:
 			if rec.RepresentativeVerdict == nil || rec.RepresentativeVerdict.Case == nil {
-				return fmt.Errorf("%s: cluster %q carries no representative verdict with its case (written by an older cliff-cluster?)", at, rec.Signature)
+				return fmt.Errorf("cluster %q carries no representative verdict with its case (written by an older cliff-cluster?)", rec.Signature)
 			}
 			t.verdict, t.cluster = rec.RepresentativeVerdict, rec
 		case *record.Verdict:
 			if !judge.IsCraneliftFailure(rec.Verdict) {
 				skipped[rec.Verdict]++
-				continue
+				return nil
 			}
 			if rec.Case == nil {
-				return fmt.Errorf("%s: verdict on case %q carries no case (cliff-diff includes it in every failing verdict)", at, rec.CaseID)
+				return fmt.Errorf("verdict on case %q carries no case (cliff-diff includes it in every failing verdict)", rec.CaseID)
 			}
 			t.verdict = rec
-		default:
-			return fmt.Errorf("%s: a %s record: cliff-locate reads cluster or verdict records, or .clif files", at, rec.RecordKind())
 		}
-		if err := fn(t); err != nil {
-			return err
-		}
-	}
+		return jsonl.AsIs(fn(t))
+	})
 }
 
 // clifTargets runs a .clif file the way cliff-run does and judges each

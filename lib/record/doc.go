@@ -1,5 +1,6 @@
 // Package record defines the records that cliff's tools exchange as JSON
-// lines, in one place, so that the wire format is one reviewed thing:
+// lines, in one place, so that the wire format is one reviewed thing.
+// The stages:
 //
 //	cliff-extract  → Snippet   (corpus of CLIF fragments)
 //	cliff-gen      → Case      (a CLIF module with inputs), reading Snippets

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -148,4 +149,19 @@ func Decode(line []byte) (Record, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// DecodeKind decodes a record that must be of one of kinds; another kind
+// is refused, before its body is decoded, as `a "KIND" record: refusal`
+// (refusal says what the reader takes: `cliff-census reads "verdict"
+// records (cliff-diff's output)`).
+func DecodeKind(line []byte, refusal string, kinds ...string) (Record, error) {
+	kind, _, err := Peek(line)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(kinds, kind) {
+		return nil, fmt.Errorf("a %q record: %s", kind, refusal)
+	}
+	return Decode(line)
 }

@@ -13,7 +13,8 @@ import (
 
 // A pass proposes edits of one kind on a base candidate. The edits are
 // independent of each other, so that any subset of them can be applied
-// together; the driver (ddmin.go) decides which subset survives.
+// together; the reducer (reducer.run, reduce.go) decides which subset
+// survives.
 type pass struct {
 	name string
 	plan func(base *Candidate) []Edit
@@ -46,15 +47,6 @@ var passes = []pass{
 	{"input-values-1", func(b *Candidate) []Edit { return planInputValues(b, 1) }},
 	{"settings", planSettings},
 	{"flags", planFlags},
-}
-
-// PassNames lists the reduction passes in the order they run.
-func PassNames() []string {
-	names := make([]string, len(passes))
-	for k, p := range passes {
-		names[k] = p.name
-	}
-	return names
 }
 
 // instEdit is an edit of the instruction i of function fn, found again
@@ -379,8 +371,9 @@ func planBlockParams(base *Candidate) []Edit {
 	return edits
 }
 
-// funcEdit finds a param or return of a function by position among those
-// planned on, in a variant where earlier edits may have removed others.
+// planFuncParams proposes dropping each unused param of a function's entry
+// block, found again by value in the variant (earlier edits may have
+// removed others), and the entry's input column with it.
 func planFuncParams(base *Candidate) []Edit {
 	var edits []Edit
 	for _, f := range base.Module.Funcs {

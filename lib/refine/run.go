@@ -39,11 +39,9 @@ type RunOptions struct {
 func Run(ctx context.Context, opts RunOptions) (err error) {
 	s := &session{RunOptions: opts}
 	if s.Survival != "" {
-		path := s.Driver
-		if path == "" {
-			if path, err = driver.Find(); err != nil {
-				return err
-			}
+		path, err := driver.Resolve(s.Driver)
+		if err != nil {
+			return err
 		}
 		client := driver.New(path)
 		defer client.Close()
@@ -75,29 +73,22 @@ func Run(ctx context.Context, opts RunOptions) (err error) {
 			}
 		}()
 	}
-	for {
-		if ctx.Err() != nil {
-			return context.Cause(ctx) // a signal: stop with what is written
-		}
-		line, err := r.NextRaw()
-		if err == io.EOF {
-			return nil
-		}
+	// A signal stops it between records, with what is written.
+	return jsonl.Each(ctx, r, func(line []byte) error {
+		rec, err := record.DecodeKind(line, `cliff-refine reads "case" records`, record.KindCase)
 		if err != nil {
 			return err
 		}
-		c, err := decode(line)
-		if err != nil {
-			return fmt.Errorf("%s: record %d: %w", r.Name(), r.Record(), err)
-		}
+		c := rec.(*record.Case)
 		where := fmt.Sprintf("%s: record %d (%s)", r.Name(), r.Record(), c.ID)
 		if err := s.refine(ctx, c, where); err != nil {
-			return fmt.Errorf("%s: %w", where, err)
+			return jsonl.ForRecord(c.ID, err)
 		}
 		if err := w.Write(c); err != nil {
-			return err
+			return jsonl.AsIs(err) // the output's error, not the record's
 		}
-	}
+		return nil
+	})
 }
 
 // A session is a run under way.
@@ -136,22 +127,6 @@ func (s *session) maskOf(c *record.Case) (*profile.Patterns, error) {
 	}
 	s.masks[key] = p.Without(mask).Patterns()
 	return s.masks[key], nil
-}
-
-// decode reads one case record.
-func decode(line []byte) (*record.Case, error) {
-	kind, _, err := record.Peek(line)
-	if err != nil {
-		return nil, err
-	}
-	if kind != record.KindCase {
-		return nil, fmt.Errorf("a %q record: cliff-refine reads %q records", kind, record.KindCase)
-	}
-	r, err := record.Decode(line)
-	if err != nil {
-		return nil, err
-	}
-	return r.(*record.Case), nil
 }
 
 // refine refines one case and measures it; where names it in messages.

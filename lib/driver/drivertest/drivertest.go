@@ -1,6 +1,10 @@
 // Package drivertest finds the cliff-driver that `make driver` builds, for
 // the tests and benchmarks of other packages that talk to the real
 // Cranelift: one rule for where it is, instead of one per package.
+//
+// One policy too: a test that needs the driver fails when it is missing
+// (Require, Client), naming how to build it, so that CI never passes by
+// skipping what it did not run. $CLIFF_DRIVER, when set, is the driver.
 package drivertest
 
 import (
@@ -84,15 +88,21 @@ var Version = sync.OnceValues(func() (string, error) {
 	return a.Cranelift, nil
 })
 
-// Client returns a client of the driver, closed when tb ends; tb is
-// skipped when the driver is not built.
-func Client(tb testing.TB) *driver.Client {
+// Require returns Path's driver, or fails tb when there is none.
+func Require(tb testing.TB) string {
 	tb.Helper()
 	p, err := Path()
 	if err != nil {
-		tb.Skip(err)
+		tb.Fatal(err)
 	}
-	c := driver.New(p)
+	return p
+}
+
+// Client returns a client of the driver, closed when tb ends; tb fails
+// when the driver is not built.
+func Client(tb testing.TB) *driver.Client {
+	tb.Helper()
+	c := driver.New(Require(tb))
 	tb.Cleanup(func() { c.Close() })
 	return c
 }
@@ -111,11 +121,7 @@ type Read struct {
 // checked, not skipped.
 func ReadByCranelift(tb testing.TB, texts map[string]string) map[string]Read {
 	tb.Helper()
-	p, err := Path()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c := driver.New(p)
+	c := driver.New(Require(tb))
 	defer c.Close()
 	out := map[string]Read{}
 	for name, text := range texts {

@@ -9,8 +9,10 @@ package uint128
 
 import "math/bits"
 
-// Uint128 is an unsigned 128-bit integer: Hi*2^64 + Lo. The zero value is 0.
-type Uint128 struct{ Hi, Lo uint64 }
+// Uint128 is an unsigned 128-bit integer: Hi*2^64 + Lo, its halves in
+// memory order (little-endian: Lo first). The zero value is 0. lib/interp
+// holds every integer lane as one.
+type Uint128 struct{ Lo, Hi uint64 }
 
 // From64 returns x as a Uint128.
 func From64(x uint64) Uint128 { return Uint128{Lo: x} }
@@ -30,11 +32,11 @@ func FromBytesLE(b []byte) Uint128 {
 func Mask(n uint) Uint128 {
 	switch {
 	case n >= 128:
-		return Uint128{^uint64(0), ^uint64(0)}
+		return Uint128{Hi: ^uint64(0), Lo: ^uint64(0)}
 	case n >= 64:
-		return Uint128{1<<(n-64) - 1, ^uint64(0)}
+		return Uint128{Hi: 1<<(n-64) - 1, Lo: ^uint64(0)}
 	}
-	return Uint128{0, 1<<n - 1}
+	return Uint128{Hi: 0, Lo: 1<<n - 1}
 }
 
 // IsZero reports whether x is 0.
@@ -56,9 +58,9 @@ func (x Uint128) Shl(n uint) Uint128 {
 	case n >= 128:
 		return Uint128{}
 	case n >= 64:
-		return Uint128{x.Lo << (n - 64), 0}
+		return Uint128{Hi: x.Lo << (n - 64), Lo: 0}
 	}
-	return Uint128{x.Hi<<n | x.Lo>>(64-n), x.Lo << n}
+	return Uint128{Hi: x.Hi<<n | x.Lo>>(64-n), Lo: x.Lo << n}
 }
 
 // Shr returns x >> n (logical shift).
@@ -69,22 +71,22 @@ func (x Uint128) Shr(n uint) Uint128 {
 	case n >= 128:
 		return Uint128{}
 	case n >= 64:
-		return Uint128{0, x.Hi >> (n - 64)}
+		return Uint128{Hi: 0, Lo: x.Hi >> (n - 64)}
 	}
-	return Uint128{x.Hi >> n, x.Lo>>n | x.Hi<<(64-n)}
+	return Uint128{Hi: x.Hi >> n, Lo: x.Lo>>n | x.Hi<<(64-n)}
 }
 
 // Or returns x | y.
-func (x Uint128) Or(y Uint128) Uint128 { return Uint128{x.Hi | y.Hi, x.Lo | y.Lo} }
+func (x Uint128) Or(y Uint128) Uint128 { return Uint128{Hi: x.Hi | y.Hi, Lo: x.Lo | y.Lo} }
 
 // And returns x & y.
-func (x Uint128) And(y Uint128) Uint128 { return Uint128{x.Hi & y.Hi, x.Lo & y.Lo} }
+func (x Uint128) And(y Uint128) Uint128 { return Uint128{Hi: x.Hi & y.Hi, Lo: x.Lo & y.Lo} }
 
 // Neg returns -x modulo 2^128, the two's complement negation.
 func (x Uint128) Neg() Uint128 {
 	lo, borrow := bits.Sub64(0, x.Lo, 0)
 	hi, _ := bits.Sub64(0, x.Hi, borrow)
-	return Uint128{hi, lo}
+	return Uint128{Hi: hi, Lo: lo}
 }
 
 // MulAdd returns x*base + d, the step of reading one more digit. When the
@@ -105,7 +107,7 @@ func (x Uint128) MulAdd(base, d uint64) (_ Uint128, overflow bool) {
 	if c != 0 {
 		return Uint128{}, true
 	}
-	return Uint128{hi, lo}, false
+	return Uint128{Hi: hi, Lo: lo}, false
 }
 
 // BytesLE returns the low n bytes of x, little-endian; bytes past the 16th

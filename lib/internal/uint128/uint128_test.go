@@ -28,9 +28,9 @@ func fromBig(b *big.Int) Uint128 {
 // randValues returns edge cases plus random values of every bit length, so
 // that both halves and the boundary between them are exercised.
 func randValues(r *rand.Rand, n int) []Uint128 {
-	vs := []Uint128{{}, {0, 1}, {0, max64}, {1, 0}, {max64, max64}, {1 << 63, 0}, {0, 1 << 63}}
+	vs := []Uint128{{}, {Hi: 0, Lo: 1}, {Hi: 0, Lo: max64}, {Hi: 1, Lo: 0}, {Hi: max64, Lo: max64}, {Hi: 1 << 63, Lo: 0}, {Hi: 0, Lo: 1 << 63}}
 	for range n {
-		x := Uint128{r.Uint64(), r.Uint64()}
+		x := Uint128{Hi: r.Uint64(), Lo: r.Uint64()}
 		vs = append(vs, x.Shr(uint(r.IntN(129))))
 	}
 	return vs
@@ -125,8 +125,8 @@ func TestMulAddReadsDecimal(t *testing.T) {
 		overflow bool
 	}{
 		{"0", Uint128{}, false},
-		{"18446744073709551616", Uint128{1, 0}, false},
-		{"340282366920938463463374607431768211455", Uint128{max64, max64}, false},
+		{"18446744073709551616", Uint128{Hi: 1, Lo: 0}, false},
+		{"340282366920938463463374607431768211455", Uint128{Hi: max64, Lo: max64}, false},
 		{"340282366920938463463374607431768211456", Uint128{}, true},
 		{"3402823669209384634633746074317682114550", Uint128{}, true},
 	}
@@ -143,7 +143,7 @@ func TestMulAddReadsDecimal(t *testing.T) {
 }
 
 func TestBytesLE(t *testing.T) {
-	x := Uint128{0x0f0e0d0c0b0a0908, 0x0706050403020100}
+	x := Uint128{Hi: 0x0f0e0d0c0b0a0908, Lo: 0x0706050403020100}
 	tests := []struct {
 		n    int
 		want []byte
@@ -168,9 +168,9 @@ func TestFromBytesLE(t *testing.T) {
 		want Uint128
 	}{
 		{nil, Uint128{}},
-		{[]byte{0x34, 0x12}, Uint128{0, 0x1234}},
-		{[]byte{0, 1, 2, 3, 4, 5, 6, 7, 8}, Uint128{8, 0x0706050403020100}},
-		{[]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0xff}, Uint128{0x0f0e0d0c0b0a0908, 0x0706050403020100}},
+		{[]byte{0x34, 0x12}, Uint128{Hi: 0, Lo: 0x1234}},
+		{[]byte{0, 1, 2, 3, 4, 5, 6, 7, 8}, Uint128{Hi: 8, Lo: 0x0706050403020100}},
+		{[]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0xff}, Uint128{Hi: 0x0f0e0d0c0b0a0908, Lo: 0x0706050403020100}},
 	}
 	for _, tc := range tests {
 		if got := FromBytesLE(tc.b); got != tc.want {
@@ -194,12 +194,12 @@ func TestAppendHex(t *testing.T) {
 		{Uint128{}, 0, "0"},
 		{Uint128{}, 1, "0"},
 		{Uint128{}, 4, "0000"},
-		{Uint128{0, 0xabc}, 1, "abc"},
-		{Uint128{0, 0xabc}, 6, "000abc"},
-		{Uint128{1, 0}, 1, "10000000000000000"},
-		{Uint128{1, 2}, 1, "10000000000000002"},
-		{Uint128{max64, max64}, 1, "ffffffffffffffffffffffffffffffff"},
-		{Uint128{0, 1}, 36, "000000000000000000000000000000000001"},
+		{Uint128{Hi: 0, Lo: 0xabc}, 1, "abc"},
+		{Uint128{Hi: 0, Lo: 0xabc}, 6, "000abc"},
+		{Uint128{Hi: 1, Lo: 0}, 1, "10000000000000000"},
+		{Uint128{Hi: 1, Lo: 2}, 1, "10000000000000002"},
+		{Uint128{Hi: max64, Lo: max64}, 1, "ffffffffffffffffffffffffffffffff"},
+		{Uint128{Hi: 0, Lo: 1}, 36, "000000000000000000000000000000000001"},
 	}
 	for _, tc := range tests {
 		if got := string(tc.x.AppendHex([]byte("x="), tc.minDigits)); got != "x="+tc.want {

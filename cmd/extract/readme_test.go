@@ -1,0 +1,11 @@
+package main
+
+import (
+	"testing"
+
+	"cliff/lib/scripttest"
+)
+
+// TestReadmeSynopsis checks that the README's synopsis of cliff-extract names
+// every flag it has and no other.
+func TestReadmeSynopsis(t *testing.T) { scripttest.CheckSynopsis(t, app()) }
