@@ -27,7 +27,7 @@ func TestReproFileNotRun(t *testing.T) {
 		{Configs: []record.Config{cfg("riscv64", record.ExecQemu, "has_v")}, Status: record.StatusCompileCrash},
 		{Configs: []record.Config{cfg("riscv64", record.ExecQemu)}, Status: record.StatusUnsupported},
 	}}
-	got, err := reproFile(v, &reduce.Candidate{Module: mod, CLIF: clif, Entry: "%main"}, "compile_crash riscv64/*: panic", nil)
+	got, err := reproFile(v, &reduce.Candidate{Module: mod, CLIF: clif, Entry: "%main"}, "compile_crash riscv64/*: panic", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,5 +38,33 @@ func TestReproFileNotRun(t *testing.T) {
 	}
 	if strings.Contains(got, "target riscv64\n") || strings.Contains(got, "passes: riscv64") {
 		t.Errorf("the unsupported configuration became a target or a pass:\n%s", got)
+	}
+}
+
+// TestReproFileKeepsFailingSet: a configuration that passed on the
+// original case and fails on the reduced one (issue 27: x86_64 on an i128
+// param once the setting it needs was gone) is neither a failing nor a
+// passing target of the file, and the file says so.
+func TestReproFileKeepsFailingSet(t *testing.T) {
+	const clif = "function %main(i128) -> i64 {\nblock0(v0: i128):\n    v1 = ireduce.i64 v0\n    return v1\n}\n"
+	mod, err := parser.ParseModuleString("t", clif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
+	riscv := record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu}
+	v := &record.Verdict{Verdict: record.OutcomeCompileCrash, Sides: []record.Side{
+		{Configs: []record.Config{riscv}, Status: record.StatusCompileCrash},
+		{Configs: []record.Config{x86}, Status: record.StatusCompileCrash},
+	}}
+	got, err := reproFile(v, &reduce.Candidate{Module: mod, CLIF: clif, Entry: "%main"}, "compile_crash riscv64/*: panic", nil, []record.Config{x86})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "; fails:  riscv64/none/qemu") || !strings.Contains(got, "left out: x86_64/none/native passed on the original case") {
+		t.Errorf("the repro does not say riscv64 fails and x86_64 was left out:\n%s", got)
+	}
+	if strings.Contains(got, "target x86_64") || strings.Contains(got, "fails:  x86_64") || strings.Contains(got, "x86_64/none/native,") {
+		t.Errorf("x86_64, which passed on the original, is a target of the reduced file:\n%s", got)
 	}
 }
