@@ -7,9 +7,12 @@
 #   scripts/reprocheck.sh FILE.clif|DIR...   (the files cliff-locate -d DIR wrote)
 #
 # For each "; fails:" and "; passes:" line (ARCH/OPT/EXECUTOR[:FLAGS][+SETTINGS];
-# Cranelift's interpreter and cliff's reference have no target line and
-# are skipped) it writes the file with that one target at that opt level
-# and runs it with bin/cliff-run: exit 0 is a pass, 1 a failure, anything
+# cliff's reference has no line in a file and is skipped; Cranelift's
+# interpreter is the file's "test interpret" alone) it writes the file
+# with that one target at that opt level
+# with the case's settings (the set lines before the first opt_level) and
+# the configuration's own (after + in the header), not those of the
+# targets before it, and runs it with bin/cliff-run: exit 0 is a pass, 1 a failure, anything
 # else is cliff's error. Prints one line per configuration and OK or
 # WRONG; keeps the single-target files of wrong ones in $OUT (default
 # out/reprocheck).
@@ -43,14 +46,26 @@ for f in "${files[@]}"; do
 		[ "$base" != "$spec" ] && flags=${spec#*:}
 		IFS=/ read -r arch opt exec <<<"$base"
 		exec=${exec%%@*}
-		case $exec in interp|ref) continue ;; esac
+		# cliff's reference has no line in a file: its answers are the
+		# run lines' expectations.
+		[ "$exec" = ref ] && continue
 		one="$tmp/one.clif"
 		{
-			grep -E '^(;|test )' "$f" | grep -v -E '^; (fails|passes):' || true
-			grep -E '^set ' "$f" | grep -v '^set opt_level=' || true
+			# The header's comments (not the run lines after the
+			# functions), then its test lines: "test interpret" alone for
+			# Cranelift's interpreter, the others for a target.
+			awk '/^;/{print; next} {exit}' "$f" | grep -v -E '^; (fails|passes):' || true
+			if [ "$exec" = interp ]; then
+				grep -E '^test interpret' "$f" || true
+			else
+				grep -E '^test ' "$f" | grep -v '^test interpret' || true
+			fi
+			# The case's settings: the set lines before the first opt_level
+			# (lib/filetest writes a configuration's own after it).
+			awk '/^set opt_level=/{exit} /^set /' "$f"
 			echo "set opt_level=$opt"
 			for s in ${settings//,/ }; do echo "set $s"; done
-			echo "target $arch${flags:+ ${flags//,/ }}"
+			[ "$exec" = interp ] || echo "target $arch${flags:+ ${flags//,/ }}"
 			# The functions and run lines: everything after the header.
 			awk 'f || /^function /{f=1; print}' "$f"
 		} >"$one"
