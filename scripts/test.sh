@@ -29,6 +29,7 @@ go test -count=1 ./...
 scripts/campaign_test.sh
 scripts/nightly_test.sh
 scripts/census_test.sh
+scripts/reprocheck_test.sh
 # A one-node Slurm on loopback (30 to 45 s), and campaigns on SSH hosts
 # made of network namespaces (1 to 1.5 minutes): root only (CI is root).
 if [ "$(id -u)" = 0 ]; then

@@ -88,6 +88,9 @@ type Stats struct {
 	TimedCases int
 	FirstSeen  time.Time
 	LastSeen   time.Time
+	// Harness counts the cases with harness errors, per executor and
+	// version, in order of first sighting.
+	Harness []HarnessErrors
 }
 
 // NewClusterer returns an empty Clusterer.
@@ -203,6 +206,7 @@ func (c *Clusterer) count(v *record.Verdict, t time.Time) {
 	if t.After(s.LastSeen) {
 		s.LastSeen = t
 	}
+	s.harnessErrors(v)
 	for _, side := range v.Sides {
 		for _, cfg := range side.Configs {
 			s.Configs[cfg.String()]++

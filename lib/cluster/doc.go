@@ -31,7 +31,10 @@
 //
 // Known matches a cluster against the findings cliff already knows
 // (lib/profile's known.mask and findings/*.clif), so that a report marks
-// it known instead of new.
+// it known instead of new: by its panic, its located culprit, or the
+// shape of its reduced file a finding's header names (shape.go). The
+// Clusterer's Stats count the cases lost to harness errors per executor
+// and version (harness.go), which no cluster holds.
 //
 // Run is cliff-cluster's engine: it reads verdict files, clusters them and
 // writes the cluster records; lib/report turns its Result into the

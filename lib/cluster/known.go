@@ -20,6 +20,11 @@ import (
 //
 //  1. Located: a location whose instruction's opcode and type (and the
 //     failing architecture) match a known.mask entry: known.
+//     1b. Shape: a located cluster whose verdict and reduced file
+//     have the shape a finding's header says recognises it ("Recognised
+//     by: divergent float-return-area", shape.go), on an architecture
+//     the finding is about: known. Finding 23 has no opcode to mask; by
+//     its shape its rediscoveries read as known.
 //  2. Diagnostic: the keys of the signature's K all appear in one known
 //     document (a known.mask paragraph or a finding's header, comment
 //     markers and line breaks removed) about a failing architecture (a
@@ -52,6 +57,8 @@ type knownDoc struct {
 	// needs are the settings a finding's header says its failure needs
 	// ("regalloc_algorithm=single_pass"), for rule 3.
 	needs []string
+	// recognitions are a finding's "Recognised by:" lines (rule 1b).
+	recognitions []recognition
 }
 
 // A Match says whether and why a cluster is known.
@@ -108,6 +115,7 @@ func NewKnown(maskText []byte, findings []profile.FindingHeader) (*Known, error)
 		if len(d.arches) == 0 {
 			d.arches = archesIn(d.text)
 		}
+		d.recognitions = recognitions(d.text)
 		for _, m := range neededSetting.FindAllStringSubmatch(d.text, -1) {
 			d.needs = append(d.needs, m[1])
 		}
@@ -149,6 +157,9 @@ func (k *Known) Match(sig Signature, rep *record.Verdict, loc *record.Location) 
 				return Match{Certain: true, Sources: []string{"known.mask: " + e.String()}}
 			}
 		}
+	}
+	if sources := k.byShape(sig, loc, arches); len(sources) > 0 {
+		return Match{Certain: true, Sources: sources}
 	}
 	if keys := diagnosticKeys(sig.Diagnostic); len(keys) > 0 {
 		var sources []string

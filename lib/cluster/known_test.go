@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"cliff/lib/profile"
 	"cliff/lib/record"
 )
 
@@ -142,5 +144,94 @@ func TestKnownBySettings(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestKnownByShape: finding 23 has no opcode mask, yet a located riscv64
+// divergence whose reduced file returns a float through the return area
+// is that finding, whatever its instructions (issue 27: seven of nine
+// "new" clusters were it). The same file on another architecture, a crash
+// of that shape, or a file without a return-area float is not.
+func TestKnownByShape(t *testing.T) {
+	k, err := LoadKnown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const f23 = "known: findings/23-riscv64-single-pass-f32-stack-move-nanbox.clif"
+	// As cliff-locate reduced one of them: a NaN-canonicalising select
+	// of the third float the callee returns (fa0 and fa1 hold two).
+	const reduced = `; divergent riscv64/*: i64 value
+; fails:  riscv64/none/qemu+regalloc_algorithm=single_pass
+test run
+set enable_multi_ret_implicit_sret=true
+set opt_level=none
+set regalloc_algorithm=single_pass
+target riscv64
+
+function %main(f32) -> i64 {
+    fn0 = %g(f32) -> f64, f32, f32
+
+block0(v0: f32):
+    v1, v2, v3 = call fn0(v0)
+    v4 = fcmp uno v3, v3
+    v5 = f32const +NaN
+    v6 = select v4, v5, v3
+    v7 = bitcast.i32 v6
+    v8 = uextend.i64 v7
+    return v8
+}
+
+function %g(f32) -> f64, f32, f32 {
+block0(v0: f32):
+    v1 = f64const 0.0
+    return v1, v0, v0
+}
+`
+	twoFloats := strings.NewReplacer("-> f64, f32, f32", "-> f64, f32", "v1, v2, v3 = call", "v1, v3 = call", "return v1, v0, v0", "return v1, v0").Replace(reduced)
+	div := record.OutcomeDivergent
+	for _, tc := range []struct {
+		name    string
+		verdict record.Outcome
+		failing string
+		repro   string
+		want    string
+	}{
+		{"riscv64 divergence, a float in the return area", div, "riscv64/*", reduced, f23},
+		{"two floats: both in registers", div, "riscv64/*", twoFloats, ""},
+		{"on aarch64, eight float return registers", div, "aarch64/*", reduced, ""},
+		{"a crash of that shape", record.OutcomeCrash, "riscv64/*", reduced, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sig := Signature{Verdict: tc.verdict, Failing: tc.failing, Diagnostic: "i64 value"}
+			// cliff-locate's mask entry for it names no finding.
+			loc := &record.Location{CaseID: "c", Function: "%main", Repro: tc.repro, Mask: []string{"select f32 riscv64 c=fcmp"}}
+			if got := k.Match(sig, nil, loc).String(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRecognitions: every finding's "Recognised by:" names a verdict and
+// a shape shape.go knows; finding 23 has one.
+func TestRecognitions(t *testing.T) {
+	n := 0
+	for _, f := range profile.FindingHeaders() {
+		text := flatten(f.Header)
+		for _, m := range recognisedBy.FindAllStringSubmatch(text, -1) {
+			n++
+			if shapes[m[2]] == nil {
+				t.Errorf("%s: Recognised by an unknown shape %q", f.Name, m[2])
+			}
+			if !slices.Contains(record.Outcomes(), record.Outcome(m[1])) {
+				t.Errorf("%s: Recognised by an unknown verdict %q", f.Name, m[1])
+			}
+		}
+		if strings.Contains(text, "Recognised by") && !recognisedBy.MatchString(text) {
+			t.Errorf("%s: a Recognised by: line that does not read as VERDICT SHAPE", f.Name)
+		}
+	}
+	if n == 0 {
+		t.Error("no finding is recognised by its shape")
 	}
 }

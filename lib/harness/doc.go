@@ -46,7 +46,10 @@
 // (Executable.IsolateJobs gives every job its own). The child has handlers
 // for SIGILL, SIGFPE, SIGSEGV, SIGBUS and SIGTRAP on an alternate stack (a
 // stack overflow is caught too) that record the signal, the PC and si_addr
-// in shared memory, and a CPU-time limit per job (ITIMER_PROF, so a loaded
+// in shared memory, and whether the fault was the stack's exhaustion: a
+// SIGSEGV or SIGBUS within 64 KiB of the stack pointer with at least half
+// of RLIMIT_STACK in use (StatusStackOverflow, as the reference says),
+// not a wild pointer (StatusCrash); and a CPU-time limit per job (ITIMER_PROF, so a loaded
 // machine causes no false timeouts); the parent kills a child in which no
 // job finished for 2×limit+500ms of wall time (a job blocked without using
 // CPU). Run maps a signal at a trap site of the compiled code to
@@ -90,8 +93,9 @@
 //
 //	<index> <status> <results> <code> <pc> <addr>
 //
-// status is ok, signal, syscall (the filter refused a system call),
-// timeout, exit or null (the entry is 0). results is the results buffer in
+// status is ok, signal, stack_overflow (a signal that exhausted the
+// stack; its fields as signal's), syscall (the filter refused a system
+// call), timeout, exit or null (the entry is 0). results is the results buffer in
 // hex (memory order) for ok, the system call's name for syscall ("-" if
 // the harness does not know it), "-" otherwise. code is the signal number
 // for signal, the system call's number for syscall, the exit status for

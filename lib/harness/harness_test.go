@@ -213,7 +213,7 @@ func TestRunOutcomes(t *testing.T) {
 				{"loop", Job{entryLoop, nil, 4}, want{status: record.StatusTimeout, message: "limit of " + testPerJob.String()}},
 				{"builtin_trap", Job{entryBuiltinTrap, nil, 4}, want{status: record.StatusCrash, signal: pa.trapSignal, message: "builtin_trap+0x"}},
 				{"bad pointer", Job{entryBadPointer, nil, 4}, want{status: record.StatusCrash, signal: "SIGSEGV", message: "bad_pointer+0x"}},
-				{"stack overflow", Job{entryOverflowStack, u32s(0), 4}, want{status: record.StatusCrash, signal: "SIGSEGV", message: "recurse+0x"}},
+				{"stack overflow", Job{entryOverflowStack, u32s(0), 4}, want{status: record.StatusStackOverflow, signal: "SIGSEGV", message: "stack overflow: SIGSEGV at recurse+0x"}},
 				{"divide by zero", Job{entryDivide, u32s(1, 0), 4}, pa.divZero},
 				{"divide", Job{entryDivide, u32s(uint32(0xfffffff9), 2), 4}, want{status: record.StatusOK, results: u32s(0xfffffffd)}},
 				{"abort", Job{entryAbort, nil, 0}, want{status: record.StatusCrash, signal: "SIGABRT", message: "killed by SIGABRT"}},

@@ -123,6 +123,14 @@ func (e *Executable) outcome(job Job, l line, tm *trapMap, perJob time.Duration,
 			msg += fmt.Sprintf(", address 0x%x", l.addr)
 		}
 		return Outcome{Status: record.StatusCrash, Signal: sig, PC: pc, Message: msg}, nil
+	case "stack_overflow":
+		// A SIGSEGV next to the stack pointer with the stack nearly
+		// full (harness.c's stack_overflow): the stack's exhaustion, as
+		// the reference and the interpreter report it, not a crash.
+		sig := signalName(l.code)
+		pc := faultingInstruction(l.pc, l.addr, sig)
+		return Outcome{Status: record.StatusStackOverflow, Signal: sig, PC: pc,
+			Message: fmt.Sprintf("stack overflow: %s at %s (pc 0x%x), address 0x%x", sig, e.describePC(pc), pc, l.addr)}, nil
 	case "syscall":
 		name := l.syscall
 		if name == "-" {

@@ -35,8 +35,9 @@ import (
 //     results are left out of every comparison, and the verdict is
 //     harness_error only when nothing else went wrong.
 //   - stack_overflow: a run hit the interpreter's stack limit (depth or
-//     frame bytes): a resource limit of that configuration, not a wrong
-//     answer. Unlike a timeout it says nothing about Cranelift's code (the
+//     frame bytes), or compiled code exhausted its native stack where no
+//     configuration answered (endless recursion; see overflowsAsCrashes):
+//     a resource limit of that configuration, not a wrong answer. Unlike a timeout it says nothing about Cranelift's code (the
 //     interpreter is not compiled code, and compiled code has its own,
 //     different stack), so such results are left out of the comparison
 //     and the case is judged on the rest; the verdict is stack_overflow
@@ -316,8 +317,34 @@ type judgement struct {
 // with c); c itself is left as it was.
 func Case(c *record.Case) record.Verdict {
 	judged := *c
-	judged.Results = mergeRepeats(c.Results)
+	judged.Results = overflowsAsCrashes(mergeRepeats(c.Results))
 	return verdict(&judged)
+}
+
+// overflowsAsCrashes judges a compiled configuration's stack overflow (the
+// harness's SIGSEGV in the stack's guard area) as the crash it was before
+// the harness told overflows apart, when another configuration answered:
+// code that exhausts eight megabytes of stack where the reference or
+// another target computes an answer is Cranelift's failure, not a limit.
+// When no configuration answers (endless recursion) it stays
+// stack_overflow, as the reference and the interpreter say. results is
+// changed in place (mergeRepeats' copy).
+func overflowsAsCrashes(results []record.RunResult) []record.RunResult {
+	if !slices.ContainsFunc(results, func(r record.RunResult) bool { return Answered(r.Status) }) {
+		return results
+	}
+	for i := range results {
+		r := &results[i]
+		if r.Status != record.StatusStackOverflow || r.Config.Executor == record.ExecRef || r.Config.Executor == record.ExecInterp {
+			continue
+		}
+		r.Status = record.StatusCrash
+		if r.Signal == "" {
+			r.Signal = "SIGSEGV"
+		}
+		r.Message = "while other configurations answered, " + r.Message
+	}
+	return results
 }
 
 // verdict judges a case whose results hold no repeated run, and takes c

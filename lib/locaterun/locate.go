@@ -78,6 +78,20 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	// Eight candidates per engine run: one object and one executable per
 	// configuration for all of them, several times cheaper than one each.
 	tester.Batch = 8
+	if len(st.finalRefs) > 0 {
+		// The file's passing targets must pass on every candidate kept,
+		// as they did on the original: a compile failure is reduced on its
+		// failing configuration alone, which would let a setting they need
+		// go (issue 27: enable_llvm_abi_extensions, and x86_64 failing the
+		// reduced file on its i128 param).
+		tester.Passing = func(c *reduce.Candidate) []record.Config { return finalRefs(st, c) }
+		if ok, err := tester.Holds1(ctx, cand); err != nil {
+			return nil, err
+		} else if !ok {
+			tester.Passing = nil
+			loc.Notes = append(loc.Notes, fmt.Sprintf("%s failed on the original case run alone: reduction does not keep it passing", configNames(finalRefs(st, cand))))
+		}
+	}
 
 	where, err := locate.Locate(bctx, tester, cand)
 	switch {
@@ -121,7 +135,7 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	if err != nil {
 		return nil, err
 	}
-	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced)); err != nil {
+	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced), finalRefs(st, reduced)); err != nil {
 		return nil, fmt.Errorf("the reduced file: %w", err)
 	}
 	path := l.opts.reproPath(record.HashString(want), loc.Repro)
@@ -232,13 +246,7 @@ func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, i
 	if got := oneLine(signature(rc)); got != want {
 		return nil, fmt.Errorf("the reduced case shows %q on its last run, not %q (a flaky failure?)", got, want)
 	}
-	if len(st.finalRefs) > 0 {
-		refs := make([]record.Config, len(st.finalRefs))
-		for i, r := range st.finalRefs {
-			// With the settings reduction kept.
-			r.Settings = slices.Clone(c.Configs[0].Settings)
-			refs[i] = r
-		}
+	if refs := finalRefs(st, c); len(refs) > 0 {
 		rc.Results = nil
 		if err := l.eng.Run(ctx, []*record.Case{rc}, append(slices.Clone(c.Configs), refs...)); err != nil {
 			return nil, err
@@ -246,6 +254,19 @@ func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, i
 	}
 	v := judge.Case(rc)
 	return &v, nil
+}
+
+// finalRefs are the stake's final references as they run with a
+// candidate: with the settings reduction kept on its failing
+// configuration.
+func finalRefs(st stake, c *reduce.Candidate) []record.Config {
+	refs := make([]record.Config, len(st.finalRefs))
+	for i, r := range st.finalRefs {
+		r.Flags = slices.Clone(r.Flags)
+		r.Settings = slices.Clone(c.Configs[0].Settings)
+		refs[i] = r
+	}
+	return refs
 }
 
 // maskEntries are the mask lines for a located failure, one per failing
@@ -362,14 +383,23 @@ func reproNotes(t target, before, after *reduce.Candidate) []string {
 // last verdict: test compile for a compile failure, else a run line on
 // the failing input expecting the reference's answer (the interpreter's,
 // else the agreeing majority's), or a note when the reference traps or is
-// unclear.
-func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []string) (string, error) {
+// unclear. A configuration of passed (those that passed on the original
+// case) that fails on the reduced one is left out, with a note: the file
+// says "fails" only where the original failed.
+func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []string, passed []record.Config) (string, error) {
 	failingSides, _ := judge.Failing(v)
 	var failing, passing []record.Config
-	for _, s := range failingSides {
-		failing = append(failing, s.Configs...)
-	}
 	notes = slices.Clone(notes)
+	same := func(a record.Config) func(record.Config) bool {
+		return func(b record.Config) bool { return a.String() == b.String() }
+	}
+	for _, s := range failingSides {
+		for _, cfg := range s.Configs {
+			if !slices.ContainsFunc(passed, same(cfg)) {
+				failing = append(failing, cfg)
+			}
+		}
+	}
 	// A configuration that gave no answer (unsupported: a type its ISA
 	// flags cannot compile, a flag set the host cannot run; a harness
 	// error) did not pass: listed as passing, it became a target line
@@ -377,9 +407,11 @@ func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []s
 	for _, s := range v.Sides {
 		for _, cfg := range s.Configs {
 			switch {
-			case slices.ContainsFunc(failing, func(f record.Config) bool { return f.String() == cfg.String() }):
+			case slices.ContainsFunc(failing, same(cfg)):
 			case s.Status == record.StatusOK || s.Status == record.StatusTrap:
 				passing = append(passing, cfg)
+			case slices.ContainsFunc(passed, same(cfg)):
+				notes = append(notes, fmt.Sprintf("left out: %s passed on the original case, not on this one (%s)", cfg, s.Status))
 			default:
 				notes = append(notes, fmt.Sprintf("not run (%s): %s", s.Status, cfg))
 			}

@@ -8,6 +8,7 @@ import (
 	"cliff/lib/interp"
 	"cliff/lib/iredit"
 	"cliff/lib/prune"
+	"cliff/lib/record"
 	"cliff/lib/ub"
 	"cliff/lib/verify"
 )
@@ -28,6 +29,15 @@ type Tester struct {
 	// LastInvalid is the verifier's complaint about the last variant that
 	// failed verification, for debugging an edit.
 	LastInvalid error
+	// Passing, when set, gives the configurations on which a candidate
+	// must show no failure at all: those that passed on the original case
+	// and will be the reduced file's passing targets, but are not among
+	// the candidate's Configs (a compile failure is reduced on its failing
+	// configuration alone). A candidate that shows Want is run on them
+	// too, and holds only when their signature is "": a reduction keeps
+	// the failing set as it was, and the settings a passing configuration
+	// needs (enable_llvm_abi_extensions for i128 params on x86_64) stay.
+	Passing func(c *Candidate) []record.Config
 
 	cache map[string]bool
 }
@@ -39,6 +49,9 @@ type Stats struct {
 	Cached   int `json:"cached"`   // candidates answered from the cache
 	Invalid  int `json:"invalid"`  // variants that failed to verify: never sent
 	Accepted int `json:"accepted"` // candidates that kept the signature
+	// Broke counts candidates that kept the signature but failed on a
+	// configuration of Passing.
+	Broke int `json:"broke,omitempty"`
 }
 
 // NewTester returns a Tester keeping the signature want.
@@ -82,8 +95,14 @@ func (t *Tester) Holds(ctx context.Context, cands []*Candidate) ([]bool, error) 
 		}
 		t.Stats.Batches++
 		t.Stats.Calls += hi - lo
+		oks := make([]bool, len(sigs))
 		for j, s := range sigs {
-			ok := s == t.Want
+			oks[j] = s == t.Want
+		}
+		if err := t.checkPassing(ctx, ask[lo:hi], oks); err != nil {
+			return nil, err
+		}
+		for j, ok := range oks {
 			t.cache[ask[lo+j].key()] = ok
 			out[at[lo+j]] = ok
 			if ok {
@@ -92,6 +111,49 @@ func (t *Tester) Holds(ctx context.Context, cands []*Candidate) ([]bool, error) 
 		}
 	}
 	return out, nil
+}
+
+// checkPassing runs the candidates that hold on their Passing
+// configurations, in one oracle call, and clears oks[j] for each that
+// fails on one of them.
+func (t *Tester) checkPassing(ctx context.Context, cands []*Candidate, oks []bool) error {
+	if t.Passing == nil {
+		return nil
+	}
+	var ask []*Candidate
+	var at []int
+	for j, c := range cands {
+		if !oks[j] {
+			continue
+		}
+		cfgs := t.Passing(c)
+		if len(cfgs) == 0 {
+			continue
+		}
+		p := c.clone()
+		p.Configs = cloneConfigs(cfgs)
+		ask = append(ask, p)
+		at = append(at, j)
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	sigs, err := t.Oracle.Signatures(ctx, ask)
+	if err != nil {
+		return fmt.Errorf("reduce: oracle on the passing configurations: %w", err)
+	}
+	if len(sigs) != len(ask) {
+		return fmt.Errorf("reduce: oracle answered %d of %d candidates", len(sigs), len(ask))
+	}
+	t.Stats.Batches++
+	t.Stats.Calls += len(ask)
+	for k, s := range sigs {
+		if s != "" {
+			oks[at[k]] = false
+			t.Stats.Broke++
+		}
+	}
+	return nil
 }
 
 // Holds1 is Holds of one candidate.

@@ -191,10 +191,38 @@ func index(s cluster.Stats, entries []Entry, h *history.Comparison) string {
 	}
 	if known > 0 {
 		b.WriteString("\nKnown clusters match a finding already in the repository (lib/profile's known.mask or findings/): ")
-		b.WriteString("the panic's ISLE rule line, panic site or missing opcode.type quoted there for the same architecture, or the located instruction's {opcode, type, arch} in known.mask. ")
+		b.WriteString("the panic's ISLE rule line, panic site or missing opcode.type quoted there for the same architecture, the located instruction's {opcode, type, arch} in known.mask, or the shape a finding's header says it is recognised by, on the reduced file. ")
 		b.WriteString("**new?** means the representative contains a masked combination for a failing architecture, which may or may not be the cause.\n")
 	}
+	harnessErrors(&b, s)
 	return b.String()
+}
+
+// harnessErrors is the index's section on the cases lost to cliff's own
+// machinery (QEMU's aborts, say): in no cluster, as they say nothing
+// about Cranelift, but not left out of the report either.
+func harnessErrors(b *strings.Builder, s cluster.Stats) {
+	hs := s.HarnessErrorsByCount()
+	if len(hs) == 0 {
+		return
+	}
+	b.WriteString("\n## Harness errors\n\n")
+	b.WriteString("Cases whose runs failed in cliff's machinery or the emulator, not in Cranelift (status harness_error): they are in no cluster, and say nothing about Cranelift.\n\n")
+	b.WriteString("| executor | version | cases | example |\n|---|---|---|---|\n")
+	for _, h := range hs {
+		version := h.Version
+		if version == "" {
+			version = "–"
+		}
+		example := h.Example + " on " + h.Config
+		if msg := strings.TrimSpace(h.Message); msg != "" {
+			if r := []rune(msg); len(r) > 300 {
+				msg = string(r[:300]) + "…"
+			}
+			example += ": `" + strings.ReplaceAll(msg, "`", "'") + "`"
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %s |\n", cell(h.Executor), cell(version), h.Cases, cell(example))
+	}
 }
 
 func firstSeen(e Entry) string {

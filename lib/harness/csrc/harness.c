@@ -136,6 +136,7 @@ struct shared {
 	volatile uint64_t pc;   /* PC in the signal context */
 	volatile uint64_t addr; /* si_addr */
 	volatile int32_t syscall; /* SIGSYS: the refused system call */
+	volatile uint32_t overflow; /* the fault was the stack's exhaustion */
 };
 
 struct job {
@@ -225,6 +226,47 @@ static uint64_t fault_pc(const ucontext_t *uc)
 #endif
 }
 
+static uint64_t fault_sp(const ucontext_t *uc)
+{
+#if defined(__x86_64__)
+	return (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	return (uint64_t)uc->uc_mcontext.sp;
+#elif defined(__riscv)
+	return (uint64_t)uc->uc_mcontext.__gregs[2]; /* x2 */
+#elif defined(__s390x__)
+	return (uint64_t)uc->uc_mcontext.gregs[15];
+#else
+#error "unsupported architecture"
+#endif
+}
+
+/*
+ * The stack the jobs run on: the main thread's, inherited through fork.
+ * stack_top is near its top (set in main), stack_size its limit
+ * (RLIMIT_STACK; 8 MiB when unlimited, QEMU's default for the guest).
+ */
+static uint64_t stack_top, stack_size;
+#define STACK_NEAR 65536 /* how far from SP a fault may be and still be a push */
+
+/*
+ * stack_overflow tells the exhaustion of the stack from other memory
+ * faults: a SIGSEGV or SIGBUS whose address is next to the stack pointer
+ * (a push, a call, a frame's store: the guard area below the stack),
+ * with at least half the stack in use. The handler runs on the alternate
+ * stack, so it runs at all. A wild pointer into the stack's own pages
+ * does not fault; one just below SP with the stack nearly full is
+ * indistinguishable, and rare.
+ */
+static int stack_overflow(int sig, uint64_t addr, uint64_t sp)
+{
+	if ((sig != SIGSEGV && sig != SIGBUS) || stack_top == 0 || sp > stack_top)
+		return 0;
+	if (stack_top - sp < stack_size / 2)
+		return 0;
+	return addr + STACK_NEAR >= sp && addr <= sp + STACK_NEAR;
+}
+
 static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
 	if (!in_child) {
@@ -238,6 +280,7 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 	shm->addr = (uint64_t)(uintptr_t)si->si_addr;
 	if (sig == SIGSYS)
 		shm->syscall = si->si_syscall;
+	shm->overflow = (uint32_t)stack_overflow(sig, shm->addr, fault_sp((const ucontext_t *)ctx));
 	shm->signalled = 1;
 	_exit(0);
 }
@@ -261,8 +304,13 @@ static void install_fault_handlers(void)
 	struct sigaction sa;
 	size_t i;
 
+	struct rlimit rl;
+
 	if (sigaltstack(&ss, NULL) != 0)
 		die(EXIT_SYSTEM, "sigaltstack: %s", strerror(errno));
+	stack_size = 8ul << 20;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		stack_size = (uint64_t)rl.rlim_cur;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -598,6 +646,8 @@ static uint32_t run_group(const struct job *jobs, uint32_t first, uint32_t end, 
 	failed = first + completed;
 	if (shm->signalled && shm->signo == SIGSYS)
 		print_refusal(failed, shm->syscall, shm->pc);
+	else if (shm->signalled && shm->overflow)
+		print_outcome(failed, "stack_overflow", NULL, 0, shm->signo, shm->pc, shm->addr);
 	else if (shm->signalled)
 		print_outcome(failed, "signal", NULL, 0, shm->signo, shm->pc, shm->addr);
 	else if (killed || (WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF))
@@ -621,6 +671,9 @@ int main(int argc, char **argv)
 	struct rlimit no_core = {0, 0};
 	sigset_t none;
 
+	/* main's frame is the top of the stack the jobs use, but for the
+	 * arguments and environment above it. */
+	stack_top = (uint64_t)(uintptr_t)&file;
 	if (argc != 2)
 		die(EXIT_USAGE, "usage: %s JOBFILE", argv[0]);
 	file = read_file(argv[1], &len);
