@@ -202,7 +202,7 @@ block0(v0: f32):
 		{"a crash of that shape", record.OutcomeCrash, "riscv64/*", reduced, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sig := Signature{Verdict: tc.verdict, Failing: tc.failing, Diagnostic: "i64 value"}
+			sig := Signature{Verdict: tc.verdict, Failing: tc.failing, Blamed: []string{strings.Split(tc.failing, "/")[0]}, Diagnostic: "i64 value"}
 			// cliff-locate's mask entry for it names no finding.
 			loc := &record.Location{CaseID: "c", Function: "%main", Repro: tc.repro, Mask: []string{"select f32 riscv64 c=fcmp"}}
 			if got := k.Match(sig, nil, loc).String(); got != tc.want {
