@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the speed of cliff's reference (cliff-run --arch ref: lib/interp in
+# Prints the speed of cliff's reference (cliff-run --arch ref: lib/refinterp in
 # process) against Cranelift's interpreter through the driver (--arch
 # interp) on the same generated compat cases, one worker each: the median
 # wall time of R runs, cases/s, and the ratio. Both runs must give every

@@ -142,7 +142,7 @@ finished; a second signal kills at once.`,
 		Flags: []cli.Flag{
 			cliapp.OutputFlag(&f.output, "records"),
 			&cli.BoolFlag{Name: "resume", Destination: &f.resume, Usage: "go on with an interrupted run: keep -o FILE's records, skip the cases it holds, append the others (see Output)"},
-			&cli.StringSliceFlag{Name: "arch", Destination: &f.arch, Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + " (Cranelift's interpreter), " + arch.Ref + " (cliff's reference, lib/interp), all (the architectures and interp; comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
+			&cli.StringSliceFlag{Name: "arch", Destination: &f.arch, Usage: "architectures: " + strings.Join(arch.Names(), ", ") + ", " + arch.Interp + " (Cranelift's interpreter), " + arch.Ref + " (cliff's reference, lib/refinterp), all (the architectures and interp; comma-separated or repeated; default for cases: this host; for .clif files: their targets)"},
 			&cli.StringSliceFlag{Name: "opt", Destination: &f.opt, Usage: "opt levels: none, speed, speed_and_size (default: all three)"},
 			f.isaFlagsSlice,
 			&cli.StringSliceFlag{Name: "set", Destination: &f.set, Usage: "extra shared Cranelift `SETTING=VALUE` for every configuration"},

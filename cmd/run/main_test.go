@@ -34,12 +34,12 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script against the
 // real driver, the cross toolchains and qemu. FILETESTS points at
-// Cranelift's filetests beside the clone, SEMANTICS at lib/interp's
+// Cranelift's filetests beside the clone, SEMANTICS at lib/refinterp's
 // semantics files.
 func TestScripts(t *testing.T) {
 	drv := drivertest.Require(t)
 	filetests, _ := filepath.Abs("../../../shared/cranelift-filetests")
-	semantics, _ := filepath.Abs("../../lib/interp/testdata/sem")
+	semantics, _ := filepath.Abs("../../lib/refinterp/testdata/sem")
 	scripttest.Run(t, testscript.Params{
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CLIFF_DRIVER", drv)

@@ -88,7 +88,7 @@ func init() {
 const Interp = "interp"
 
 // Ref is the pseudo-architecture of cliff's own CLIF interpreter
-// (lib/interp) in cliff-run's configurations (--arch ref): the reference
+// (lib/refinterp) in cliff-run's configurations (--arch ref): the reference
 // that shares no code with Cranelift. It is not in the table either.
 const Ref = "ref"
 

@@ -336,7 +336,7 @@ func interpConfig(settings []string) record.Config {
 
 // refConfig is cliff's reference: one configuration, at opt level none
 // (it runs the CLIF as written). It keeps the settings so that its
-// configuration reads like the others'; lib/interp's semantics do not
+// configuration reads like the others'; lib/refinterp's semantics do not
 // depend on them.
 func refConfig(settings []string) record.Config {
 	return record.Config{Arch: arch.Ref, OptLevel: "none", Settings: settings, Executor: record.ExecRef}

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/record"
+	"cliff/lib/refinterp"
 )
 
-// reference runs a task on cliff's own interpreter (lib/interp), in this
+// reference runs a task on cliff's own interpreter (lib/refinterp), in this
 // process: no driver, no compile, the module as parsed. Its results read
 // like every configuration's (outputs hashed by lib/canon, the run
 // stopping at the first input that does not return), and its run lines
@@ -24,7 +24,7 @@ import (
 // a result out of the comparison. Only a failure of the reference itself
 // (a panic, a call it refuses) is cliff's harness_error.
 func (w *worker) reference(t *task) {
-	lim := interp.DefaultLimits
+	lim := refinterp.DefaultLimits
 	lim.Fuel = w.lim.fuel
 	for _, u := range t.units {
 		if w.refused(t, u) || !w.failBroken(t, u) {
@@ -34,7 +34,7 @@ func (w *worker) reference(t *task) {
 			if e.err != nil {
 				continue
 			}
-			in := interp.New(u.module, lim)
+			in := refinterp.New(u.module, lim)
 			res := newResult(t.cfg, record.Timings{})
 			start := time.Now()
 			for _, c := range e.calls {
@@ -58,7 +58,7 @@ func (w *worker) reference(t *task) {
 }
 
 // referenceRefusal says why the reference cannot stand for a
-// configuration with these Cranelift settings, or "": lib/interp runs the
+// configuration with these Cranelift settings, or "": lib/refinterp runs the
 // CLIF's documented semantics, and enable_nan_canonicalization makes
 // Cranelift's code compute other NaN bits than those; comparing the two
 // would blame Cranelift for cliff's choice of settings.
@@ -74,7 +74,7 @@ func referenceRefusal(settings []string) string {
 // referenceCall runs one call on the reference and classifies how it
 // ended. A panic is caught: it is a bug of the reference, reported as
 // cliff's failure with the input, never a crash of cliff-run.
-func referenceCall(in *interp.Interp, name string, args []ir.DataValue) (vals []ir.DataValue, status record.Status, trap, msg string) {
+func referenceCall(in *refinterp.Interp, name string, args []ir.DataValue) (vals []ir.DataValue, status record.Status, trap, msg string) {
 	defer func() {
 		if p := recover(); p != nil {
 			vals, status, trap, msg = nil, record.StatusHarnessError, "", fmt.Sprintf("reference panicked: %v", p)
@@ -85,17 +85,17 @@ func referenceCall(in *interp.Interp, name string, args []ir.DataValue) (vals []
 }
 
 // referenceOutcome maps a reference run's outcome to a result status.
-func referenceOutcome(o interp.Outcome, err error) ([]ir.DataValue, record.Status, string, string) {
+func referenceOutcome(o refinterp.Outcome, err error) ([]ir.DataValue, record.Status, string, string) {
 	switch {
 	case err == nil && o.Trapped():
 		return nil, record.StatusTrap, o.Trap.String(), ""
 	case err == nil:
 		return o.Results, record.StatusOK, "", ""
-	case errors.Is(err, interp.ErrUnsupported), errors.Is(err, interp.ErrUndefined):
+	case errors.Is(err, refinterp.ErrUnsupported), errors.Is(err, refinterp.ErrUndefined):
 		return nil, record.StatusUnsupported, "", "reference: " + err.Error()
-	case errors.Is(err, interp.ErrDepth), errors.Is(err, interp.ErrMemory):
+	case errors.Is(err, refinterp.ErrDepth), errors.Is(err, refinterp.ErrMemory):
 		return nil, record.StatusStackOverflow, "", "reference: " + err.Error()
-	case errors.Is(err, interp.ErrFuel):
+	case errors.Is(err, refinterp.ErrFuel):
 		return nil, record.StatusTimeout, "", "reference: " + err.Error()
 	}
 	return nil, record.StatusHarnessError, "", "reference: " + err.Error()

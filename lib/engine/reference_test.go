@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/record"
+	"cliff/lib/refinterp"
 )
 
 // TestReferenceOutcome checks how the reference's ends map to statuses:
@@ -18,20 +18,20 @@ func TestReferenceOutcome(t *testing.T) {
 	wrap := func(err error) error { return fmt.Errorf("%%f: block0: %w", err) }
 	for _, tc := range []struct {
 		name   string
-		out    interp.Outcome
+		out    refinterp.Outcome
 		err    error
 		status record.Status
 		trap   string
 	}{
-		{"values", interp.Outcome{Results: []ir.DataValue{}}, nil, record.StatusOK, ""},
-		{"trap", interp.Outcome{Trap: ir.TrapIntegerDivisionByZero}, nil, record.StatusTrap, "int_divz"},
-		{"user trap", interp.Outcome{Trap: ir.TrapUser + 3}, nil, record.StatusTrap, "user3"},
-		{"unsupported", interp.Outcome{}, wrap(interp.ErrUnsupported), record.StatusUnsupported, ""},
-		{"undefined behaviour", interp.Outcome{}, wrap(interp.ErrUndefined), record.StatusUnsupported, ""},
-		{"call depth", interp.Outcome{}, wrap(interp.ErrDepth), record.StatusStackOverflow, ""},
-		{"stack memory", interp.Outcome{}, wrap(interp.ErrMemory), record.StatusStackOverflow, ""},
-		{"fuel", interp.Outcome{}, wrap(interp.ErrFuel), record.StatusTimeout, ""},
-		{"anything else", interp.Outcome{}, errors.New("argument 0: type i32 but %f wants i64"), record.StatusHarnessError, ""},
+		{"values", refinterp.Outcome{Results: []ir.DataValue{}}, nil, record.StatusOK, ""},
+		{"trap", refinterp.Outcome{Trap: ir.TrapIntegerDivisionByZero}, nil, record.StatusTrap, "int_divz"},
+		{"user trap", refinterp.Outcome{Trap: ir.TrapUser + 3}, nil, record.StatusTrap, "user3"},
+		{"unsupported", refinterp.Outcome{}, wrap(refinterp.ErrUnsupported), record.StatusUnsupported, ""},
+		{"undefined behaviour", refinterp.Outcome{}, wrap(refinterp.ErrUndefined), record.StatusUnsupported, ""},
+		{"call depth", refinterp.Outcome{}, wrap(refinterp.ErrDepth), record.StatusStackOverflow, ""},
+		{"stack memory", refinterp.Outcome{}, wrap(refinterp.ErrMemory), record.StatusStackOverflow, ""},
+		{"fuel", refinterp.Outcome{}, wrap(refinterp.ErrFuel), record.StatusTimeout, ""},
+		{"anything else", refinterp.Outcome{}, errors.New("argument 0: type i32 but %f wants i64"), record.StatusHarnessError, ""},
 	} {
 		_, status, trap, msg := referenceOutcome(tc.out, tc.err)
 		if status != tc.status || trap != tc.trap {

@@ -35,7 +35,7 @@ type unit struct {
 	tramps, tramps32 string
 	// funcs are the module's functions by name, for following calls.
 	funcs map[string]*ir.Function
-	// module is the parsed module, which the reference (lib/interp)
+	// module is the parsed module, which the reference (lib/refinterp)
 	// runs as it is.
 	module *ir.Module
 	// verifyTarget is the target the interpreter verifies the module

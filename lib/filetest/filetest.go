@@ -253,7 +253,7 @@ func RunWith(in record.InputVector, want string) (run *Run, note string, err err
 
 // Expected picks the expected output text of input vector input from a
 // case's results that answered (ok or trap: an unsupported run's outputs
-// hold its reason): cliff's reference's (lib/interp) when it ran it, else
+// hold its reason): cliff's reference's (lib/refinterp) when it ran it, else
 // Cranelift's interpreter's, else the output most of the configurations
 // outside failing agree on. ok is false when none exists or the others
 // disagree evenly.

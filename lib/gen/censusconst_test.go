@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"cliff/lib/canon"
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/profile/universe"
+	"cliff/lib/refinterp"
 	"cliff/lib/verify"
 )
 
@@ -46,7 +46,7 @@ func TestCensusConstCaseMatchesParamForm(t *testing.T) {
 			if len(crec.Inputs) != len(prec.Inputs) {
 				t.Fatalf("%d tuples, %d input vectors", len(crec.Inputs), len(prec.Inputs))
 			}
-			pin, cin := interp.New(pmod, interp.DefaultLimits), interp.New(cmod, interp.DefaultLimits)
+			pin, cin := refinterp.New(pmod, refinterp.DefaultLimits), refinterp.New(cmod, refinterp.DefaultLimits)
 			vectors := censusVectors(c, pmod.Funcs[0].Sig.Params, derive(1, tag("census "+key)))
 			for i, vec := range vectors {
 				var args []ir.DataValue

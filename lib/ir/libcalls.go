@@ -5,7 +5,7 @@ package ir
 // ir::LibCall and ir::KnownSymbol of Cranelift 0.135). Libcalls is the one
 // list of them: lib/harness provides their symbols to compiled code (and
 // its tests check harness.c's definitions against it), and the
-// interpreters, Cranelift's (lib/engine) and cliff's (lib/interp),
+// interpreters, Cranelift's (lib/engine) and cliff's (lib/refinterp),
 // compute the float ones.
 type Libcall struct {
 	// Name is CLIF's: "%CeilF32".

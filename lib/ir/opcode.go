@@ -61,7 +61,7 @@ type OpcodeInfo struct {
 	Doc     string
 	// Sem names what the opcode computes as a shape many opcodes share
 	// (int_binary, load, icmp, ...) and SemKernel the kernel filling it
-	// (add, u8, ...; often empty). Interpreters (lib/interp) dispatch on
+	// (add, u8, ...; often empty). Interpreters (lib/refinterp) dispatch on
 	// them. An empty Sem means no semantics is given: atomics,
 	// ISA-specific and exception-handling opcodes.
 	Sem       string

@@ -16,7 +16,7 @@
 //     on several machines), judges each case as soon as no input can add to
 //     it, and writes the verdicts.
 //
-// cliff's reference (executor ref: lib/interp, which shares no code with
+// cliff's reference (executor ref: lib/refinterp, which shares no code with
 // Cranelift) is a configuration like the others with one difference: when
 // it answered, its side is right (ReferenceSide), and a case where all of
 // Cranelift agrees against it is reference_divergent; when it did not

@@ -21,7 +21,7 @@ import (
 //   - divergent: configurations computed different values or traps; a
 //     silent miscompile, deterministic and tied to one input vector.
 //   - reference_divergent: every configuration of Cranelift that answered
-//     agrees, and cliff's reference (lib/interp, --arch ref) alone answers
+//     agrees, and cliff's reference (lib/refinterp, --arch ref) alone answers
 //     otherwise: a bug in what all of Cranelift shares, or in the
 //     reference; as certain as a divergence, but after it, since a
 //     divergence within Cranelift is the more direct lead.

@@ -31,7 +31,7 @@ func (s stake) configs() []record.Config {
 // signatures measure divergences against.
 //
 //   - A divergence is measured against cliff's own interpreter, the
-//     reference (lib/interp, `--arch ref`), first: the judge takes its
+//     reference (lib/refinterp, `--arch ref`), first: the judge takes its
 //     side whatever the vote, so it is the only reference needed, and it
 //     runs in process, the cheapest oracle there is. When the verdict had
 //     no reference, that stake adds it beside the cheapest of the

@@ -2,7 +2,7 @@
 // never happens on the case's inputs: CsmithEdge's guard pruning. cliff
 // guards every partial operation (lib/ub), so the optimiser only ever
 // sees the guarded forms: a division by `select (icmp eq y, 0), 1, y`,
-// never by y. Pruning runs the case once on cliff's reference (lib/interp,
+// never by y. Pruning runs the case once on cliff's reference (lib/refinterp,
 // what `cliff-run --arch ref` runs), records for each guard whether it
 // ever chose its substitute, and rewrites the operations whose guards
 // never did to take the raw value.

@@ -3,10 +3,10 @@ package prune
 import (
 	"fmt"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/record"
+	"cliff/lib/refinterp"
 	"cliff/lib/ub"
 )
 
@@ -30,11 +30,11 @@ func Pruned(mod *ir.Module) bool {
 // pruned instruction, whose bits would differ between targets. A tool
 // that rewrites the code upstream of a pruned operation (a reduction,
 // lib/reduce) checks its candidates with it.
-func Holds(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits) bool {
+func Holds(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp.Limits) bool {
 	if mod.Func(entry) == nil {
 		return false
 	}
-	in := interp.New(mod, lim)
+	in := refinterp.New(mod, lim)
 	nan := false
 	for _, f := range mod.Funcs {
 		var watch []ir.Inst

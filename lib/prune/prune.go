@@ -6,8 +6,8 @@ import (
 	"io"
 	"slices"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
+	"cliff/lib/refinterp"
 	"cliff/lib/ub"
 )
 
@@ -72,7 +72,7 @@ func percent(n, of int) string {
 // instructions (see the package doc). mod is changed in place only when
 // the pruned module answers every input as the guarded one did. The
 // error is a misuse (no such entry), never the case's behaviour.
-func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits) (Counts, error) {
+func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp.Limits) (Counts, error) {
 	cnt := Counts{Cases: 1}
 	if mod.Func(entry) == nil {
 		return cnt, fmt.Errorf("prune: no function %s in the module", entry)
@@ -180,8 +180,8 @@ type selectRef struct {
 // returns, per function and instruction, what the run showed (ran,
 // fired), by input the selects that ran on it, and the answers. ok is
 // false when the reference does not return on some input.
-func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, found [][]site) (shown [][]uint8, ranOn [][]selectRef, answers [][]ir.DataValue, ok bool) {
-	in := interp.New(mod, lim)
+func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp.Limits, found [][]site) (shown [][]uint8, ranOn [][]selectRef, answers [][]ir.DataValue, ok bool) {
+	in := refinterp.New(mod, lim)
 	shown = make([][]uint8, len(mod.Funcs))
 	ranOn = make([][]selectRef, len(inputs))
 	input := 0 // the input running
@@ -230,12 +230,12 @@ func observe(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.L
 
 // sameAnswers runs mod afresh on the inputs numbered again and reports
 // whether each returns want's answer.
-func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim interp.Limits, want [][]ir.DataValue, again []int) bool {
+func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp.Limits, want [][]ir.DataValue, again []int) bool {
 	subset := make([][]ir.DataValue, len(again))
 	for j, k := range again {
 		subset[j] = inputs[k]
 	}
-	got, ok := rerun(interp.New(mod, lim), entry, subset)
+	got, ok := rerun(refinterp.New(mod, lim), entry, subset)
 	if !ok || len(got) != len(again) {
 		return false
 	}
@@ -258,7 +258,7 @@ var rerun = run
 // run calls entry on every input and returns the results; ok is false
 // when one does not return (a trap, undefined behaviour, a limit, an
 // opcode the reference lacks, a panic of the reference).
-func run(in *interp.Interp, entry string, inputs [][]ir.DataValue) (answers [][]ir.DataValue, ok bool) {
+func run(in *refinterp.Interp, entry string, inputs [][]ir.DataValue) (answers [][]ir.DataValue, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			answers, ok = nil, false

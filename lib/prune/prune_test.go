@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/parser"
 	"cliff/lib/printer"
+	"cliff/lib/refinterp"
 	"cliff/lib/verify"
 )
 
@@ -148,7 +148,7 @@ func TestModule(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := text(mod)
-			got, err := Module(mod, "%main", args(t, mod, tc.inputs), interp.DefaultLimits)
+			got, err := Module(mod, "%main", args(t, mod, tc.inputs), refinterp.DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ block0(v0: i64, v1: i64):
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Module(mod, "%main", args(t, mod, [][]string{{"1", "1"}, {"1", "0"}}), interp.DefaultLimits)
+	got, err := Module(mod, "%main", args(t, mod, [][]string{{"1", "1"}, {"1", "0"}}), refinterp.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,20 +221,20 @@ block0(v0: i64, v1: i64):
 func TestRecheckPutsGuardsBack(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		again func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool)
+		again func(in *refinterp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool)
 	}{
-		{"undefined or trap", func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool) { return nil, false }},
-		{"another result", func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
+		{"undefined or trap", func(*refinterp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool) { return nil, false }},
+		{"another result", func(in *refinterp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
 			got, ok := run(in, entry, inputs)
 			got[0][0].Bytes[0] ^= 1
 			return got, ok
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func(saved func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
+			defer func(saved func(*refinterp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
 			rerun = tc.again
 			mod := mustParse(t, sdivGuarded)
-			got, err := Module(mod, "%main", args(t, mod, [][]string{{"7", "3"}}), interp.DefaultLimits)
+			got, err := Module(mod, "%main", args(t, mod, [][]string{{"7", "3"}}), refinterp.DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -320,7 +320,7 @@ block0(v0: f64x2):
 			if !Pruned(mod) {
 				t.Fatal("Pruned: false for a pruned module")
 			}
-			if got := Holds(mod, "%main", args(t, mod, tc.inputs), interp.DefaultLimits); got != tc.want {
+			if got := Holds(mod, "%main", args(t, mod, tc.inputs), refinterp.DefaultLimits); got != tc.want {
 				t.Errorf("Holds = %v, want %v", got, tc.want)
 			}
 		})
@@ -342,10 +342,10 @@ block0(v0: f32, v1: f32):
     return v8
 }
 `
-	defer func(saved func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
-	rerun = func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool) { return nil, false }
+	defer func(saved func(*refinterp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
+	rerun = func(*refinterp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool) { return nil, false }
 	mod := mustParse(t, twoNaNs)
-	got, err := Module(mod, "%main", args(t, mod, [][]string{{"0x1.0p0", "-0x1.0p1"}}), interp.DefaultLimits)
+	got, err := Module(mod, "%main", args(t, mod, [][]string{{"0x1.0p0", "-0x1.0p1"}}), refinterp.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,15 +377,15 @@ block2:
     return v0
 }
 `
-	defer func(saved func(*interp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
+	defer func(saved func(*refinterp.Interp, string, [][]ir.DataValue) ([][]ir.DataValue, bool)) { rerun = saved }(rerun)
 	var rechecked [][]ir.DataValue
-	rerun = func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
+	rerun = func(in *refinterp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
 		rechecked = inputs
 		return run(in, entry, inputs)
 	}
 	mod := mustParse(t, branchy)
 	inputs := args(t, mod, [][]string{{"9", "0", "0"}, {"9", "3", "1"}, {"5", "0", "0"}, {"8", "2", "1"}})
-	got, err := Module(mod, "%main", inputs, interp.DefaultLimits)
+	got, err := Module(mod, "%main", inputs, refinterp.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,13 +397,13 @@ block2:
 	}
 	// Their answers are held to their own inputs' answers: a wrong one
 	// for input 3 alone puts the guard back.
-	rerun = func(in *interp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
+	rerun = func(in *refinterp.Interp, entry string, inputs [][]ir.DataValue) ([][]ir.DataValue, bool) {
 		got, ok := run(in, entry, inputs)
 		got[len(got)-1][0].Bytes[0] ^= 1
 		return got, ok
 	}
 	mod = mustParse(t, branchy)
-	if got, err = Module(mod, "%main", inputs, interp.DefaultLimits); err != nil || got.Restored[Zero] != 1 {
+	if got, err = Module(mod, "%main", inputs, refinterp.DefaultLimits); err != nil || got.Restored[Zero] != 1 {
 		t.Errorf("restored %v (%v), want the zero guard back", got.Restored, err)
 	}
 }

@@ -64,7 +64,7 @@ const (
 	// ExecPulley is Pulley bytecode (the pulley* targets) run by
 	// cliff-pulley in pulley-interpreter.
 	ExecPulley = "pulley"
-	// ExecRef is cliff's own CLIF interpreter (lib/interp), which shares
+	// ExecRef is cliff's own CLIF interpreter (lib/refinterp), which shares
 	// no code with Cranelift: cliff-diff's reference when it answered.
 	ExecRef = "ref"
 )

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
-	"cliff/lib/interp"
 	"cliff/lib/iredit"
 	"cliff/lib/prune"
 	"cliff/lib/record"
+	"cliff/lib/refinterp"
 	"cliff/lib/ub"
 	"cliff/lib/verify"
 )
@@ -239,7 +239,7 @@ func prunedStillHolds(v *Candidate) bool {
 		return false
 	}
 	inputs, err := prune.Inputs(entry, v.Inputs)
-	return err == nil && prune.Holds(v.Module, entry.Name, inputs, interp.DefaultLimits)
+	return err == nil && prune.Holds(v.Module, entry.Name, inputs, refinterp.DefaultLimits)
 }
 
 func (t *Tester) invalid(err error) {

@@ -3,10 +3,10 @@ package refine
 import (
 	"fmt"
 
-	"cliff/lib/interp"
 	"cliff/lib/ir"
 	"cliff/lib/prune"
 	"cliff/lib/record"
+	"cliff/lib/refinterp"
 	"cliff/lib/ub"
 )
 
@@ -37,7 +37,7 @@ func Prune(mod *ir.Module, c *record.Case, opts Options) (bool, prune.Counts, er
 	if err != nil {
 		return false, prune.Counts{}, &InputError{err}
 	}
-	cnt, err := prune.Module(mod, entry, inputs, interp.DefaultLimits)
+	cnt, err := prune.Module(mod, entry, inputs, refinterp.DefaultLimits)
 	return true, cnt, err
 }
 

@@ -147,9 +147,9 @@ func expected(v *record.Verdict) string {
 		text := fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), ref[0].Output, configNames(ref))
 		switch {
 		case v.Failure() == record.OutcomeReferenceDivergent:
-			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift; every configuration of Cranelift that ran agrees on another. Either a part all of Cranelift shares is wrong (the mid-end, the documented semantics) or the reference is: check the instruction's documentation.\n"
+			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/refinterp), which shares no code with Cranelift; every configuration of Cranelift that ran agrees on another. Either a part all of Cranelift shares is wrong (the mid-end, the documented semantics) or the reference is: check the instruction's documentation.\n"
 		case hasReference(ref[0].Configs):
-			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/interp), which shares no code with Cranelift.\n"
+			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/refinterp), which shares no code with Cranelift.\n"
 		case !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }):
 			// One architecture against the interpreter: a tie that
 			// the interpreter wins, but nothing confirms it.

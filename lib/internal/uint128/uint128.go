@@ -10,7 +10,7 @@ package uint128
 import "math/bits"
 
 // Uint128 is an unsigned 128-bit integer: Hi*2^64 + Lo, its halves in
-// memory order (little-endian: Lo first). The zero value is 0. lib/interp
+// memory order (little-endian: Lo first). The zero value is 0. lib/refinterp
 // holds every integer lane as one.
 type Uint128 struct{ Lo, Hi uint64 }
 
