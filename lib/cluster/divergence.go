@@ -9,34 +9,35 @@ import (
 )
 
 // describeDifference says how a failing side's output on the verdict's
-// input differs from the reference's, in words that do not depend on the
-// values: for traps the trap code and whether the reference trapped too;
+// input differs from the expected side's, in words that do not depend on
+// the values: for traps the trap code and whether the expected side
+// trapped too;
 // for values, per output that differs its type and kind of difference
 // ("sign", "nan", "value"; for vectors "one lane …", "every lane …",
 // "some lanes"), e.g. "f64 sign, i8x16 one lane value".
-func describeDifference(ref, got string) string {
-	refTrap, refIsTrap := strings.CutPrefix(ref, "trap ")
+func describeDifference(want, got string) string {
+	wantTrap, wantIsTrap := strings.CutPrefix(want, "trap ")
 	gotTrap, gotIsTrap := strings.CutPrefix(got, "trap ")
 	switch {
-	case gotIsTrap && refIsTrap:
-		return "trap " + gotTrap + ", expected trap " + refTrap
+	case gotIsTrap && wantIsTrap:
+		return "trap " + gotTrap + ", expected trap " + wantTrap
 	case gotIsTrap:
 		return "unexpected trap " + gotTrap
-	case refIsTrap:
-		return "no trap, expected trap " + refTrap
-	case got == "" || ref == "":
+	case wantIsTrap:
+		return "no trap, expected trap " + wantTrap
+	case got == "" || want == "":
 		return "no output"
 	}
-	refVals, gotVals := strings.Split(ref, ", "), strings.Split(got, ", ")
-	if len(refVals) != len(gotVals) {
+	wantVals, gotVals := strings.Split(want, ", "), strings.Split(got, ", ")
+	if len(wantVals) != len(gotVals) {
 		return "a different number of outputs"
 	}
 	var kinds []string
-	for i := range refVals {
-		if refVals[i] == gotVals[i] {
+	for i := range wantVals {
+		if wantVals[i] == gotVals[i] {
 			continue
 		}
-		k := valueDifference(refVals[i], gotVals[i])
+		k := valueDifference(wantVals[i], gotVals[i])
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}

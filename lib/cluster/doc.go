@@ -18,8 +18,8 @@
 //     .isle rule line named in the message); a rejected function's "should
 //     be implemented in ISLE" as opcode.type; for a divergence, per output
 //     that differs its type and kind of difference (sign, NaN, one lane,
-//     lanes, value) against the reference (the interpreter's side, else
-//     the largest), for a trap its code and what the reference did.
+//     lanes, value) against the expected side (judge.ExpectedSide), for
+//     a trap its code and what the expected side did.
 //
 // A Clusterer takes verdicts one at a time and keeps, per signature, the
 // count, first and last sighting, a bounded list of members and the

@@ -190,13 +190,13 @@ var neededSetting = regexp.MustCompile(`([a-z_0-9]+=[a-z_0-9]+) \(needed\)`)
 // the finding is about (rule 3).
 func (k *Known) bySettings(v *record.Verdict) []string {
 	answers := answerSides(v)
-	ref := ReferenceSide(answers)
-	if ref < 0 {
+	exp := ExpectedSide(answers)
+	if exp < 0 {
 		return nil
 	}
 	var wrong []record.Config
 	for i, s := range answers {
-		if i != ref {
+		if i != exp {
 			wrong = append(wrong, s.Configs...)
 		}
 	}

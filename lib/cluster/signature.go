@@ -204,9 +204,10 @@ func failureDiagnostic(status record.Status, r *record.RunResult) string {
 	return d
 }
 
-// divergenceSignature is the signature of a divergence: the reference is
+// divergenceSignature is the signature of a divergence: the expected
+// side is judge.ExpectedSide's (cliff's reference when it answered, else
 // the answer the interpreter shares with at least one compiled
-// configuration, else the largest side (the interpreter's on a tie); the
+// configuration, else the largest side, the interpreter's on a tie); the
 // other answers are the failing side.
 func divergenceSignature(v *record.Verdict) Signature {
 	answers := answerSides(v)
@@ -214,21 +215,21 @@ func divergenceSignature(v *record.Verdict) Signature {
 	for _, s := range answers {
 		all = append(all, s.Configs...)
 	}
-	ref := judge.ReferenceSide(answers)
-	if ref < 0 {
+	exp := judge.ExpectedSide(answers)
+	if exp < 0 {
 		return Signature{Verdict: v.Verdict, Failing: "-", Blamed: []string{"-"}, Diagnostic: "no answers to compare"}
 	}
 	type wrong struct{ failing, diff string }
 	var wrongs []wrong
 	var failing []record.Config
 	for i, s := range answers {
-		if i == ref {
+		if i == exp {
 			continue
 		}
 		failing = append(failing, s.Configs...)
 		diff := "outputs differ"
 		if v.Input != nil {
-			diff = describeDifference(answers[ref].Output, s.Output)
+			diff = describeDifference(answers[exp].Output, s.Output)
 		}
 		r, _ := abstractConfigs(s.Configs, all)
 		wrongs = append(wrongs, wrong{r, diff})
@@ -249,7 +250,7 @@ func divergenceSignature(v *record.Verdict) Signature {
 }
 
 // answerSides are the sides of a divergent verdict that answered (ran to
-// an output or a trap), among which the judge picks the reference.
+// an output or a trap), among which the judge picks the expected one.
 func answerSides(v *record.Verdict) []record.Side {
 	var out []record.Side
 	for _, s := range v.Sides {
@@ -260,10 +261,10 @@ func answerSides(v *record.Verdict) []record.Side {
 	return out
 }
 
-// ReferenceSide returns the index among a divergent verdict's sides of
-// the answer taken as right (judge.ReferenceSide), or -1 when no side
+// ExpectedSide returns the index among a divergent verdict's sides of
+// the answer taken as right (judge.ExpectedSide), or -1 when no side
 // answered.
-func ReferenceSide(sides []record.Side) int { return judge.ReferenceSide(sides) }
+func ExpectedSide(sides []record.Side) int { return judge.ExpectedSide(sides) }
 
 func hasInterpreter(cs []record.Config) bool {
 	return slices.ContainsFunc(cs, func(c record.Config) bool { return c.Executor == record.ExecInterp })

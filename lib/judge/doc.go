@@ -18,7 +18,7 @@
 //
 // cliff's reference (executor ref: lib/refinterp, which shares no code with
 // Cranelift) is a configuration like the others with one difference: when
-// it answered, its side is right (ReferenceSide), and a case where all of
+// it answered, its side is right (ExpectedSide), and a case where all of
 // Cranelift agrees against it is reference_divergent; when it did not
 // answer, it is left out, never blamed on Cranelift.
 package judge

@@ -13,15 +13,15 @@ import (
 func TestFailing(t *testing.T) {
 	x86Size := record.Config{Arch: "x86_64", OptLevel: "speed_and_size", Executor: record.ExecNative}
 	tests := []struct {
-		name      string
-		results   []record.RunResult
-		failing   []string // per failing side, its configurations joined by " "
-		reference string   // "" when none
+		name     string
+		results  []record.RunResult
+		failing  []string // per failing side, its configurations joined by " "
+		expected string   // "" when none
 	}{
 		{
-			name:      "consistent: nothing fails, the answer is the reference",
-			results:   []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashA, "i32 0x1")},
-			reference: "x86_64/speed/native riscv64/none/qemu",
+			name:     "consistent: nothing fails, the answer is the expected one",
+			results:  []record.RunResult{ok(x86Speed, hashA, "i32 0x1"), ok(riscv, hashA, "i32 0x1")},
+			expected: "x86_64/speed/native riscv64/none/qemu",
 		},
 		{
 			name: "divergent: the minority of architectures fails against the majority, interpreter or not",
@@ -29,8 +29,8 @@ func TestFailing(t *testing.T) {
 				ok(interp, hashA, "i32 0x1"),
 				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashB, "i32 0x2"), ok(x86Size, hashB, "i32 0x2"),
 			},
-			failing:   []string{"x86_64/none/interp"},
-			reference: "x86_64/speed/native riscv64/none/qemu x86_64/speed_and_size/native",
+			failing:  []string{"x86_64/none/interp"},
+			expected: "x86_64/speed/native riscv64/none/qemu x86_64/speed_and_size/native",
 		},
 		{
 			name: "divergent: one architecture's opt levels are one voice against the interpreter's",
@@ -38,16 +38,16 @@ func TestFailing(t *testing.T) {
 				ok(interp, hashA, "i32 0x1"),
 				ok(x86Speed, hashB, "i32 0x2"), ok(x86None, hashB, "i32 0x2"), ok(x86Size, hashB, "i32 0x2"),
 			},
-			failing:   []string{"x86_64/speed/native x86_64/none/native x86_64/speed_and_size/native"},
-			reference: "x86_64/none/interp",
+			failing:  []string{"x86_64/speed/native x86_64/none/native x86_64/speed_and_size/native"},
+			expected: "x86_64/none/interp",
 		},
 		{
-			name: "divergent with a tie: the interpreter's side is the reference",
+			name: "divergent with a tie: the interpreter's side is the expected one",
 			results: []record.RunResult{
 				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashA, "i32 0x1"), ok(interp, hashA, "i32 0x1"), ok(x86None, hashB, "i32 0x2"),
 			},
-			failing:   []string{"x86_64/speed/native x86_64/none/native"},
-			reference: "riscv64/none/qemu x86_64/none/interp",
+			failing:  []string{"x86_64/speed/native x86_64/none/native"},
+			expected: "riscv64/none/qemu x86_64/none/interp",
 		},
 		{
 			name: "divergent with the reference: it is right, whatever the vote",
@@ -55,33 +55,33 @@ func TestFailing(t *testing.T) {
 				ok(x86Speed, hashB, "i32 0x2"), ok(riscv, hashB, "i32 0x2"), ok(interp, hashB, "i32 0x2"),
 				ok(arm, hashA, "i32 0x1"), ok(ref, hashA, "i32 0x1"),
 			},
-			failing:   []string{"x86_64/speed/native riscv64/none/qemu x86_64/none/interp"},
-			reference: "aarch64/speed/qemu ref/none/ref",
+			failing:  []string{"x86_64/speed/native riscv64/none/qemu x86_64/none/interp"},
+			expected: "aarch64/speed/qemu ref/none/ref",
 		},
 		{
 			name: "reference_divergent: all of Cranelift is the failing side",
 			results: []record.RunResult{
 				ok(x86Speed, hashB, "i32 0x2"), ok(interp, hashB, "i32 0x2"), ok(ref, hashA, "i32 0x1"),
 			},
-			failing:   []string{"x86_64/speed/native x86_64/none/interp"},
-			reference: "ref/none/ref",
+			failing:  []string{"x86_64/speed/native x86_64/none/interp"},
+			expected: "ref/none/ref",
 		},
 		{
-			name: "a reference that did not answer is no reference",
+			name: "a reference that did not answer is not the expected side",
 			results: []record.RunResult{
 				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"),
 				failed(ref, record.StatusUnsupported, "reference: unsupported"),
 			},
-			failing:   []string{"riscv64/none/qemu"},
-			reference: "x86_64/speed/native x86_64/none/native",
+			failing:  []string{"riscv64/none/qemu"},
+			expected: "x86_64/speed/native x86_64/none/native",
 		},
 		{
 			name: "divergent three ways: each minority answer is a failing side",
 			results: []record.RunResult{
 				ok(x86Speed, hashA, "i32 0x1"), ok(x86None, hashA, "i32 0x1"), ok(riscv, hashB, "i32 0x2"), ok(arm, "00000000000000cc", "i32 0x3"),
 			},
-			failing:   []string{"riscv64/none/qemu", "aarch64/speed/qemu"},
-			reference: "x86_64/speed/native x86_64/none/native",
+			failing:  []string{"riscv64/none/qemu", "aarch64/speed/qemu"},
+			expected: "x86_64/speed/native x86_64/none/native",
 		},
 		{
 			name: "a compile crash fails against the answers, not the other failures",
@@ -89,17 +89,17 @@ func TestFailing(t *testing.T) {
 				ok(x86Speed, hashA, "i32 0x1"), failed(riscv, record.StatusCompileCrash, "panic"),
 				failed(arm, record.StatusTimeout, "timed out"), ok(interp, hashA, "i32 0x1"),
 			},
-			failing:   []string{"riscv64/none/qemu"},
-			reference: "x86_64/speed/native x86_64/none/interp",
+			failing:  []string{"riscv64/none/qemu"},
+			expected: "x86_64/speed/native x86_64/none/interp",
 		},
 		{
-			name:      "crashes on two signals are two failing sides",
-			results:   []record.RunResult{crashed(arm, "SIGSEGV"), crashed(riscv, "SIGILL"), ok(x86Speed, hashA, "i32 0x1")},
-			failing:   []string{"aarch64/speed/qemu", "riscv64/none/qemu"},
-			reference: "x86_64/speed/native",
+			name:     "crashes on two signals are two failing sides",
+			results:  []record.RunResult{crashed(arm, "SIGSEGV"), crashed(riscv, "SIGILL"), ok(x86Speed, hashA, "i32 0x1")},
+			failing:  []string{"aarch64/speed/qemu", "riscv64/none/qemu"},
+			expected: "x86_64/speed/native",
 		},
 		{
-			name:    "no answer: no reference",
+			name:    "no answer: no expected side",
 			results: []record.RunResult{failed(interp, record.StatusStackOverflow, "stack"), failed(riscv, record.StatusUnsupported, "no")},
 			failing: []string{"x86_64/none/interp"},
 		},
@@ -114,7 +114,7 @@ func TestFailing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := Case(&record.Case{ID: "0123456789abcdef", CLIF: "function %f() {\nblock0:\n    return\n}\n", Results: tt.results})
-			failing, reference := Failing(&v)
+			failing, expected := Failing(&v)
 			var got []string
 			for _, s := range failing {
 				got = append(got, names(s))
@@ -123,12 +123,12 @@ func TestFailing(t *testing.T) {
 				t.Errorf("failing %q, want %q (verdict: %s)", got, tt.failing, v.Summary)
 			}
 			switch {
-			case reference == nil && tt.reference != "":
-				t.Errorf("no reference, want %q", tt.reference)
-			case reference != nil && names(*reference) != tt.reference:
-				t.Errorf("reference %q, want %q", names(*reference), tt.reference)
-			case reference != nil && !slices.ContainsFunc(v.Sides, func(s record.Side) bool { return &s.Configs[0] == &reference.Configs[0] }):
-				t.Errorf("reference is not one of the verdict's sides")
+			case expected == nil && tt.expected != "":
+				t.Errorf("no expected side, want %q", tt.expected)
+			case expected != nil && names(*expected) != tt.expected:
+				t.Errorf("expected side %q, want %q", names(*expected), tt.expected)
+			case expected != nil && !slices.ContainsFunc(v.Sides, func(s record.Side) bool { return &s.Configs[0] == &expected.Configs[0] }):
+				t.Errorf("the expected side is not one of the verdict's sides")
 			}
 		})
 	}
@@ -175,12 +175,12 @@ func TestConfigName(t *testing.T) {
 	}
 }
 
-// TestReferenceSideInterpreterWithCompany: the interpreter's answer,
-// shared by a compiled configuration, is the reference even against a
-// larger side (the rule cliff-cluster's signatures and cliff-locate's
-// references use too); alone, it is not, unless the other side is no
+// TestExpectedSideInterpreterWithCompany: the interpreter's answer,
+// shared by a compiled configuration, is the expected one even against
+// a larger side (the rule cliff-cluster's signatures and cliff-locate's
+// passing configurations use too); alone, it is not, unless the other side is no
 // more architectures than it.
-func TestReferenceSideInterpreterWithCompany(t *testing.T) {
+func TestExpectedSideInterpreterWithCompany(t *testing.T) {
 	interp := record.Config{Arch: "interp", OptLevel: "none", Executor: record.ExecInterp}
 	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative}
 	rv := record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu}
@@ -190,14 +190,14 @@ func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 		{Configs: []record.Config{rv, arm, s390}, Status: record.StatusOK},
 		{Configs: []record.Config{interp, x86}, Status: record.StatusOK},
 	}
-	if got := ReferenceSide(withCompany); got != 1 {
+	if got := ExpectedSide(withCompany); got != 1 {
 		t.Errorf("interpreter with company: side %d, want 1", got)
 	}
 	alone := []record.Side{
 		{Configs: []record.Config{rv, arm, s390}, Status: record.StatusOK},
 		{Configs: []record.Config{interp}, Status: record.StatusOK},
 	}
-	if got := ReferenceSide(alone); got != 0 {
+	if got := ExpectedSide(alone); got != 0 {
 		t.Errorf("interpreter alone: side %d, want 0", got)
 	}
 	// One target's three opt levels against the interpreter: one
@@ -207,7 +207,7 @@ func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 		{Configs: []record.Config{rvAt("none"), rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
 		{Configs: []record.Config{interp}, Status: record.StatusOK},
 	}
-	if got := ReferenceSide(oneTarget); got != 1 {
+	if got := ExpectedSide(oneTarget); got != 1 {
 		t.Errorf("one target's opt levels against the interpreter: side %d, want 1", got)
 	}
 	// Architectures outvote opt levels: two targets at one level against
@@ -216,7 +216,7 @@ func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 		{Configs: []record.Config{rvAt("none"), rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
 		{Configs: []record.Config{x86, arm}, Status: record.StatusOK},
 	}
-	if got := ReferenceSide(twoArches); got != 1 {
+	if got := ExpectedSide(twoArches); got != 1 {
 		t.Errorf("two architectures against one at three levels: side %d, want 1", got)
 	}
 	// Within one architecture, the opt levels that agree win.
@@ -224,10 +224,10 @@ func TestReferenceSideInterpreterWithCompany(t *testing.T) {
 		{Configs: []record.Config{rvAt("none")}, Status: record.StatusOK},
 		{Configs: []record.Config{rvAt("speed"), rvAt("speed_and_size")}, Status: record.StatusOK},
 	}
-	if got := ReferenceSide(levels); got != 1 {
+	if got := ExpectedSide(levels); got != 1 {
 		t.Errorf("one level against two of one architecture: side %d, want 1", got)
 	}
-	if got := ReferenceSide([]record.Side{{Configs: []record.Config{x86}, Status: record.StatusCrash}}); got != -1 {
+	if got := ExpectedSide([]record.Side{{Configs: []record.Config{x86}, Status: record.StatusCrash}}); got != -1 {
 		t.Errorf("no answer: side %d, want -1", got)
 	}
 }

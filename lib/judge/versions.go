@@ -17,13 +17,13 @@ import (
 // (Failing); it is right when its configurations answered on the side
 // taken as right and none failed. Failures all versions share, and runs
 // of one version, keep their verdict. The versions' configurations of
-// one backend are one voice in ReferenceSide, as its opt levels are, so
-// old versions cannot outvote the reference.
+// one backend are one voice in ExpectedSide, as its opt levels are, so
+// old versions cannot outvote the expected side.
 func versionVerdict(v *record.Verdict) {
 	if !IsCraneliftFailure(v.Verdict) {
 		return
 	}
-	failing, reference := Failing(v)
+	failing, expected := Failing(v)
 	var labels []string
 	bad, right := map[string]bool{}, map[string]bool{}
 	for _, s := range v.Sides {
@@ -41,8 +41,8 @@ func versionVerdict(v *record.Verdict) {
 			bad[c.Cranelift] = true
 		}
 	}
-	if reference != nil {
-		for _, c := range reference.Configs {
+	if expected != nil {
+		for _, c := range expected.Configs {
 			right[c.Cranelift] = true
 		}
 	}

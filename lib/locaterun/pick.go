@@ -64,7 +64,7 @@ func pickStakes(v *record.Verdict) []stake {
 		return nil
 	}
 	fail := cheapest(fails)
-	r := cluster.ReferenceSide(v.Sides)
+	r := cluster.ExpectedSide(v.Sides)
 	if r < 0 {
 		return []stake{{failing: fail}}
 	}

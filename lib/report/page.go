@@ -85,29 +85,29 @@ func regenerate(c *record.Case) string {
 	return s
 }
 
-// failingSides are the sides of the verdict that failed, and reference is
+// failingSides are the sides of the verdict that failed, and expected is
 // the side taken as right (nil for crashes: every side that did not fail).
-func failingSides(v *record.Verdict) (failing []record.Side, reference []record.Side) {
+func failingSides(v *record.Verdict) (failing []record.Side, expected []record.Side) {
 	if divergence(v.Failure()) {
-		ref := cluster.ReferenceSide(v.Sides)
+		exp := cluster.ExpectedSide(v.Sides)
 		for i, s := range v.Sides {
 			switch {
-			case i == ref:
-				reference = append(reference, s)
+			case i == exp:
+				expected = append(expected, s)
 			case s.Status == record.StatusOK || s.Status == record.StatusTrap:
 				failing = append(failing, s)
 			}
 		}
-		return failing, reference
+		return failing, expected
 	}
 	for _, s := range v.Sides {
 		if string(s.Status) == string(v.Failure()) {
 			failing = append(failing, s)
 		} else if s.Status == record.StatusOK || s.Status == record.StatusTrap {
-			reference = append(reference, s)
+			expected = append(expected, s)
 		}
 	}
-	return failing, reference
+	return failing, expected
 }
 
 // divergence reports whether a verdict is about answers that differ: a
@@ -138,19 +138,19 @@ func expected(v *record.Verdict) string {
 	if v == nil {
 		return "Not known: the cluster record carries no verdict.\n"
 	}
-	_, ref := failingSides(v)
+	_, expected := failingSides(v)
 	switch v.Failure() {
 	case record.OutcomeDivergent, record.OutcomeReferenceDivergent:
-		if len(ref) == 0 {
+		if len(expected) == 0 {
 			return "Not known.\n"
 		}
-		text := fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), ref[0].Output, configNames(ref))
+		text := fmt.Sprintf("%s returns\n\n    %s\n\nas on %s.\n", call(v), expected[0].Output, configNames(expected))
 		switch {
 		case v.Failure() == record.OutcomeReferenceDivergent:
 			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/refinterp), which shares no code with Cranelift; every configuration of Cranelift that ran agrees on another. Either a part all of Cranelift shares is wrong (the mid-end, the documented semantics) or the reference is: check the instruction's documentation.\n"
-		case hasReference(ref[0].Configs):
+		case hasReference(expected[0].Configs):
 			text += "\nThis is the answer of cliff's reference interpreter (ref, lib/refinterp), which shares no code with Cranelift.\n"
-		case !slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }):
+		case !slices.ContainsFunc(expected[0].Configs, func(c record.Config) bool { return c.Executor != record.ExecInterp }):
 			// One architecture against the interpreter: a tie that
 			// the interpreter wins, but nothing confirms it.
 			text += "\nOnly Cranelift's interpreter gives this answer and no other target was run to confirm it: check it by hand (the interpreter has bugs of its own), or run the case on another target.\n"
@@ -158,7 +158,7 @@ func expected(v *record.Verdict) string {
 		return text
 	case record.OutcomeCompileCrash, record.OutcomeCompileError:
 		var compiled []record.Side
-		for _, s := range ref {
+		for _, s := range expected {
 			s.Configs = slices.DeleteFunc(slices.Clone(s.Configs), func(c record.Config) bool {
 				return c.Executor == record.ExecInterp || c.Executor == record.ExecRef
 			})
@@ -171,9 +171,9 @@ func expected(v *record.Verdict) string {
 		}
 		return fmt.Sprintf("The module compiles, as on %s.\n", configNames(compiled))
 	case record.OutcomeCrash:
-		return fmt.Sprintf("The compiled code runs without a signal, as on %s.\n", configNames(ref))
+		return fmt.Sprintf("The compiled code runs without a signal, as on %s.\n", configNames(expected))
 	case record.OutcomeTimeout:
-		return fmt.Sprintf("Every input finishes in time, as on %s.\n", configNames(ref))
+		return fmt.Sprintf("Every input finishes in time, as on %s.\n", configNames(expected))
 	}
 	return "\n"
 }
@@ -357,7 +357,7 @@ func orUnknown(s string) string {
 }
 
 // runArches are the architectures cliff-run should check the test file
-// on: the failing ones and those of the reference.
+// on: the failing ones and those of the expected side.
 func runArches(v *record.Verdict) []string {
 	if v == nil {
 		return []string{"all"}
@@ -391,7 +391,7 @@ func entryName(c *record.Case) string {
 // (lib/filetest, as cliff-locate writes reduced files): "test compile"
 // for a failure to compile, else "test run" (and "test interpret" when
 // the interpreter is on either side) with run lines expecting the
-// reference's answers; a target per failing architecture (its opt level
+// expected side's answers; a target per failing architecture (its opt level
 // none when it fails there) and one that passes.
 func TestFile(e Entry) string {
 	if e.Location != nil && e.Location.Repro != "" {
@@ -411,7 +411,7 @@ func filetestOf(v *record.Verdict, symptom string, notes []string) string {
 	if err != nil {
 		return fmt.Sprintf("; %s\n; the case does not parse: %v\n", symptom, err)
 	}
-	failingS, refS := failingSides(v)
+	failingS, expS := failingSides(v)
 	spec := filetest.Spec{Module: mod, Entry: entryName(v.Case), Symptom: symptom, Notes: notes,
 		Compile: v.Failure() == record.OutcomeCompileCrash || v.Failure() == record.OutcomeCompileError}
 	var failing []record.Config
@@ -419,14 +419,14 @@ func filetestOf(v *record.Verdict, symptom string, notes []string) string {
 		failing = append(failing, side.Configs...)
 	}
 	spec.Failing = onePerArch(failing)
-	if len(refS) > 0 {
-		spec.Passing = passingTargets(refS[0].Configs, spec.Failing)
+	if len(expS) > 0 {
+		spec.Passing = passingTargets(expS[0].Configs, spec.Failing)
 	}
-	for _, i := range runInputs(v, refS) {
+	for _, i := range runInputs(v, expS) {
 		run, note, err := filetest.RunOf(v.Case, failing, i)
-		if run == nil && err == nil && v.Input != nil && i == *v.Input && refS[0].Output != "" {
-			// The verdict names the reference's answer itself.
-			run, note, err = filetest.RunWith(v.Case.Inputs[i], refS[0].Output)
+		if run == nil && err == nil && v.Input != nil && i == *v.Input && expS[0].Output != "" {
+			// The verdict names the expected answer itself.
+			run, note, err = filetest.RunWith(v.Case.Inputs[i], expS[0].Output)
 		}
 		switch {
 		case err != nil:
@@ -460,14 +460,14 @@ func onePerArch(cs []record.Config) []record.Config {
 	return out
 }
 
-// passingTargets is one compiled configuration of the reference side on
+// passingTargets is one compiled configuration of the expected side on
 // an architecture no failing one has (else the first compiled one), and
 // the interpreter when it is on that side. cliff's reference is no
 // target of a Cranelift filetest: its answer is in the run lines.
-func passingTargets(ref, failing []record.Config) []record.Config {
+func passingTargets(expected, failing []record.Config) []record.Config {
 	var out []record.Config
 	var compiled []record.Config
-	for _, c := range ref {
+	for _, c := range expected {
 		switch c.Executor {
 		case record.ExecRef:
 		case record.ExecInterp:
@@ -489,9 +489,10 @@ func passingTargets(ref, failing []record.Config) []record.Config {
 
 // runInputs are the inputs the file's run lines are about: for a
 // divergence the one it shows on; for a crash or a timeout (run-time
-// failures with no one input named) every input the reference answered.
-func runInputs(v *record.Verdict, ref []record.Side) []int {
-	if len(ref) == 0 {
+// failures with no one input named) every input the expected side
+// answered.
+func runInputs(v *record.Verdict, expected []record.Side) []int {
+	if len(expected) == 0 {
 		return nil
 	}
 	switch v.Failure() {
@@ -501,7 +502,7 @@ func runInputs(v *record.Verdict, ref []record.Side) []int {
 		}
 	case record.OutcomeCrash, record.OutcomeTimeout:
 		for _, r := range v.Case.Results {
-			if slices.ContainsFunc(ref[0].Configs, func(c record.Config) bool { return c.String() == r.Config.String() }) && len(r.Outputs) > 0 {
+			if slices.ContainsFunc(expected[0].Configs, func(c record.Config) bool { return c.String() == r.Config.String() }) && len(r.Outputs) > 0 {
 				var out []int
 				for i := range r.Outputs {
 					if i < len(v.Case.Inputs) {
