@@ -78,18 +78,18 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	// Eight candidates per engine run: one object and one executable per
 	// configuration for all of them, several times cheaper than one each.
 	tester.Batch = 8
-	if len(st.finalRefs) > 0 {
+	if len(st.finalPassing) > 0 {
 		// The file's passing targets must pass on every candidate kept,
 		// as they did on the original: a compile failure is reduced on its
 		// failing configuration alone, which would let a setting they need
 		// go (issue 27: enable_llvm_abi_extensions, and x86_64 failing the
 		// reduced file on its i128 param).
-		tester.Passing = func(c *reduce.Candidate) []record.Config { return finalRefs(st, c) }
+		tester.Passing = func(c *reduce.Candidate) []record.Config { return finalPassing(st, c) }
 		if ok, err := tester.Holds1(ctx, cand); err != nil {
 			return nil, err
 		} else if !ok {
 			tester.Passing = nil
-			loc.Notes = append(loc.Notes, fmt.Sprintf("%s failed on the original case run alone: reduction does not keep it passing", configNames(finalRefs(st, cand))))
+			loc.Notes = append(loc.Notes, fmt.Sprintf("%s failed on the original case run alone: reduction does not keep it passing", configNames(finalPassing(st, cand))))
 		}
 	}
 
@@ -135,7 +135,7 @@ func (l *locator) locate(ctx context.Context, t target) (*record.Location, error
 	if err != nil {
 		return nil, err
 	}
-	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced), finalRefs(st, reduced)); err != nil {
+	if loc.Repro, err = reproFile(final, reduced, want, reproNotes(t, cand, reduced), finalPassing(st, reduced)); err != nil {
 		return nil, fmt.Errorf("the reduced file: %w", err)
 	}
 	path := l.opts.reproPath(record.HashString(want), loc.Repro)
@@ -234,10 +234,11 @@ func (l *locator) reproduce(ctx context.Context, o *engineOracle, v *record.Verd
 }
 
 // finalVerdict runs the reduced candidate once more and judges it: the
-// verdict the filetest is made of (its reference answers are the run
-// lines' expected values). It must still show the signature on its own
-// configurations; the stake's final references (a passing target for a
-// compile failure) join a second run, whose verdict is the one returned.
+// verdict the filetest is made of (its expected side's answers are the
+// run lines' expected values). It must still show the signature on its
+// own configurations; the stake's final passing configurations (a
+// passing target for a compile failure) join a second run, whose verdict
+// is the one returned.
 func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, id string, st stake) (*record.Verdict, error) {
 	rc := c.Case(id)
 	if err := l.eng.Run(ctx, []*record.Case{rc}, c.Configs); err != nil {
@@ -246,7 +247,7 @@ func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, i
 	if got := oneLine(signature(rc)); got != want {
 		return nil, fmt.Errorf("the reduced case shows %q on its last run, not %q (a flaky failure?)", got, want)
 	}
-	if refs := finalRefs(st, c); len(refs) > 0 {
+	if refs := finalPassing(st, c); len(refs) > 0 {
 		rc.Results = nil
 		if err := l.eng.Run(ctx, []*record.Case{rc}, append(slices.Clone(c.Configs), refs...)); err != nil {
 			return nil, err
@@ -256,12 +257,12 @@ func (l *locator) finalVerdict(ctx context.Context, c *reduce.Candidate, want, i
 	return &v, nil
 }
 
-// finalRefs are the stake's final references as they run with a
-// candidate: with the settings reduction kept on its failing
+// finalPassing are the stake's final passing configurations as they run
+// with a candidate: with the settings reduction kept on its failing
 // configuration.
-func finalRefs(st stake, c *reduce.Candidate) []record.Config {
-	refs := make([]record.Config, len(st.finalRefs))
-	for i, r := range st.finalRefs {
+func finalPassing(st stake, c *reduce.Candidate) []record.Config {
+	refs := make([]record.Config, len(st.finalPassing))
+	for i, r := range st.finalPassing {
 		r.Flags = slices.Clone(r.Flags)
 		r.Settings = slices.Clone(c.Configs[0].Settings)
 		refs[i] = r
@@ -381,9 +382,9 @@ func reproNotes(t target, before, after *reduce.Candidate) []string {
 
 // reproFile renders the reduced case as a Cranelift filetest from its
 // last verdict: test compile for a compile failure, else a run line on
-// the failing input expecting the reference's answer (the interpreter's,
-// else the agreeing majority's), or a note when the reference traps or is
-// unclear. A configuration of passed (those that passed on the original
+// the failing input expecting the expected side's answer (cliff's
+// reference's, else the interpreter's, else the agreeing majority's), or
+// a note when the expected side traps or is unclear. A configuration of passed (those that passed on the original
 // case) that fails on the reduced one is left out, with a note: the file
 // says "fails" only where the original failed.
 func reproFile(v *record.Verdict, c *reduce.Candidate, symptom string, notes []string, passed []record.Config) (string, error) {

@@ -24,7 +24,7 @@ func TestPickStakes(t *testing.T) {
 		v    record.Verdict
 		want [][]string // per stake: the configurations, then "final:" ones
 	}{
-		{"divergence without the reference or the interpreter: the reference first, then interp as the second reference, else another arch",
+		{"divergence without the reference or the interpreter: the reference first, then interp as the second passing configuration, else another arch",
 			record.Verdict{Verdict: record.OutcomeDivergent, Sides: []record.Side{
 				{Configs: append(slices.Clone(x86), s390...), Status: record.StatusOK},
 				{Configs: rv, Status: record.StatusOK}}},
@@ -41,7 +41,7 @@ func TestPickStakes(t *testing.T) {
 				{Configs: []record.Config{cfg("ref", "none", "ref")}, Status: record.StatusOK},
 				{Configs: append(slices.Clone(rv), x86...), Status: record.StatusOK}}},
 			[][]string{{"x86_64/none/native", "ref/none/ref"}}},
-		{"compile crash: the failing config alone, a native reference for the last run",
+		{"compile crash: the failing config alone, a native passing configuration for the last run",
 			record.Verdict{Verdict: record.OutcomeCompileCrash, Sides: []record.Side{
 				{Configs: rv, Status: record.StatusCompileCrash},
 				{Configs: x86, Status: record.StatusOK}}},
@@ -51,7 +51,7 @@ func TestPickStakes(t *testing.T) {
 				{Configs: x86[:1], Status: record.StatusCompileCrash},
 				{Configs: append(slices.Clone(x86[1:]), rv...), Status: record.StatusOK}}},
 			[][]string{{"x86_64/none/native", "final:riscv64/none/qemu"}}},
-		{"run-time crash with only QEMU references: none",
+		{"run-time crash with only QEMU passing configurations: none",
 			record.Verdict{Verdict: record.OutcomeCrash, Sides: []record.Side{
 				{Configs: x86, Status: record.StatusCrash},
 				{Configs: rv, Status: record.StatusOK}}},
@@ -64,7 +64,7 @@ func TestPickStakes(t *testing.T) {
 				for _, c := range st.configs() {
 					names = append(names, c.String())
 				}
-				for _, c := range st.finalRefs {
+				for _, c := range st.finalPassing {
 					names = append(names, "final:"+c.String())
 				}
 				got = append(got, names)

@@ -69,24 +69,24 @@ func TestReproFileKeepsFailingSet(t *testing.T) {
 	}
 }
 
-// TestFinalRefs: the final references run with the settings reduction
+// TestFinalPassing: the final passing configurations run with the settings reduction
 // kept on the failing configuration, the same on every candidate the
 // tester checks (Tester.Passing) and on the last run, and share no slice
 // with the stake.
-func TestFinalRefs(t *testing.T) {
+func TestFinalPassing(t *testing.T) {
 	x86 := record.Config{Arch: "x86_64", OptLevel: "none", Executor: record.ExecNative, Flags: []string{"has_sse41"}, Settings: []string{"regalloc_algorithm=single_pass"}}
 	riscv := record.Config{Arch: "riscv64", OptLevel: "none", Executor: record.ExecQemu, Settings: []string{"enable_llvm_abi_extensions=true"}}
-	st := stake{failing: riscv, finalRefs: []record.Config{x86}}
+	st := stake{failing: riscv, finalPassing: []record.Config{x86}}
 	c := &reduce.Candidate{Configs: []record.Config{riscv}}
-	refs := finalRefs(st, c)
+	refs := finalPassing(st, c)
 	if len(refs) != 1 || refs[0].String() != "x86_64/none/native:has_sse41+enable_llvm_abi_extensions=true" {
-		t.Fatalf("final references %v", refs)
+		t.Fatalf("final passing configurations %v", refs)
 	}
 	refs[0].Flags[0], refs[0].Settings[0] = "x", "y"
-	if st.finalRefs[0].Flags[0] != "has_sse41" || c.Configs[0].Settings[0] != "enable_llvm_abi_extensions=true" {
-		t.Error("finalRefs shares slices with the stake or the candidate")
+	if st.finalPassing[0].Flags[0] != "has_sse41" || c.Configs[0].Settings[0] != "enable_llvm_abi_extensions=true" {
+		t.Error("finalPassing shares slices with the stake or the candidate")
 	}
-	if refs := finalRefs(stake{failing: riscv}, c); len(refs) != 0 {
-		t.Errorf("a stake without final references gave %v", refs)
+	if refs := finalPassing(stake{failing: riscv}, c); len(refs) != 0 {
+		t.Errorf("a stake without final passing configurations gave %v", refs)
 	}
 }
