@@ -72,10 +72,11 @@ tell failing from passing runs, "*" for every architecture. K: the panic or
 error message with value numbers, numbers, paths, crate versions and build
 hashes erased, and the panic site (an ISLE panic's .isle rule line); a
 missing lowering as opcode.type; for a divergence, per differing output its
-type and kind of difference against the reference (the interpreter's
-answer when a compiled configuration shares it, else the largest side):
-sign, nan, one lane, every lane, some lanes, value, a trap and what the
-reference did. A record carries the signature, its parts (failing_configs,
+type and kind of difference against the expected side (cliff's
+reference's answer, else the interpreter's when a compiled configuration
+shares it, else the largest side, as cliff-diff takes it): sign, nan, one
+lane, every lane, some lanes, value, a trap and what the expected side
+did. A record carries the signature, its parts (failing_configs,
 diagnostic) and hash, the count, first and last seen (when cliff-cluster
 read them), up to --max-members member IDs and the representative: the
 member with the fewest instructions, then the simplest control flow, then

@@ -44,8 +44,9 @@ cliff-cluster, each failing verdict from cliff-diff, or each failing
 function of a .clif file with target and "; run:" lines), cliff-locate
 
   1. picks the configurations at stake: the cheapest failing one and a
-     reference (the side the cluster signature is measured against),
-     and re-runs the case on them to fix the signature to keep;
+     passing one from the expected side (the side the cluster signature
+     is measured against), and re-runs the case on them to fix the
+     signature to keep;
   2. localises the failure as the CLIR paper does: execution barriers
      after call sites (function), at block ends (block), then semantic
      substitution of each result of the suspect block (instruction),
@@ -56,8 +57,8 @@ function of a .clif file with target and "; run:" lines), cliff-locate
   4. writes a location record (function, block, instruction, the level
      reached, the signature, the reduced file) and, with -d DIR, the
      reduced file as DIR/SIGNATUREHASH.clif: "test compile" for a compile
-     failure, else "test run" with "; run:" lines expecting the reference's
-     answers, the failing targets and one that passes, header comments
+     failure, else "test run" with "; run:" lines holding the expected
+     side's answers, the failing targets and one that passes, header comments
      with the symptom. --mask-out FILE appends the located opcode, type and
      architecture in known.mask's format, for the next campaign's cliff-gen
      --mask.

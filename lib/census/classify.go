@@ -88,7 +88,7 @@ var (
 // stack_overflow). qemuKnown reports whether known.mask lists the
 // combination as a QEMU bug on the target's architecture: a crash or
 // timeout under QEMU is then the emulator's. The other flag sets of the
-// same architecture vote as that architecture (reference): they are one
+// same architecture vote as that architecture (expectedAnswer): they are one
 // backend.
 func Classify(target Target, all []record.RunResult, qemuKnown bool) (f Finding, ok bool) {
 	var mine, interp, others []record.RunResult
@@ -134,19 +134,19 @@ func Classify(target Target, all []record.RunResult, qemuKnown bool) (f Finding,
 	if !ok {
 		return f, false
 	}
-	ref, interpAlone := reference(interp, mine, others)
-	if ref == nil {
-		// No reference: the target's opt levels still must agree, the
+	exp, interpAlone := expectedAnswer(interp, mine, others)
+	if exp == nil {
+		// No expected answer: the target's opt levels still must agree, the
 		// answer most of them give taken as right.
-		ref = mostCommon(answered(mine))
+		exp = mostCommon(answered(mine))
 	}
 	for i, r := range mine {
 		if !judge.Answered(r.Status) {
 			continue
 		}
 		switch {
-		case ref == nil: // nothing to compare with
-		case !agree(r, *ref):
+		case exp == nil: // nothing to compare with
+		case !agree(r, *exp):
 			classOf[i] = ClassWrong
 		case interpAlone:
 			classOf[i] = ClassInterp
@@ -174,28 +174,28 @@ func Classify(target Target, all []record.RunResult, qemuKnown bool) (f Finding,
 		}
 	}
 	if f.Class != ClassFine {
-		var refs []record.RunResult
-		if ref != nil {
-			refs = append(refs, *ref)
+		var exps []record.RunResult
+		if exp != nil {
+			exps = append(exps, *exp)
 		}
 		if f.Class == ClassInterp {
-			refs = answered(interp)[:1]
+			exps = answered(interp)[:1]
 		}
-		f.Detail = detail(f.Class, shown, refs)
+		f.Detail = detail(f.Class, shown, exps)
 	}
 	return f, true
 }
 
-// reference returns the answer the target's are measured against, nil
+// expectedAnswer returns the answer the target's are measured against, nil
 // when there is none: the interpreter's when a compiled configuration of
-// any target shares it (the reference semantics, confirmed); else, when
+// any target shares it (the documented semantics, confirmed); else, when
 // the interpreter answered otherwise than every target, the answer two or
 // more targets share (then interpAlone: the interpreter is the odd one
 // out, not the backends); else the interpreter's (one target alone
 // against it: the target is wrong). Without the interpreter's answer, the
 // answer most targets share. Targets, not configurations, vote: the opt
 // levels of one backend are not independent witnesses.
-func reference(interp, mine, others []record.RunResult) (ref *record.RunResult, interpAlone bool) {
+func expectedAnswer(interp, mine, others []record.RunResult) (exp *record.RunResult, interpAlone bool) {
 	compiled := append(answered(mine), answered(others)...)
 	// An answer and the targets that gave it.
 	type answer struct {
@@ -270,11 +270,11 @@ func answered(rs []record.RunResult) []record.RunResult {
 }
 
 // detail is lib/cluster's diagnostic of the failing results against the
-// reference.
-func detail(c Class, failing, ref []record.RunResult) string {
+// expected answer.
+func detail(c Class, failing, exp []record.RunResult) string {
 	results := failing
 	if c == ClassWrong || c == ClassQemu {
-		results = append(slices.Clone(failing), ref...)
+		results = append(slices.Clone(failing), exp...)
 	}
 	v := judge.Case(&record.Case{ID: "census", Results: results})
 	if v.Verdict == record.OutcomeConsistent {

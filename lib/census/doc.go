@@ -12,9 +12,9 @@
 //     another "Unsupported" error): a missing lowering;
 //   - panic: Cranelift panicked; the detail is lib/cluster's diagnostic K
 //     (the ISLE rule line or the panic site);
-//   - wrong: the compiled code answered otherwise than the reference,
-//     trapped where it did not, or crashed or timed out. The reference is
-//     the interpreter's answer when a compiled configuration shares it;
+//   - wrong: the compiled code answered otherwise than the expected
+//     answer, trapped where it did not, or crashed or timed out. The
+//     expected answer is the interpreter's answer when a compiled configuration shares it;
 //     when the interpreter alone differs from two or more targets that
 //     agree, their answer (and the targets that give it are `interp`: the
 //     interpreter's fault); without the interpreter's answer, the answer
@@ -28,7 +28,7 @@
 //   - error: another compile error; harness: cliff's own failure;
 //   - interp: the target is right, the interpreter differs from every
 //     target that answered (an interpreter bug, or cliff's);
-//   - fine: every configuration compiled it and answered as the reference.
+//   - fine: every configuration compiled it and gave the expected answer.
 //
 // Known says what already knows a combination: the facts.txt lines that
 // exclude it from the profile (lib/profile/universe: [upstream],
