@@ -57,11 +57,20 @@ type Arch struct {
 }
 
 // table is the list, in the order tools print and combine architectures.
+// The machine architectures' names, for the code that is specific to one
+// of them. Elsewhere an architecture is its name, a string, as in records.
+const (
+	X86_64  = "x86_64"
+	AArch64 = "aarch64"
+	RISCV64 = "riscv64"
+	S390X   = "s390x"
+)
+
 var table = []Arch{
-	{Name: "x86_64", GOARCH: "amd64", Debian: "amd64", DefaultISAFlags: x86Default, FlagSets: x86FlagSets},
-	{Name: "aarch64", GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: aarch64Default, FlagSets: aarch64FlagSets},
-	{Name: "riscv64", GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: riscv64Default, FlagSets: riscv64FlagSets, VectorFlag: "has_v"},
-	{Name: "s390x", GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: s390xDefault, FlagSets: s390xFlagSets},
+	{Name: X86_64, GOARCH: "amd64", Debian: "amd64", DefaultISAFlags: x86Default, FlagSets: x86FlagSets},
+	{Name: AArch64, GOARCH: "arm64", Debian: "arm64", DefaultISAFlags: aarch64Default, FlagSets: aarch64FlagSets},
+	{Name: RISCV64, GOARCH: "riscv64", Debian: "riscv64", DefaultISAFlags: riscv64Default, FlagSets: riscv64FlagSets, VectorFlag: "has_v"},
+	{Name: S390X, GOARCH: "s390x", Debian: "s390x", DefaultISAFlags: s390xDefault, FlagSets: s390xFlagSets},
 }
 
 // pulleyFlagSets: Pulley has no ISA flag cliff varies (its pointer width

@@ -28,20 +28,19 @@ func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []
 		if interpreted(a) || arch.IsBytecode(a) {
 			continue // Pulley: Engine.CheckPulley
 		}
-		target := harness.Arch(a)
-		if err := harness.CheckToolchain(ctx, target); err != nil {
+		if err := harness.CheckToolchain(ctx, a); err != nil {
 			fmt.Fprintln(out, err)
 			errs = append(errs, err)
 			continue
 		}
 		var how string
-		if target.Native() {
+		if harness.Native(a) {
 			how = "natively"
 			if level := host.Level(); level != "" {
 				how += " (an " + level + " CPU" + lacking(host) + ")"
 			}
 		} else {
-			emu, err := harness.ProbeEmulator(ctx, target)
+			emu, err := harness.ProbeEmulator(ctx, a)
 			if err != nil {
 				fmt.Fprintf(out, "%s: probing the emulator: %v\n", a, err)
 				errs = append(errs, err)
@@ -49,7 +48,7 @@ func CheckTools(ctx context.Context, out io.Writer, host harness.Host, arches []
 			}
 			how = "under " + emu.String() + emulatorLacks(emu)
 		}
-		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, target.Compiler(), how)
+		fmt.Fprintf(out, "%s: ok: built with %s, runs %s\n", a, harness.Compiler(a), how)
 	}
 	return errors.Join(errs...)
 }

@@ -349,12 +349,12 @@ func (w *worker) compileAndLink(ctx context.Context, t *task, units []*unit) (*b
 	defer cancel2()
 	start := time.Now()
 	if arch.IsBytecode(t.cfg.Arch) {
-		b.exe, err = harness.LinkPulley(harness.Arch(t.cfg.Arch), obj, w.pulleyRunner(t.cfg))
+		b.exe, err = harness.LinkPulley(t.cfg.Arch, obj, w.pulleyRunner(t.cfg))
 		if err == nil {
 			b.exe.Path = exe // the batch file is removed; nothing is written at exe
 		}
 	} else {
-		b.exe, err = harness.Link(lctx, harness.Arch(t.cfg.Arch), obj, exe)
+		b.exe, err = harness.Link(lctx, t.cfg.Arch, obj, exe)
 	}
 	b.linkMS = msSince(start)
 	if errors.As(err, new(*harness.ToolchainError)) {

@@ -31,10 +31,10 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 		w.execute(ctx, t, b, harness.Placement{})
 		return
 	}
-	arch := harness.Arch(t.cfg.Arch)
+	arch := t.cfg.Arch
 	flags := b.answer.ISAFlags
 	where, err := harness.Place(w.host, arch, flags)
-	if err == nil && (!where.Emulated || !arch.Native()) {
+	if err == nil && (!where.Emulated || !harness.Native(arch)) {
 		w.execute(ctx, t, b, where)
 		return
 	}
@@ -47,7 +47,7 @@ func (w *worker) place(ctx context.Context, t *task, b *built) {
 		}
 	}
 	var nativeOff []string
-	if arch.Native() {
+	if harness.Native(arch) {
 		nativeOff = harness.NativeBlockers(w.host, arch, flags)
 		pending = w.runIdentical(ctx, t, b, pending, nativeOff, false)
 	}
@@ -84,7 +84,7 @@ func (w *worker) runIdentical(ctx context.Context, t *task, b *built, pending []
 	if len(off) == 0 || len(pending) == 0 {
 		return pending
 	}
-	arch := harness.Arch(t.cfg.Arch)
+	arch := t.cfg.Arch
 	target := targetString(t.cfg)
 	for _, f := range off {
 		target += " " + f + "=false"
@@ -218,7 +218,7 @@ func (tc *toolchains) check(ctx context.Context, arch string) error {
 		tc.checks[arch] = c
 	}
 	tc.mu.Unlock()
-	c.once.Do(func() { c.err = harness.CheckToolchainCached(ctx, harness.Arch(arch)) })
+	c.once.Do(func() { c.err = harness.CheckToolchainCached(ctx, arch) })
 	return c.err
 }
 

@@ -128,15 +128,15 @@ func TestDrawSwarmCoversTheTable(t *testing.T) {
 // natively on a host with every x86_64 feature when it names a host, so
 // that Beyond says the truth both ways.
 func TestFlagSetsRunUnderQemu(t *testing.T) {
-	v4 := harness.Host{Arch: harness.X86_64, Features: []string{
+	v4 := harness.Host{Arch: arch.X86_64, Features: []string{
 		"abm", "avx", "avx2", "avx512_bitalg", "avx512_vnni", "avx512dq", "avx512f", "avx512vbmi", "avx512vl",
 		"bmi1", "bmi2", "cx16", "fma", "pni", "popcnt", "sse4_1", "sse4_2", "ssse3"}}
 	for _, a := range arch.All() {
 		if len(a.FlagSets) < 2 || a.FlagSets[0].Name != arch.DefaultSet {
 			t.Errorf("%s: want the default set first and another", a.Name)
 		}
-		target := harness.Arch(a.Name)
-		baseline := harness.Host{Arch: "none", Emulators: map[harness.Arch]*harness.Emulator{target: harness.BaselineEmulator(target)}}
+		target := a.Name
+		baseline := harness.Host{Arch: "none", Emulators: map[string]*harness.Emulator{target: harness.BaselineEmulator(target)}}
 		for _, s := range a.FlagSets {
 			off := harness.QemuBlockers(baseline, target, s.Flags)
 			switch {
@@ -151,11 +151,11 @@ func TestFlagSetsRunUnderQemu(t *testing.T) {
 			case strings.Contains(s.Beyond, "QEMU"):
 				emu := harness.BaselineEmulator(target)
 				emu.Version, emu.Lacks, emu.NoProperty = "10.0.2", map[string]string{}, nil // what the probe of QEMU 10 found (lib/harness TestQemu10)
-				if off := harness.QemuBlockers(harness.Host{Arch: "none", Emulators: map[harness.Arch]*harness.Emulator{target: emu}}, target, s.Flags); len(off) > 0 {
+				if off := harness.QemuBlockers(harness.Host{Arch: "none", Emulators: map[string]*harness.Emulator{target: emu}}, target, s.Flags); len(off) > 0 {
 					t.Errorf("%s %s: QEMU 10 cannot run %v", a.Name, s.Name, off)
 				}
 			case strings.Contains(s.Beyond, "host"):
-				if target != harness.X86_64 {
+				if target != arch.X86_64 {
 					t.Errorf("%s %s: host features are x86_64's only", a.Name, s.Name)
 				} else if where, err := harness.Place(v4, target, s.Flags); err != nil || where.Emulated {
 					t.Errorf("%s %s: on a host with AVX-512: %v, %v; want native", a.Name, s.Name, where, err)

@@ -43,7 +43,7 @@ func (v *versions) stamp(res *record.RunResult) {
 		if qemu, ok = v.qemuOf[res.Config.Arch]; !ok {
 			// A QEMU that cannot say its version still ran the code: the
 			// stamp then lacks it rather than failing the run.
-			qemu, _ = harness.EmulatorVersion(context.Background(), harness.Arch(res.Config.Arch))
+			qemu, _ = harness.EmulatorVersion(context.Background(), res.Config.Arch)
 			v.qemuOf[res.Config.Arch] = qemu
 		}
 	}
@@ -79,7 +79,7 @@ func PrintVersions(w io.Writer, driverPath string) {
 		if a == hostArch() {
 			continue
 		}
-		if v, err := harness.EmulatorVersion(ctx, harness.Arch(a)); err != nil {
+		if v, err := harness.EmulatorVersion(ctx, a); err != nil {
 			fmt.Fprintf(w, "qemu-%s: unknown (%v)\n", a, err)
 		} else {
 			fmt.Fprintf(w, "qemu-%s %s\n", a, v)

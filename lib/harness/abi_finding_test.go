@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cliff/lib/arch"
 	"cliff/lib/driver"
 	"cliff/lib/driver/drivertest"
 	"cliff/lib/harness"
@@ -37,7 +38,7 @@ func TestFinding36(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rv := harness.Arch("riscv64")
+	rv := arch.RISCV64
 	emu, err := harness.EmulatorPath(rv)
 	if err != nil {
 		t.Skipf("no riscv64 emulator: %v", err)
@@ -57,9 +58,9 @@ func TestFinding36(t *testing.T) {
 		t.Fatalf("the function does not compile: %+v", m)
 	}
 	exe := filepath.Join(tmp, "caller")
-	cc := exec.CommandContext(ctx, rv.Compiler(), "-O1", "-static", filepath.Join(dir, "36-caller.c"), obj, "-o", exe)
+	cc := exec.CommandContext(ctx, harness.Compiler(rv), "-O1", "-static", filepath.Join(dir, "36-caller.c"), obj, "-o", exe)
 	if out, err := cc.CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", rv.Compiler(), err, out)
+		t.Fatalf("%s: %v\n%s", harness.Compiler(rv), err, out)
 	}
 	out, err := exec.CommandContext(ctx, emu, exe).CombinedOutput()
 	const want = "result 26; after the call fs0 = 42 (was 42), fs1 = 1 (was 43)\n"

@@ -22,17 +22,17 @@ func TestArchData(t *testing.T) {
 		if _, ok := cpuTables[a]; !ok {
 			t.Errorf("%s: no CPU table", a)
 		}
-		if _, err := ParseArch(string(a)); err != nil {
+		if _, err := ParseArch(a); err != nil {
 			t.Errorf("ParseArch(%s): %v", a, err)
 		}
-		if !a.Native() && a.libcPackage() == "libc6-dev--cross" {
+		if !Native(a) && libcPackage(a) == "libc6-dev--cross" {
 			t.Errorf("%s: no Debian name", a)
 		}
 	}
-	if want := Arch(arch.Host()); HostArch() != want {
+	if want := string(arch.Host()); HostArch() != want {
 		t.Errorf("HostArch() = %q, lib/arch says %q", HostArch(), want)
 	}
-	if got := AArch64.libcPackage(); !AArch64.Native() && got != "libc6-dev-arm64-cross" {
+	if got := libcPackage(arch.AArch64); !Native(arch.AArch64) && got != "libc6-dev-arm64-cross" {
 		t.Errorf("aarch64's C library package = %q", got)
 	}
 }

@@ -22,7 +22,7 @@ func BenchmarkRun(b *testing.B) {
 			isolated bool
 			group    int
 		}{{"isolated", true, 1}, {"groups of 10", false, 10}} {
-			b.Run(string(arch)+"/"+mode.name, func(b *testing.B) {
+			b.Run(arch+"/"+mode.name, func(b *testing.B) {
 				exe := *linkFakeBatch(b, arch)
 				exe.IsolateJobs = mode.isolated
 				exe.unconfined = false
@@ -68,7 +68,7 @@ func childrenCPU(b *testing.B) time.Duration {
 // BenchmarkLink links the fake batch object with the (cached) harness.
 func BenchmarkLink(b *testing.B) {
 	for _, arch := range Arches() {
-		b.Run(string(arch), func(b *testing.B) {
+		b.Run(arch, func(b *testing.B) {
 			requireArch(b, arch)
 			dir := b.TempDir()
 			obj := compileC(b, arch, "entries.c", dir)

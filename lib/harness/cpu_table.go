@@ -1,6 +1,9 @@
 package harness
 
-import "strconv"
+import (
+	"cliff/lib/arch"
+	"strconv"
+)
 
 // How to ask qemu-user for each ISA flag of Cranelift, and what an x86_64
 // host must have to run it natively. Whether a given QEMU can run the
@@ -52,8 +55,8 @@ type cpuTable struct {
 	vectorFlag string
 }
 
-var cpuTables = map[Arch]cpuTable{
-	RISCV64: {
+var cpuTables = map[string]cpuTable{
+	arch.RISCV64: {
 		base:       "rv64",
 		vectorFlag: "has_v",
 		rules: append([]flagRule{
@@ -89,7 +92,7 @@ var cpuTables = map[Arch]cpuTable{
 			{flag: "has_zicond", on: "zicond=true", off: "zicond=false", baseline: "QEMU 7.2 has no Zicond (no zicond property; czero.eqz raises SIGILL)"},
 		}, vlenRules()...),
 	},
-	S390X: {
+	arch.S390X: {
 		// "qemu" is the only model TCG accepts that covers Cranelift's z14
 		// baseline; z14, z15 (gen15a) and their -base variants are refused
 		// for facilities TCG lacks.
@@ -103,7 +106,7 @@ var cpuTables = map[Arch]cpuTable{
 			{flag: "has_vxrs_ext3", on: "vxeh3=on", off: "vxeh3=off", baseline: "QEMU 7.2 has no Vector-Enhancements 3 (arch15: vclzq raises SIGILL even with -cpu max)"},
 		},
 	},
-	AArch64: {
+	arch.AArch64: {
 		// QEMU has no properties for these features, so a model is picked:
 		// the smallest that has every needed feature, so that code using a
 		// feature it was not given raises SIGILL where possible.
@@ -130,7 +133,7 @@ var cpuTables = map[Arch]cpuTable{
 			{flag: "use_csdb"},
 		},
 	},
-	X86_64: {
+	arch.X86_64: {
 		// needs are /proc/cpuinfo names: code runs natively when the host
 		// has them (Place), else under qemu-x86_64 from qemu64 (SSE3 and
 		// CMPXCHG16B on) with each feature switched on. QEMU 7.2's TCG

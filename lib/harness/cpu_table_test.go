@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"context"
 	"fmt"
 	"os"
@@ -14,7 +15,7 @@ import (
 )
 
 // probed is the installed QEMU for arch, as ProbeEmulator measures it.
-func probed(t testing.TB, arch Arch) *Emulator {
+func probed(t testing.TB, arch string) *Emulator {
 	t.Helper()
 	requireArch(t, arch)
 	e, err := ProbeEmulator(context.Background(), arch)
@@ -26,7 +27,7 @@ func probed(t testing.TB, arch Arch) *Emulator {
 
 // testProber runs probes under the installed QEMU for arch (natively
 // with cpu "").
-func testProber(t *testing.T, arch Arch) prober {
+func testProber(t *testing.T, arch string) prober {
 	t.Helper()
 	exe, err := cachedBuild(context.Background(), arch, &cachedPrograms, "probe", probeSource, []string{"-O2", "-static"}, nil)
 	if err != nil {
@@ -57,7 +58,7 @@ func trueFlags(names ...string) []string {
 }
 
 // widestModel is QEMU's model with every feature it emulates.
-var widestModel = map[Arch]string{AArch64: "max", RISCV64: "max", S390X: "max", X86_64: "max"}
+var widestModel = map[string]string{arch.AArch64: "max", arch.RISCV64: "max", arch.S390X: "max", arch.X86_64: "max"}
 
 // TestCPUTableAgainstQemu checks what ProbeEmulator says of the installed
 // QEMU by running every probe again: a flag it can run runs with the -cpu
@@ -66,7 +67,7 @@ var widestModel = map[Arch]string{AArch64: "max", RISCV64: "max", S390X: "max", 
 // model. Every row that switches something has a probe.
 func TestCPUTableAgainstQemu(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			emu := probed(t, arch)
 			p := testProber(t, arch)
@@ -129,7 +130,7 @@ func TestCPUTableAgainstQemu(t *testing.T) {
 // TestQemu10 checks what QEMU 10 is installed for: every riscv64
 // extension Cranelift names, which QEMU 7.2 lacked.
 func TestQemu10(t *testing.T) {
-	emu := probed(t, RISCV64)
+	emu := probed(t, arch.RISCV64)
 	if major, _, _ := strings.Cut(emu.Version, "."); len(major) < 2 {
 		t.Skipf("%s: older than QEMU 10 (scripts/setup.sh installs 10 where bookworm-backports is reachable)", emu)
 	}
@@ -147,7 +148,7 @@ func TestQemu10(t *testing.T) {
 // refuses some properties, raises SIGILL for some instructions and
 // accepts VLENs up to 512: each answer must land in the right field.
 func TestProbeClassifies(t *testing.T) {
-	requireArch(t, RISCV64)
+	requireArch(t, arch.RISCV64)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "qemu-riscv64-static")
@@ -168,7 +169,7 @@ exit 0
 		t.Fatal(err)
 	}
 	t.Setenv(QemuDirEnv, dir)
-	emu, err := ProbeEmulator(context.Background(), RISCV64)
+	emu, err := ProbeEmulator(context.Background(), arch.RISCV64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ exit 0
 	}
 	// The second probe of the same binary is the cached one, on disk.
 	probedEmulators.Clear()
-	again, err := ProbeEmulator(context.Background(), RISCV64)
+	again, err := ProbeEmulator(context.Background(), arch.RISCV64)
 	if err != nil || !reflect.DeepEqual(again, emu) {
 		t.Errorf("cached probe = %+v, %v; want %+v", again, err, emu)
 	}
@@ -219,7 +220,7 @@ exit 0
 // names on this machine: each probe runs natively exactly when the host
 // has the feature its flag needs.
 func TestHostTableAgainstThisCPU(t *testing.T) {
-	if HostArch() != X86_64 {
+	if HostArch() != arch.X86_64 {
 		t.Skip("the table names host features for x86_64 only")
 	}
 	t.Setenv(HostFeaturesEnv, "") // this CPU as it is
@@ -227,9 +228,9 @@ func TestHostTableAgainstThisCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := testProber(t, X86_64)
+	p := testProber(t, arch.X86_64)
 	p.emulator = "" // natively
-	for _, r := range cpuTables[X86_64].rules {
+	for _, r := range cpuTables[arch.X86_64].rules {
 		pr, ok := probes["x86_64/"+r.flag]
 		if !ok || r.needs == "" {
 			t.Errorf("x86_64/%s: a row without a probe or a host feature", r.flag)
@@ -248,8 +249,8 @@ func TestHostTableAgainstThisCPU(t *testing.T) {
 // TestQemuVlen checks the vector length limit the probe found: vectors
 // run up to it, and QEMU refuses twice as much.
 func TestQemuVlen(t *testing.T) {
-	emu := probed(t, RISCV64)
-	p := testProber(t, RISCV64)
+	emu := probed(t, arch.RISCV64)
+	p := testProber(t, arch.RISCV64)
 	v := probes["riscv64/has_v"].hex
 	for _, zvl := range []string{"has_zvl128b", "has_zvl512b", "has_zvl1024b"} {
 		cpu, err := QemuCPU(emu, trueFlags("has_v", zvl))

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cliff/lib/arch"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -39,7 +40,7 @@ var probeSource []byte
 
 // An Emulator is one qemu-user binary and what it can run, as probed.
 type Emulator struct {
-	Arch    Arch   `json:"arch"`
+	Arch    string `json:"arch"`
 	Path    string `json:"path"`
 	Version string `json:"version"` // "10.0.2"
 	// Lacks maps each ISA flag whose code this emulator cannot run to
@@ -69,8 +70,8 @@ func (e *Emulator) String() string { return filepath.Base(e.Path) + " " + e.Vers
 // $CLIFF_QEMU when set, else qemu-<arch>-static on $PATH (QEMU 10's
 // qemu-user and 7.2's qemu-user-static both install that name), else
 // qemu-<arch>.
-func EmulatorPath(arch Arch) (string, error) {
-	names := []string{arch.Emulator(), "qemu-" + string(arch)}
+func EmulatorPath(arch string) (string, error) {
+	names := []string{EmulatorName(arch), "qemu-" + arch}
 	if dir := os.Getenv(QemuDirEnv); dir != "" {
 		for _, n := range names {
 			p := filepath.Join(dir, n)
@@ -108,18 +109,18 @@ const probeTimeout = 30 * time.Second
 // ProbeEmulator finds the emulator for arch and what it can run: from
 // this process's memo, the disk cache (keyed by the binary's path, size,
 // modification time and version, and by the probes), or by probing.
-func ProbeEmulator(ctx context.Context, arch Arch) (*Emulator, error) {
+func ProbeEmulator(ctx context.Context, arch string) (*Emulator, error) {
 	path, err := EmulatorPath(arch)
 	if err != nil {
 		return nil, fmt.Errorf("%s: emulator: %w", arch, err)
 	}
-	v, _ := probedEmulators.LoadOrStore(string(arch)+"\x00"+path, &emulatorProbe{})
+	v, _ := probedEmulators.LoadOrStore(arch+"\x00"+path, &emulatorProbe{})
 	p := v.(*emulatorProbe)
 	p.once.Do(func() { p.emu, p.err = probeCached(ctx, arch, path) })
 	return p.emu, p.err
 }
 
-func probeCached(ctx context.Context, arch Arch, path string) (*Emulator, error) {
+func probeCached(ctx context.Context, arch, path string) (*Emulator, error) {
 	version, err := emulatorVersionOf(ctx, path)
 	if err != nil {
 		return nil, err
@@ -132,7 +133,7 @@ func probeCached(ctx context.Context, arch Arch, path string) (*Emulator, error)
 	if err != nil {
 		return nil, err
 	}
-	file := filepath.Join(dir, "emulator-"+string(arch)+"-"+key+".json")
+	file := filepath.Join(dir, "emulator-"+arch+"-"+key+".json")
 	if data, err := os.ReadFile(file); err == nil {
 		var e Emulator
 		if json.Unmarshal(data, &e) == nil && e.Path == path {
@@ -159,7 +160,7 @@ func probeCached(ctx context.Context, arch Arch, path string) (*Emulator, error)
 
 // probeKeyFor identifies a probe's inputs: the binary and what is asked
 // of it.
-func probeKeyFor(arch Arch, path, version string) (string, error) {
+func probeKeyFor(arch, path, version string) (string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return "", err
@@ -202,7 +203,7 @@ const (
 
 // A prober runs probes under one emulator.
 type prober struct {
-	arch     Arch
+	arch     string
 	emulator string // "" runs natively
 	exe      string
 }
@@ -246,28 +247,28 @@ func (p prober) run(ctx context.Context, cpu, hexCode string) (probeResult, stri
 // probeEmulator measures what the emulator at path runs: each flag of
 // arch's CPU table that needs something of the CPU, and riscv64's vector
 // length limit.
-func probeEmulator(ctx context.Context, arch Arch, path, version string) (*Emulator, error) {
-	exe, err := cachedBuild(ctx, arch, &cachedPrograms, "probe", probeSource, []string{"-O2", "-static"}, nil)
+func probeEmulator(ctx context.Context, target, path, version string) (*Emulator, error) {
+	exe, err := cachedBuild(ctx, target, &cachedPrograms, "probe", probeSource, []string{"-O2", "-static"}, nil)
 	if err != nil {
 		return nil, err
 	}
-	e := &Emulator{Arch: arch, Path: path, Version: version, Lacks: map[string]string{}}
-	p := prober{arch: arch, emulator: path, exe: exe}
-	base := &Emulator{Arch: arch, Path: path, Version: version, Lacks: map[string]string{}, MaxVlen: 1 << 16}
+	e := &Emulator{Arch: target, Path: path, Version: version, Lacks: map[string]string{}}
+	p := prober{arch: target, emulator: path, exe: exe}
+	base := &Emulator{Arch: target, Path: path, Version: version, Lacks: map[string]string{}, MaxVlen: 1 << 16}
 	// The base -cpu itself must work: if not, nothing can be said.
-	if cpu, err := qemuCPU(arch, map[string]bool{}, base); err != nil {
+	if cpu, err := qemuCPU(target, map[string]bool{}, base); err != nil {
 		return nil, err
 	} else if got, why := p.run(ctx, cpu, ""); got != probeRan {
-		return nil, fmt.Errorf("%s: %s cannot run a program under -cpu %s: %s", arch, e, cpu, why)
+		return nil, fmt.Errorf("%s: %s cannot run a program under -cpu %s: %s", target, e, cpu, why)
 	}
-	if arch == RISCV64 {
+	if target == arch.RISCV64 {
 		if e.MaxVlen, err = probeMaxVlen(ctx, p); err != nil {
 			return nil, err
 		}
 		base.MaxVlen = e.MaxVlen
 	}
-	for _, r := range cpuTables[arch].rules {
-		pr, ok := probes[probeKey(arch, r.flag)]
+	for _, r := range cpuTables[target].rules {
+		pr, ok := probes[probeKey(target, r.flag)]
 		if r.vlen != 0 {
 			if r.vlen > e.MaxVlen {
 				e.Lacks[r.flag] = fmt.Sprintf("%s supports VLEN up to %d bits", e, e.MaxVlen)
@@ -281,15 +282,15 @@ func probeEmulator(ctx context.Context, arch Arch, path, version string) (*Emula
 		for _, w := range pr.with {
 			on[w] = true
 		}
-		cpu, err := qemuCPU(arch, on, base)
+		cpu, err := qemuCPU(target, on, base)
 		if err != nil {
 			e.Lacks[r.flag] = err.Error()
 			continue
 		}
 		got, why := p.run(ctx, cpu, pr.hex)
 		if got == probeRefused && r.oldOn != "" {
-			old := &Emulator{Arch: arch, Lacks: map[string]string{}, OldSpelling: []string{r.flag}, MaxVlen: base.MaxVlen}
-			cpuOld, _ := qemuCPU(arch, on, old)
+			old := &Emulator{Arch: target, Lacks: map[string]string{}, OldSpelling: []string{r.flag}, MaxVlen: base.MaxVlen}
+			cpuOld, _ := qemuCPU(target, on, old)
 			if gotOld, whyOld := p.run(ctx, cpuOld, pr.hex); gotOld != probeRefused {
 				e.OldSpelling = append(e.OldSpelling, r.flag)
 				base.OldSpelling = append(base.OldSpelling, r.flag)
@@ -298,8 +299,8 @@ func probeEmulator(ctx context.Context, arch Arch, path, version string) (*Emula
 		}
 		if got == probeRefused && r.on != "" {
 			// No such property: maybe the instructions run anyway.
-			noProp := &Emulator{Arch: arch, Lacks: map[string]string{}, NoProperty: []string{r.flag}, MaxVlen: base.MaxVlen}
-			cpu2, _ := qemuCPU(arch, on, noProp)
+			noProp := &Emulator{Arch: target, Lacks: map[string]string{}, NoProperty: []string{r.flag}, MaxVlen: base.MaxVlen}
+			cpu2, _ := qemuCPU(target, on, noProp)
 			if got2, _ := p.run(ctx, cpu2, pr.hex); got2 == probeRan {
 				e.NoProperty = append(e.NoProperty, r.flag)
 				e.Ungated = append(e.Ungated, r.flag)
@@ -321,7 +322,7 @@ func probeEmulator(ctx context.Context, arch Arch, path, version string) (*Emula
 		}
 		off := maps.Clone(on)
 		off[r.flag] = false
-		if cpuOff, err := qemuCPU(arch, off, base); err == nil {
+		if cpuOff, err := qemuCPU(target, off, base); err == nil {
 			if got, _ := p.run(ctx, cpuOff, pr.hex); got == probeRan {
 				e.Ungated = append(e.Ungated, r.flag)
 			}
@@ -336,9 +337,9 @@ func probeEmulator(ctx context.Context, arch Arch, path, version string) (*Emula
 // probeMaxVlen finds the largest power-of-two VLEN the emulator accepts
 // for the vector unit.
 func probeMaxVlen(ctx context.Context, p prober) (int, error) {
-	v := probes[probeKey(RISCV64, "has_v")]
-	table := cpuTables[RISCV64]
-	on := ruleOn(RISCV64, table.vectorFlag)
+	v := probes[probeKey(arch.RISCV64, "has_v")]
+	table := cpuTables[arch.RISCV64]
+	on := ruleOn(arch.RISCV64, table.vectorFlag)
 	for n := 1 << 16; n >= qemuMinVlen; n /= 2 {
 		if got, _ := p.run(ctx, fmt.Sprintf("%s,%s,vlen=%d", table.base, on, n), v.hex); got == probeRan {
 			return n, nil
@@ -347,7 +348,7 @@ func probeMaxVlen(ctx context.Context, p prober) (int, error) {
 	return 0, fmt.Errorf("riscv64: %s runs no vector code at any VLEN from %d to %d", p.emulator, qemuMinVlen, 1<<16)
 }
 
-func ruleOn(arch Arch, flag string) string {
+func ruleOn(arch, flag string) string {
 	r, _ := ruleFor(arch, flag)
 	return r.on
 }

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"debug/elf"
 	"fmt"
 	"sort"
@@ -11,7 +12,7 @@ import (
 // image's and, through the link, the harness's), which Run needs to turn
 // a faulting PC into a trap site.
 type Executable struct {
-	Arch Arch
+	Arch string
 	Path string // the batch image
 	// IsolateJobs runs every job in its own child process. By default
 	// consecutive jobs with the same entry (a case's input vectors) share
@@ -33,11 +34,11 @@ type Executable struct {
 }
 
 // elfMachines are the ELF machine numbers of the architectures.
-var elfMachines = map[Arch]elf.Machine{
-	X86_64:  elf.EM_X86_64,
-	AArch64: elf.EM_AARCH64,
-	RISCV64: elf.EM_RISCV,
-	S390X:   elf.EM_S390,
+var elfMachines = map[string]elf.Machine{
+	arch.X86_64:  elf.EM_X86_64,
+	arch.AArch64: elf.EM_AARCH64,
+	arch.RISCV64: elf.EM_RISCV,
+	arch.S390X:   elf.EM_S390,
 }
 
 // A segment is a loadable piece of the image at its linked address.
@@ -53,7 +54,7 @@ type function struct {
 }
 
 // Open reads a batch image produced by Link.
-func Open(arch Arch, path string) (*Executable, error) {
+func Open(arch, path string) (*Executable, error) {
 	f, byName, funcs, err := openSymbols(arch, path)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func Open(arch Arch, path string) (*Executable, error) {
 // openSymbols opens the ELF file at path, checks that it is arch's, and
 // reads its defined symbols by name and its function symbols by address
 // (to name a PC). The caller closes the file.
-func openSymbols(arch Arch, path string) (*elf.File, map[string]elf.Symbol, []function, error) {
+func openSymbols(arch, path string) (*elf.File, map[string]elf.Symbol, []function, error) {
 	f, err := elf.Open(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)

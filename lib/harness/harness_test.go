@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cliff/lib/arch"
 	"context"
 	"debug/elf"
 	"encoding/binary"
@@ -68,7 +69,7 @@ func TestMain(m *testing.M) {
 // requireArch fails the test when arch's cross gcc or qemu is missing:
 // scripts/setup.sh installs them, so a test that skipped would hide a
 // broken set-up.
-func requireArch(t testing.TB, arch Arch) {
+func requireArch(t testing.TB, arch string) {
 	t.Helper()
 	if err := Available(arch); err != nil {
 		t.Fatalf("%v (scripts/setup.sh installs it)", err)
@@ -76,7 +77,7 @@ func requireArch(t testing.TB, arch Arch) {
 }
 
 // compileC compiles a C file of testdata for arch into dir.
-func compileC(t testing.TB, arch Arch, source, dir string) string {
+func compileC(t testing.TB, arch, source, dir string) string {
 	t.Helper()
 	obj, err := compileTestdata(arch, source, dir)
 	if err != nil {
@@ -85,17 +86,17 @@ func compileC(t testing.TB, arch Arch, source, dir string) string {
 	return obj
 }
 
-func compileTestdata(arch Arch, source, dir string) (string, error) {
+func compileTestdata(arch, source, dir string) (string, error) {
 	return compileTestdataFlags(arch, source, dir)
 }
 
 // compileTestdataFlags is compileTestdata with more compiler flags.
-func compileTestdataFlags(arch Arch, source, dir string, flags ...string) (string, error) {
-	obj := filepath.Join(dir, strings.TrimSuffix(source, ".c")+"-"+string(arch)+".o")
+func compileTestdataFlags(arch, source, dir string, flags ...string) (string, error) {
+	obj := filepath.Join(dir, strings.TrimSuffix(source, ".c")+"-"+arch+".o")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	args := append([]string{"-O1", "-c", "-o", obj}, flags...)
-	out, err := exec.CommandContext(ctx, arch.Compiler(), append(args, filepath.Join("testdata", source))...).CombinedOutput()
+	out, err := exec.CommandContext(ctx, Compiler(arch), append(args, filepath.Join("testdata", source))...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("compile %s for %s: %v\n%s", source, arch, err, out)
 	}
@@ -118,7 +119,7 @@ var entriesLibc = []string{"abort", "_exit", "pause", "kill", "getppid"}
 // linkFakeBatch links the fake batch object for arch with the harness. Its
 // jobs call libc (abort, kill), so they run unconfined: these tests are
 // about what the harness does with each outcome (TestSandbox confines).
-func linkFakeBatch(t testing.TB, arch Arch) *Executable {
+func linkFakeBatch(t testing.TB, arch string) *Executable {
 	t.Helper()
 	requireArch(t, arch)
 	v, _ := fakeBatches.LoadOrStore(arch, &fakeBatch{})
@@ -132,7 +133,7 @@ func linkFakeBatch(t testing.TB, arch Arch) *Executable {
 		if obj, fb.err = compileTestdata(arch, "entries.c", dir); fb.err != nil {
 			return
 		}
-		fb.exe, fb.err = link(context.Background(), arch, obj, filepath.Join(dir, "batch-"+string(arch)), entriesLibc)
+		fb.exe, fb.err = link(context.Background(), arch, obj, filepath.Join(dir, "batch-"+arch), entriesLibc)
 		if fb.exe != nil {
 			fb.exe.unconfined = true
 		}
@@ -189,14 +190,14 @@ func TestRunOutcomes(t *testing.T) {
 		trapSignal string // __builtin_trap
 		divZero    want   // 1 / 0
 	}
-	arches := map[Arch]perArch{
-		X86_64:  {"SIGILL", want{status: record.StatusCrash, signal: "SIGFPE", message: "SIGFPE at divide+"}},
-		AArch64: {"SIGTRAP", want{status: record.StatusOK, results: u32s(0)}},
-		RISCV64: {"SIGTRAP", want{status: record.StatusOK, results: u32s(0xffffffff)}},
-		S390X:   {"SIGILL", want{status: record.StatusCrash, signal: "SIGFPE", message: "SIGFPE at divide+"}},
+	arches := map[string]perArch{
+		arch.X86_64:  {"SIGILL", want{status: record.StatusCrash, signal: "SIGFPE", message: "SIGFPE at divide+"}},
+		arch.AArch64: {"SIGTRAP", want{status: record.StatusOK, results: u32s(0)}},
+		arch.RISCV64: {"SIGTRAP", want{status: record.StatusOK, results: u32s(0xffffffff)}},
+		arch.S390X:   {"SIGILL", want{status: record.StatusCrash, signal: "SIGFPE", message: "SIGFPE at divide+"}},
 	}
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch)
 			if exe.EntryCount() != entryCount || exe.EntryAddress(entryNull) != 0 || exe.EntryAddress(entryAddXor) == 0 {
@@ -247,7 +248,7 @@ func TestRunOutcomes(t *testing.T) {
 // which jobs shared a process.
 func TestJobGroups(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch)
 			mode := func(m, a uint32) Job { return Job{entryByMode, u32s(m, a), 4} }
@@ -291,7 +292,7 @@ func TestJobGroups(t *testing.T) {
 // crashed in it once).
 func TestPinnedRegister(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			for _, confined := range []bool{false, true} {
 				exe := *linkFakeBatch(t, arch)
@@ -312,12 +313,12 @@ func TestPinnedRegister(t *testing.T) {
 
 // TestTrapSites checks that only a signal at a trap site becomes a trap.
 func TestTrapSites(t *testing.T) {
-	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+	for _, target := range Arches() {
+		t.Run(target, func(t *testing.T) {
 			t.Parallel()
-			exe := linkFakeBatch(t, arch)
+			exe := linkFakeBatch(t, target)
 			lastByte := want{status: record.StatusCrash, signal: "SIGILL"}
-			if arch == S390X {
+			if target == arch.S390X {
 				lastByte = want{status: record.StatusTrap, signal: "SIGILL", trap: "user1"}
 			}
 			tests := []struct {
@@ -353,7 +354,7 @@ func TestTrapSites(t *testing.T) {
 // their outcomes, the rest are harness errors that say why.
 func TestHarnessDies(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch)
 			jobs := []Job{{entryAddXor, u32s(1, 2), 8}, {entryKillHarness, nil, 4}, {entryAddXor, u32s(3, 4), 8}}
@@ -435,7 +436,7 @@ func TestRunRejectsBadRequests(t *testing.T) {
 		t.Errorf("cancelled context: error %v, want context.Canceled", err)
 	}
 	for _, arch := range Arches() {
-		if arch.Native() {
+		if Native(arch) {
 			continue
 		}
 		foreign := linkFakeBatch(t, arch)
@@ -447,13 +448,13 @@ func TestRunRejectsBadRequests(t *testing.T) {
 
 // placeFor runs code for arch the plain way: natively on the host's
 // architecture, under QEMU's default CPU otherwise.
-func placeFor(arch Arch) Placement { return Placement{Emulated: !arch.Native()} }
+func placeFor(arch string) Placement { return Placement{Emulated: !Native(arch)} }
 
 // TestHarnessExitCodes feeds the harness program broken job files
 // directly: each failure has its own exit status and a message.
 func TestHarnessExitCodes(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch)
 			valid := exe.encodeJobs([]Job{{Entry: entryAddXor, Args: u32s(1, 2), ResultSize: 8}}, 100*time.Millisecond, 0)
@@ -538,7 +539,7 @@ func TestHarnessExitCodes(t *testing.T) {
 // linker's message.
 func TestLinkError(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			requireArch(t, arch)
 			dir := t.TempDir()
@@ -565,13 +566,13 @@ func TestLinkError(t *testing.T) {
 // for every arch: the portable C must stay warning-free.
 func TestHarnessCompilesCleanly(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			requireArch(t, arch)
 			args := append(harnessFlags(arch), "-Werror", "-c", "-x", "c", "-o", filepath.Join(t.TempDir(), "h.o"), "-")
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, arch.Compiler(), args...)
+			cmd := exec.CommandContext(ctx, Compiler(arch), args...)
 			cmd.Stdin = bytes.NewReader(harnessSource)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("%v\n%s", err, out)
@@ -618,7 +619,7 @@ func TestHarnessProgramCache(t *testing.T) {
 }
 
 // harnessProgramPath is the path of harnessProgram's program.
-func harnessProgramPath(arch Arch, extra []string) (string, error) {
+func harnessProgramPath(arch string, extra []string) (string, error) {
 	p, err := harnessProgram(context.Background(), arch, extra)
 	if err != nil {
 		return "", err
@@ -629,13 +630,13 @@ func harnessProgramPath(arch Arch, extra []string) (string, error) {
 // TestOpenChecks checks that Open refuses what is not a linked batch for
 // the architecture.
 func TestOpenChecks(t *testing.T) {
-	arch := HostArch()
-	exe := linkFakeBatch(t, arch)
-	other := AArch64
-	if arch == AArch64 {
-		other = X86_64
+	target := HostArch()
+	exe := linkFakeBatch(t, target)
+	other := arch.AArch64
+	if target == arch.AArch64 {
+		other = arch.X86_64
 	}
-	program, err := harnessProgram(context.Background(), arch, nil)
+	program, err := harnessProgram(context.Background(), target, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,13 +644,13 @@ func TestOpenChecks(t *testing.T) {
 	os.WriteFile(notELF, []byte("#!/bin/sh\n"), 0o755)
 	tests := []struct {
 		name string
-		arch Arch
+		arch string
 		path string
 		want string
 	}{
 		{"wrong architecture", other, exe.Path, "not " + string(other)},
-		{"not ELF", arch, notELF, "not-elf"},
-		{"no batch symbols", arch, program.path, "no symbol cliff_entry_count"},
+		{"not ELF", target, notELF, "not-elf"},
+		{"no batch symbols", target, program.path, "no symbol cliff_entry_count"},
 	}
 	for _, tt := range tests {
 		_, err := Open(tt.arch, tt.path)
@@ -667,7 +668,7 @@ func TestOpenChecks(t *testing.T) {
 // Linux 6 starts anywhere in a gigabyte above a static program.)
 func TestImageRegionIsTheProgramsOwn(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			requireArch(t, arch)
 			p, err := harnessProgram(context.Background(), arch, nil)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"fmt"
 	"maps"
 	"os"
@@ -19,20 +20,20 @@ const HostFeaturesEnv = "CLIFF_HOST_FEATURES"
 // names ("avx2", "abm" for LZCNT, "pni" for SSE3). Code compiled for ISA
 // flags whose features the host lacks never runs natively (see Place).
 type Host struct {
-	Arch Arch
+	Arch string
 	// Features is sorted. It is only read on x86_64: the CPU tables of
 	// the other architectures have no /proc/cpuinfo names.
 	Features []string
 	// Emulators, when it has an architecture, says what its QEMU runs
 	// instead of probing it (ProbeEmulator): for tests, and for reports
 	// that name the emulator.
-	Emulators map[Arch]*Emulator
+	Emulators map[string]*Emulator
 }
 
 // ReadHost reads this machine's architecture and CPU features as they are.
 func ReadHost() (Host, error) {
 	h := Host{Arch: HostArch()}
-	if h.Arch == X86_64 {
+	if h.Arch == arch.X86_64 {
 		data, err := os.ReadFile("/proc/cpuinfo")
 		if err != nil {
 			return Host{}, fmt.Errorf("reading this host's CPU features: %w", err)
@@ -96,7 +97,7 @@ func knownFeatures() map[string]bool {
 			known[f] = true
 		}
 	}
-	for _, r := range cpuTables[X86_64].rules {
+	for _, r := range cpuTables[arch.X86_64].rules {
 		if r.needs != "" {
 			known[r.needs] = true
 		}
@@ -131,7 +132,7 @@ func levelFeatures(name string) ([]string, bool) {
 // AVX-512, "x86-64-v2" one without AVX2 or BMI2.
 func (h Host) Restrict(spec string) (Host, error) {
 	items := strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
-	if h.Arch != X86_64 {
+	if h.Arch != arch.X86_64 {
 		if len(items) > 0 {
 			return h, fmt.Errorf("host features %q: only x86_64 hosts have features cliff checks, this host is %s", spec, h.Arch)
 		}
@@ -199,7 +200,7 @@ func (h Host) lacks(needs []string) []string {
 // Level names the highest x86-64 microarchitecture level whose every
 // feature the host has ("x86-64-v3"), or "" on other architectures.
 func (h Host) Level() string {
-	if h.Arch != X86_64 {
+	if h.Arch != arch.X86_64 {
 		return ""
 	}
 	best := ""

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestLevel(t *testing.T) {
 	for _, tt := range []struct {
 		host Host
 		want string
-	}{{hostV4, "x86-64-v4"}, {hostV3, "x86-64-v3"}, {hostV2, "x86-64-v2"}, {Host{Arch: X86_64}, "x86-64"}, {hostARM, ""}} {
+	}{{hostV4, "x86-64-v4"}, {hostV3, "x86-64-v3"}, {hostV2, "x86-64-v2"}, {Host{Arch: arch.X86_64}, "x86-64"}, {hostARM, ""}} {
 		if got := tt.host.Level(); got != tt.want {
 			t.Errorf("Level of %v = %q, want %q", tt.host.Features, got, tt.want)
 		}
@@ -71,7 +72,7 @@ func TestDetectHost(t *testing.T) {
 	if real.Arch != HostArch() {
 		t.Errorf("Arch = %s, want %s", real.Arch, HostArch())
 	}
-	if real.Arch != X86_64 {
+	if real.Arch != arch.X86_64 {
 		t.Skip("features are read on x86_64 hosts only")
 	}
 	if !real.Has("sse2") || !slices.IsSorted(real.Features) {

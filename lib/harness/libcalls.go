@@ -23,9 +23,9 @@ import (
 // (TestHarnessCDefinesLibcalls).
 
 // provides reports whether the harness for arch provides symbol.
-func provides(arch Arch, symbol string) bool {
+func provides(arch, symbol string) bool {
 	for _, l := range ir.Libcalls() {
-		if l.Symbol == symbol && (l.Harness == ir.HarnessAll || l.Harness == string(arch)) {
+		if l.Symbol == symbol && (l.Harness == ir.HarnessAll || l.Harness == arch) {
 			return true
 		}
 	}
@@ -40,7 +40,7 @@ func providedAnywhere(symbol string) bool {
 
 // providedFor is the sorted list of the symbols the harness provides for
 // arch: what its program must hold.
-func providedFor(arch Arch) []string {
+func providedFor(arch string) []string {
 	var symbols []string
 	for _, l := range ir.Libcalls() {
 		if provides(arch, l.Symbol) && !slices.Contains(symbols, l.Symbol) {
@@ -102,7 +102,7 @@ func externalSymbol(name string) string {
 // does not provide. It is the harness's refusal, not Cranelift's failure:
 // cliff-run reports the modules as unsupported.
 type RefusedSymbolsError struct {
-	Arch    Arch
+	Arch    string
 	Object  string
 	Symbols []string // sorted
 }
@@ -120,7 +120,7 @@ func (e *RefusedSymbolsError) Error() string {
 
 // checkImports refuses an object whose undefined symbols are not all
 // provided for arch (or in alsoAllowed).
-func checkImports(arch Arch, objPath string, alsoAllowed []string) error {
+func checkImports(arch, objPath string, alsoAllowed []string) error {
 	f, err := elf.Open(objPath)
 	if err != nil {
 		return fmt.Errorf("link %s for %s: %w", objPath, arch, err)

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"context"
 	"encoding/binary"
 	"math"
@@ -51,19 +52,19 @@ func TestCheckExternalName(t *testing.T) {
 
 // TestProvides checks the per-architecture symbols Link accepts.
 func TestProvides(t *testing.T) {
-	for _, arch := range Arches() {
+	for _, target := range Arches() {
 		for _, s := range []string{"memcpy", "ceilf", "fma", "_GLOBAL_OFFSET_TABLE_"} {
-			if !provides(arch, s) {
-				t.Errorf("%s: %s refused", arch, s)
+			if !provides(target, s) {
+				t.Errorf("%s: %s refused", target, s)
 			}
 		}
 		for _, s := range []string{"exit", "system", "syscall", "__cranelift_probestack", "__tls_get_addr", "cliff_gate"} {
-			if provides(arch, s) {
-				t.Errorf("%s: %s provided", arch, s)
+			if provides(target, s) {
+				t.Errorf("%s: %s provided", target, s)
 			}
 		}
-		if got := provides(arch, "__cranelift_x86_pshufb"); got != (arch == X86_64) {
-			t.Errorf("%s: __cranelift_x86_pshufb provided %v", arch, got)
+		if got := provides(target, "__cranelift_x86_pshufb"); got != (target == arch.X86_64) {
+			t.Errorf("%s: __cranelift_x86_pshufb provided %v", target, got)
 		}
 	}
 }
@@ -84,7 +85,7 @@ func TestLibcallsRun(t *testing.T) {
 		0x5a5a5a5a5a5a5a07, // byte 8 of the moved args, then memset's
 	}
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			requireArch(t, arch)
 			dir := t.TempDir()

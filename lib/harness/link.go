@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cliff/lib/arch"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -39,10 +40,10 @@ var harnessCFlags = []string{"-O2", "-std=gnu11", "-Wall", "-Wextra", "-fno-stri
 // none): compiled code sets it and does not restore it, so the harness
 // must keep nothing there across a call of an entry. (libc's functions
 // save it as any callee-saved register, which is all they need.)
-var pinnedRegFlags = map[Arch][]string{X86_64: {"-ffixed-r15"}, AArch64: {"-ffixed-x21"}}
+var pinnedRegFlags = map[string][]string{arch.X86_64: {"-ffixed-r15"}, arch.AArch64: {"-ffixed-x21"}}
 
 // harnessFlags are the flags that compile harness.c for arch.
-func harnessFlags(arch Arch) []string {
+func harnessFlags(arch string) []string {
 	return append(append([]string{}, harnessCFlags...), pinnedRegFlags[arch]...)
 }
 
@@ -77,29 +78,29 @@ const (
 // The harness program is built once per architecture and cached; a link
 // is then the linker's pass over one object, about 20 times faster than
 // the static link of harness, object and libc it replaces.
-func Link(ctx context.Context, arch Arch, objPath, exePath string) (*Executable, error) {
+func Link(ctx context.Context, arch, objPath, exePath string) (*Executable, error) {
 	return link(ctx, arch, objPath, exePath, nil)
 }
 
 // link is Link that also lets the object use the symbols alsoAllowed (for
 // the tests' fake batches, which call libc): the harness program they
 // run in is built with those symbols too.
-func link(ctx context.Context, arch Arch, objPath, exePath string, alsoAllowed []string) (*Executable, error) {
-	if _, err := ParseArch(string(arch)); err != nil {
+func link(ctx context.Context, target, objPath, exePath string, alsoAllowed []string) (*Executable, error) {
+	if _, err := ParseArch(target); err != nil {
 		return nil, err
 	}
-	if err := checkImports(arch, objPath, alsoAllowed); err != nil {
+	if err := checkImports(target, objPath, alsoAllowed); err != nil {
 		return nil, err
 	}
-	program, err := harnessProgram(ctx, arch, alsoAllowed)
+	program, err := harnessProgram(ctx, target, alsoAllowed)
 	if err != nil {
 		return nil, err
 	}
-	defsyms, err := program.definitions(arch, alsoAllowed)
+	defsyms, err := program.definitions(target, alsoAllowed)
 	if err != nil {
 		return nil, err
 	}
-	linker, err := linkerOf(ctx, arch)
+	linker, err := linkerOf(ctx, target)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func link(ctx context.Context, arch Arch, objPath, exePath string, alsoAllowed [
 	// -N: one segment, not page-aligned, writable and executable: the
 	// harness maps it so and needs no page-granular layout.
 	args := append([]string{"-N", "--no-warn-rwx-segments", "-e", "0", fmt.Sprintf("-Ttext=0x%x", ImageBase)}, defsyms...)
-	if arch == RISCV64 {
+	if target == arch.RISCV64 {
 		// Relaxation would turn an object's accesses of small data
 		// into gp-relative ones, with the image's __global_pointer$;
 		// but the code runs with the harness's gp. (Cranelift's code
@@ -119,11 +120,11 @@ func link(ctx context.Context, arch Arch, objPath, exePath string, alsoAllowed [
 	cmd.Env = scratchEnv(filepath.Dir(exePath))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
-			return nil, toolchainFailure(arch, "link a batch image with "+linker, out, err, ctx)
+			return nil, toolchainFailure(target, "link a batch image with "+linker, out, err, ctx)
 		}
-		return nil, fmt.Errorf("link %s for %s: %w\n%s", objPath, arch, err, bytes.TrimSpace(out))
+		return nil, fmt.Errorf("link %s for %s: %w\n%s", objPath, target, err, bytes.TrimSpace(out))
 	}
-	e, err := Open(arch, exePath)
+	e, err := Open(target, exePath)
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +138,8 @@ var linkers sync.Map // compiler name → string
 
 // linkerOf is the path of the linker arch's compiler drives (ld of the
 // same binutils), asked once per process.
-func linkerOf(ctx context.Context, arch Arch) (string, error) {
-	compiler := arch.Compiler()
+func linkerOf(ctx context.Context, arch string) (string, error) {
+	compiler := Compiler(arch)
 	if path, ok := linkers.Load(compiler); ok {
 		return path.(string), nil
 	}
@@ -150,7 +151,7 @@ func linkerOf(ctx context.Context, arch Arch) (string, error) {
 		name, err = exec.LookPath(name)
 	}
 	if err != nil {
-		return "", &ToolchainError{Arch: arch, Step: "the linker of " + compiler, Detail: err.Error(), Package: arch.compilerPackage()}
+		return "", &ToolchainError{Arch: arch, Step: "the linker of " + compiler, Detail: err.Error(), Package: compilerPackage(arch)}
 	}
 	linkers.Store(compiler, name)
 	return name, nil
@@ -176,8 +177,8 @@ type cachedFile struct {
 // The cache key is the hash of the source, the arguments and the
 // compiler's identity; the output is written to a temporary file and
 // renamed, so concurrent processes never see half of it.
-func cachedBuild(ctx context.Context, arch Arch, memo *sync.Map, name string, source []byte, args, libs []string) (string, error) {
-	compiler := arch.Compiler()
+func cachedBuild(ctx context.Context, arch string, memo *sync.Map, name string, source []byte, args, libs []string) (string, error) {
+	compiler := Compiler(arch)
 	v, _ := memo.LoadOrStore(compiler+"\x00"+strings.Join(args, " ")+"\x00"+strings.Join(libs, " "), &cachedFile{})
 	c := v.(*cachedFile)
 	c.mu.Lock()
@@ -189,7 +190,7 @@ func cachedBuild(ctx context.Context, arch Arch, memo *sync.Map, name string, so
 	defer cancel()
 	identity, err := compilerIdentity(ctx, compiler)
 	if err != nil {
-		return "", &ToolchainError{Arch: arch, Step: "C compiler " + compiler, Detail: err.Error(), Package: arch.compilerPackage()}
+		return "", &ToolchainError{Arch: arch, Step: "C compiler " + compiler, Detail: err.Error(), Package: compilerPackage(arch)}
 	}
 	dir, err := cacheDir()
 	if err != nil {
@@ -238,8 +239,8 @@ func cacheDir() (string, error) {
 	return dir, nil
 }
 
-func compileCached(ctx context.Context, arch Arch, dir, path, name string, source []byte, args, libs []string) error {
-	compiler := arch.Compiler()
+func compileCached(ctx context.Context, arch, dir, path, name string, source []byte, args, libs []string) error {
+	compiler := Compiler(arch)
 	tmp, err := os.CreateTemp(dir, "."+name+"-*")
 	if err != nil {
 		return fmt.Errorf("harness cache: %w", err)

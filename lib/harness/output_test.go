@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 // fakeExecutable has two functions and no file behind it.
-func fakeExecutable(arch Arch) *Executable {
+func fakeExecutable(arch string) *Executable {
 	return &Executable{
 		Arch:    arch,
 		Path:    "fake",
@@ -64,53 +65,53 @@ func TestOutcome(t *testing.T) {
 	sites := []TrapSite{{"cliff_m0_f", 0x10, "int_divz"}, {"cliff_m1_g", 0x8, "heap_oob"}, {"cliff_m0_f", 0x25, "int_ovf"}}
 	tests := []struct {
 		name string
-		arch Arch
+		arch string
 		job  Job
 		line string
 		want Outcome
 	}{
-		{"ok", X86_64, Job{ResultSize: 2}, "0 ok 2a00 0 0x0 0x0",
+		{"ok", arch.X86_64, Job{ResultSize: 2}, "0 ok 2a00 0 0x0 0x0",
 			Outcome{Status: record.StatusOK, Results: []byte{0x2a, 0}}},
-		{"ok without results", X86_64, Job{}, "0 ok - 0 0x0 0x0",
+		{"ok without results", arch.X86_64, Job{}, "0 ok - 0 0x0 0x0",
 			Outcome{Status: record.StatusOK, Results: []byte{}}},
-		{"trap at pc", X86_64, Job{}, "0 signal - 8 0x1010 0x1010",
+		{"trap at pc", arch.X86_64, Job{}, "0 signal - 8 0x1010 0x1010",
 			Outcome{Status: record.StatusTrap, Trap: "int_divz", Signal: "SIGFPE", PC: 0x1010, Message: "trap int_divz (SIGFPE at cliff_m0_f+0x10)"}},
-		{"segv at a heap_oob site", AArch64, Job{}, "0 signal - 11 0x1108 0xdead0",
+		{"segv at a heap_oob site", arch.AArch64, Job{}, "0 signal - 11 0x1108 0xdead0",
 			Outcome{Status: record.StatusTrap, Trap: "heap_oob", Signal: "SIGSEGV", PC: 0x1108, Message: "trap heap_oob (SIGSEGV at cliff_m1_g+0x8)"}},
-		{"crash elsewhere", X86_64, Job{}, "0 signal - 11 0x1014 0x10",
+		{"crash elsewhere", arch.X86_64, Job{}, "0 signal - 11 0x1014 0x10",
 			Outcome{Status: record.StatusCrash, Signal: "SIGSEGV", PC: 0x1014, Message: "SIGSEGV at cliff_m0_f+0x14 (pc 0x1014), address 0x10"}},
-		{"crash outside functions", X86_64, Job{}, "0 signal - 4 0x9000 0x9000",
+		{"crash outside functions", arch.X86_64, Job{}, "0 signal - 4 0x9000 0x9000",
 			Outcome{Status: record.StatusCrash, Signal: "SIGILL", PC: 0x9000, Message: "SIGILL at unknown function (pc 0x9000)"}},
-		{"s390x: site at the instruction", S390X, Job{}, "0 signal - 4 0x1012 0x1010",
+		{"s390x: site at the instruction", arch.S390X, Job{}, "0 signal - 4 0x1012 0x1010",
 			Outcome{Status: record.StatusTrap, Trap: "int_divz", Signal: "SIGILL", PC: 0x1010, Message: "trap int_divz (SIGILL at cliff_m0_f+0x10)"}},
-		{"s390x: site at the last byte", S390X, Job{}, "0 signal - 8 0x1026 0x1020",
+		{"s390x: site at the last byte", arch.S390X, Job{}, "0 signal - 8 0x1026 0x1020",
 			Outcome{Status: record.StatusTrap, Trap: "int_ovf", Signal: "SIGFPE", PC: 0x1020, Message: "trap int_ovf (SIGFPE at cliff_m0_f+0x20)"}},
-		{"s390x: site at the last byte, no si_addr", S390X, Job{}, "0 signal - 8 0x1026 0x0",
+		{"s390x: site at the last byte, no si_addr", arch.S390X, Job{}, "0 signal - 8 0x1026 0x0",
 			Outcome{Status: record.StatusTrap, Trap: "int_ovf", Signal: "SIGFPE", PC: 0x1026, Message: "trap int_ovf (SIGFPE at cliff_m0_f+0x26)"}},
-		{"s390x: a memory fault's PC is the instruction", S390X, Job{}, "0 signal - 11 0x1011 0x0",
+		{"s390x: a memory fault's PC is the instruction", arch.S390X, Job{}, "0 signal - 11 0x1011 0x0",
 			Outcome{Status: record.StatusCrash, Signal: "SIGSEGV", PC: 0x1011, Message: "SIGSEGV at cliff_m0_f+0x11 (pc 0x1011), address 0x0"}},
-		{"x86_64: only the instruction's address", X86_64, Job{}, "0 signal - 8 0x1026 0x1026",
+		{"x86_64: only the instruction's address", arch.X86_64, Job{}, "0 signal - 8 0x1026 0x1026",
 			Outcome{Status: record.StatusCrash, Signal: "SIGFPE", PC: 0x1026, Message: "SIGFPE at cliff_m0_f+0x26 (pc 0x1026)"}},
-		{"uncaught signal", RISCV64, Job{}, "0 signal - 6 0x0 0x0",
+		{"uncaught signal", arch.RISCV64, Job{}, "0 signal - 6 0x0 0x0",
 			Outcome{Status: record.StatusCrash, Signal: "SIGABRT", Message: "killed by SIGABRT"}},
-		{"unnamed signal", RISCV64, Job{}, "0 signal - 40 0x0 0x0",
+		{"unnamed signal", arch.RISCV64, Job{}, "0 signal - 40 0x0 0x0",
 			Outcome{Status: record.StatusCrash, Signal: "SIG40", Message: "killed by SIG40"}},
-		{"timeout", AArch64, Job{}, "0 timeout - 0 0x0 0x0",
+		{"timeout", arch.AArch64, Job{}, "0 timeout - 0 0x0 0x0",
 			Outcome{Status: record.StatusTimeout, Message: "exceeded the per-job limit of 250ms"}},
-		{"exit", AArch64, Job{}, "0 exit - 3 0x0 0x0",
+		{"exit", arch.AArch64, Job{}, "0 exit - 3 0x0 0x0",
 			Outcome{Status: record.StatusCrash, Message: "the job exited the process with status 3"}},
-		{"null", AArch64, Job{Entry: 1}, "0 null - 0 0x0 0x0",
+		{"null", arch.AArch64, Job{Entry: 1}, "0 null - 0 0x0 0x0",
 			Outcome{Status: record.StatusHarnessError, Message: "entry 1 is null: its module did not compile"}},
 		// Confined jobs (sandbox.go).
-		{"refused system call", X86_64, Job{}, "0 syscall execve 59 0x1014 0x0",
+		{"refused system call", arch.X86_64, Job{}, "0 syscall execve 59 0x1014 0x0",
 			Outcome{Status: record.StatusUnsupported, PC: 0x1014, Message: "refused execve (system call 59) at cliff_m0_f+0x14: the seccomp filter stopped the job"}},
-		{"refused unnamed system call", X86_64, Job{}, "0 syscall - 999 0x9000 0x0",
+		{"refused unnamed system call", arch.X86_64, Job{}, "0 syscall - 999 0x9000 0x0",
 			Outcome{Status: record.StatusUnsupported, PC: 0x9000, Message: "refused system call (system call 999) at unknown function: the seccomp filter stopped the job"}},
-		{"another ABI", X86_64, Job{}, "0 signal - 31 0x0 0x4d2",
+		{"another ABI", arch.X86_64, Job{}, "0 signal - 31 0x0 0x4d2",
 			Outcome{Status: record.StatusUnsupported, Message: "refused a system call of another ABI: the seccomp filter killed the job"}},
-		{"stopped by the emulator's sandbox", S390X, Job{}, "0 signal - 9 0x0 0x4d2",
+		{"stopped by the emulator's sandbox", arch.S390X, Job{}, "0 signal - 9 0x0 0x4d2",
 			Outcome{Status: record.StatusUnsupported, Message: "refused socket (host system call 41): the emulator's sandbox stopped the job"}},
-		{"killed, not by the sandbox", S390X, Job{}, "0 signal - 9 0x0 0x4d3",
+		{"killed, not by the sandbox", arch.S390X, Job{}, "0 signal - 9 0x0 0x4d3",
 			Outcome{Status: record.StatusCrash, Signal: "SIGKILL", Message: "killed by SIGKILL"}},
 	}
 	refusals := map[uint64]string{1234: "refused socket (host system call 41)"}
@@ -138,7 +139,7 @@ func TestOutcome(t *testing.T) {
 
 // TestParseOutput checks partial and broken harness output.
 func TestParseOutput(t *testing.T) {
-	e := fakeExecutable(X86_64)
+	e := fakeExecutable(arch.X86_64)
 	tm, _ := e.trapMap(nil)
 	jobs := []Job{{ResultSize: 1}, {ResultSize: 1}, {ResultSize: 1}}
 	tests := []struct {

@@ -14,7 +14,7 @@ type probe struct {
 }
 
 // probeKey is the probes' key for an ISA flag.
-func probeKey(arch Arch, flag string) string { return string(arch) + "/" + flag }
+func probeKey(arch, flag string) string { return arch + "/" + flag }
 
 var probes = map[string]probe{
 	"riscv64/has_m":        {hex: "3385c502", insn: "mul a0, a1, a2"},

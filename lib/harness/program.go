@@ -34,7 +34,7 @@ var programs sync.Map
 // harnessProgram returns the harness program for arch, building it unless
 // the cache has it. The symbols extra (the tests' fake batches call libc)
 // are linked into it, so that an image can be linked against them.
-func harnessProgram(ctx context.Context, arch Arch, extra []string) (*program, error) {
+func harnessProgram(ctx context.Context, arch string, extra []string) (*program, error) {
 	// The image region (harness.c) at ImageBase; it is writable and
 	// executable on purpose.
 	args := append(harnessFlags(arch), "-static", "-no-pie",
@@ -61,7 +61,7 @@ func harnessProgram(ctx context.Context, arch Arch, extra []string) (*program, e
 }
 
 // readProgram reads a harness program's symbol table.
-func readProgram(arch Arch, path string) (*program, error) {
+func readProgram(arch, path string) (*program, error) {
 	f, byName, funcs, err := openSymbols(arch, path)
 	if err != nil {
 		return nil, fmt.Errorf("harness program: %w", err)
@@ -73,7 +73,7 @@ func readProgram(arch Arch, path string) (*program, error) {
 // definitions are the linker options that define, for an image, each
 // symbol the harness provides for arch and each of extra, at its address
 // in the program. An IFUNC cannot be one: its symbol is the resolver.
-func (p *program) definitions(arch Arch, extra []string) ([]string, error) {
+func (p *program) definitions(arch string, extra []string) ([]string, error) {
 	var defs []string
 	for _, name := range append(providedFor(arch), extra...) {
 		if name == "_GLOBAL_OFFSET_TABLE_" {

@@ -206,8 +206,8 @@ type pulleyHost struct {
 // PulleyImageBase with its Abs8 and Abs4 relocations applied. A
 // relocation to a name the batch does not define (an imported symbol)
 // is refused: Pulley code reaches no host symbol.
-func LinkPulley(a Arch, batchPath, runner string) (*Executable, error) {
-	if !arch.IsBytecode(string(a)) {
+func LinkPulley(a, batchPath, runner string) (*Executable, error) {
+	if !arch.IsBytecode(a) {
 		return nil, fmt.Errorf("LinkPulley: %s is not a Pulley target", a)
 	}
 	data, err := os.ReadFile(batchPath)
@@ -218,8 +218,8 @@ func LinkPulley(a Arch, batchPath, runner string) (*Executable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", batchPath, err)
 	}
-	info, _ := arch.Lookup(string(a))
-	if b.Pointer32 != (info.PointerBytes == 4) || b.BigEndian != strings.HasSuffix(string(a), "be") {
+	info, _ := arch.Lookup(a)
+	if b.Pointer32 != (info.PointerBytes == 4) || b.BigEndian != strings.HasSuffix(a, "be") {
 		return nil, fmt.Errorf("%s: a Pulley batch for another target than %s", batchPath, a)
 	}
 	if _, err := os.Stat(runner); err != nil {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"context"
 	"fmt"
 	"maps"
@@ -31,7 +32,7 @@ func (p Placement) String() string {
 // flags (QemuCPU). The error names the first flag that can run neither
 // way, so the caller can try the code without it (Blocking) or skip the
 // configuration with the reason.
-func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
+func Place(h Host, arch string, isaFlags []string) (Placement, error) {
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
 		return Placement{}, fmt.Errorf("%s: %w", arch, err)
@@ -59,7 +60,7 @@ func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
 			return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and %s", arch, r.flag, r.needs, why)
 		}
 	}
-	return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and QEMU cannot stand in: %s", arch, lacking[0].flag, lacking[0].needs, strings.TrimPrefix(err.Error(), string(arch)+": "))
+	return Placement{}, fmt.Errorf("%s: ISA flag %s needs %s, which this host's CPU lacks, and QEMU cannot stand in: %s", arch, lacking[0].flag, lacking[0].needs, strings.TrimPrefix(err.Error(), arch+": "))
 }
 
 // NativeBlockers lists the ISA flags that are on and keep code for the
@@ -67,7 +68,7 @@ func Place(h Host, arch Arch, isaFlags []string) (Placement, error) {
 // the host lacks, and those cliff's CPU table does not know. Code compiled
 // with them off that comes out identical runs natively after all: for it,
 // the flags made no difference.
-func NativeBlockers(h Host, arch Arch, isaFlags []string) []string {
+func NativeBlockers(h Host, arch string, isaFlags []string) []string {
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
 		return nil
@@ -84,7 +85,7 @@ func NativeBlockers(h Host, arch Arch, isaFlags []string) []string {
 // for arch cannot emulate, or that cliff's CPU table does not know; as
 // for NativeBlockers, identical code compiled without them runs under
 // QEMU.
-func QemuBlockers(h Host, arch Arch, isaFlags []string) []string {
+func QemuBlockers(h Host, arch string, isaFlags []string) []string {
 	on, err := parseISAFlags(isaFlags)
 	if err != nil {
 		return nil
@@ -100,7 +101,7 @@ func QemuBlockers(h Host, arch Arch, isaFlags []string) []string {
 	return out
 }
 
-func unknownFlags(arch Arch, on map[string]bool) []string {
+func unknownFlags(arch string, on map[string]bool) []string {
 	var out []string
 	for name, value := range on {
 		if _, known := ruleFor(arch, name); value && !known {
@@ -130,7 +131,7 @@ func QemuCPU(emu *Emulator, isaFlags []string) (string, error) {
 	return qemuCPU(emu.Arch, on, emu)
 }
 
-func qemuCPU(arch Arch, on map[string]bool, emu *Emulator) (string, error) {
+func qemuCPU(arch string, on map[string]bool, emu *Emulator) (string, error) {
 	table, ok := cpuTables[arch]
 	if !ok {
 		return "", fmt.Errorf("no CPU table for architecture %q", arch)
@@ -193,7 +194,7 @@ func qemuCPU(arch Arch, on map[string]bool, emu *Emulator) (string, error) {
 
 // checkKnown rejects a flag that is on and that the table does not know:
 // cliff cannot tell what running its code needs.
-func checkKnown(arch Arch, on map[string]bool) error {
+func checkKnown(arch string, on map[string]bool) error {
 	for _, name := range slices.Sorted(maps.Keys(on)) {
 		if _, known := ruleFor(arch, name); on[name] && !known {
 			return fmt.Errorf("%s: ISA flag %s: unknown to cliff's CPU table, cannot tell how to run its code", arch, name)
@@ -202,7 +203,7 @@ func checkKnown(arch Arch, on map[string]bool) error {
 	return nil
 }
 
-func ruleFor(arch Arch, flag string) (flagRule, bool) {
+func ruleFor(arch, flag string) (flagRule, bool) {
 	for _, r := range cpuTables[arch].rules {
 		if r.flag == flag {
 			return r, true
@@ -214,12 +215,12 @@ func ruleFor(arch Arch, flag string) (flagRule, bool) {
 // hostLacks lists the rules of flags that are on and whose feature the
 // host lacks. Only x86_64 hosts are checked: the other tables' needs are
 // QEMU's model features, not /proc/cpuinfo names.
-func hostLacks(h Host, arch Arch, on map[string]bool) []flagRule {
-	if arch != X86_64 || h.Arch != X86_64 {
+func hostLacks(h Host, target string, on map[string]bool) []flagRule {
+	if target != arch.X86_64 || h.Arch != arch.X86_64 {
 		return nil
 	}
 	var out []flagRule
-	for _, r := range cpuTables[arch].rules {
+	for _, r := range cpuTables[target].rules {
 		if on[r.flag] && r.needs != "" && !h.Has(r.needs) {
 			out = append(out, r)
 		}
@@ -244,7 +245,7 @@ func parseISAFlags(flags []string) (map[string]bool, error) {
 	return on, nil
 }
 
-func pickModel(arch Arch, models []cpuModel, needs []string) (string, error) {
+func pickModel(arch string, models []cpuModel, needs []string) (string, error) {
 	for _, m := range models {
 		if hasAll(m.features, needs) {
 			return m.name, nil
@@ -267,7 +268,7 @@ func hasAll(have, needs []string) bool {
 // else, when it cannot be probed, what QEMU 7.2 is known to run (the
 // rules' baseline), so that a missing QEMU is reported by the toolchain
 // check rather than here.
-func (h Host) emulator(arch Arch) *Emulator {
+func (h Host) emulator(arch string) *Emulator {
 	if e, ok := h.Emulators[arch]; ok {
 		return e
 	}
@@ -281,14 +282,14 @@ func (h Host) emulator(arch Arch) *Emulator {
 
 // BaselineEmulator is QEMU 7.2 as cpu_table.go's baseline describes it,
 // without probing: Debian 12's qemu-user-static.
-func BaselineEmulator(arch Arch) *Emulator {
-	e := &Emulator{Arch: arch, Path: arch.Emulator(), Version: "7.2 (assumed)", Lacks: map[string]string{}, MaxVlen: qemuMaxVlen}
-	for _, r := range cpuTables[arch].rules {
+func BaselineEmulator(target string) *Emulator {
+	e := &Emulator{Arch: target, Path: EmulatorName(target), Version: "7.2 (assumed)", Lacks: map[string]string{}, MaxVlen: qemuMaxVlen}
+	for _, r := range cpuTables[target].rules {
 		if r.baseline != "" {
 			e.Lacks[r.flag] = r.baseline
 		}
 	}
-	if arch == RISCV64 {
+	if target == arch.RISCV64 {
 		e.NoProperty = []string{"has_zvfh"}
 		e.OldSpelling = []string{"has_zfh", "has_zfhmin"}
 	}

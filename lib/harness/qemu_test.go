@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func with(base []string, flags ...string) []string {
 // A qemuCPUTest is a -cpu string QemuCPU should build, or its error.
 type qemuCPUTest struct {
 	name    string
-	arch    Arch
+	arch    string
 	flags   []string
 	want    string
 	wantErr string
@@ -45,67 +46,67 @@ type qemuCPUTest struct {
 func TestQemuCPU(t *testing.T) {
 	const riscvOff = "Zfhmin=false,Zfh=false,v=false,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false"
 	tests := []qemuCPUTest{
-		{"riscv64 default", RISCV64, riscvDefaults, "rv64," + riscvOff, ""},
-		{"riscv64 nothing given", RISCV64, nil, "rv64", ""},
-		{"riscv64 bitmanip", RISCV64, with(riscvDefaults, "has_zba=true", "has_zbb=true"),
+		{"riscv64 default", arch.RISCV64, riscvDefaults, "rv64," + riscvOff, ""},
+		{"riscv64 nothing given", arch.RISCV64, nil, "rv64", ""},
+		{"riscv64 bitmanip", arch.RISCV64, with(riscvDefaults, "has_zba=true", "has_zbb=true"),
 			"rv64,Zfhmin=false,Zfh=false,v=false,zbkb=false,zba=true,zbb=true,zbc=false,zbs=false", ""},
-		{"riscv64 vector", RISCV64, with(riscvDefaults, "has_v=true", "has_zvl32b=true", "has_zvl64b=true", "has_zvl128b=true"),
+		{"riscv64 vector", arch.RISCV64, with(riscvDefaults, "has_v=true", "has_zvl32b=true", "has_zvl64b=true", "has_zvl128b=true"),
 			"rv64,Zfhmin=false,Zfh=false,v=true,vext_spec=v1.0,elen=64,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false,vlen=128", ""},
-		{"riscv64 vector without zvl", RISCV64, []string{"has_v"}, "rv64,v=true,vext_spec=v1.0,elen=64,vlen=128", ""},
-		{"riscv64 vlen 512", RISCV64, []string{"has_v=true", "has_zvl256b=true", "has_zvl512b=true"}, "rv64,v=true,vext_spec=v1.0,elen=64,vlen=512", ""},
-		{"riscv64 zvl without v", RISCV64, []string{"has_v=false", "has_zvl256b=true"}, "rv64,v=false", ""},
-		{"riscv64 half floats", RISCV64, []string{"has_zfh=true", "has_zfhmin=true", "has_zvfh=true", "has_v=true"},
+		{"riscv64 vector without zvl", arch.RISCV64, []string{"has_v"}, "rv64,v=true,vext_spec=v1.0,elen=64,vlen=128", ""},
+		{"riscv64 vlen 512", arch.RISCV64, []string{"has_v=true", "has_zvl256b=true", "has_zvl512b=true"}, "rv64,v=true,vext_spec=v1.0,elen=64,vlen=512", ""},
+		{"riscv64 zvl without v", arch.RISCV64, []string{"has_v=false", "has_zvl256b=true"}, "rv64,v=false", ""},
+		{"riscv64 half floats", arch.RISCV64, []string{"has_zfh=true", "has_zfhmin=true", "has_zvfh=true", "has_v=true"},
 			"rv64,Zfhmin=true,Zfh=true,v=true,vext_spec=v1.0,elen=64,vlen=128", ""},
-		{"riscv64 compressed", RISCV64, []string{"has_zca=true", "has_zcd=true"}, "rv64", ""},
-		{"riscv64 zcb", RISCV64, with(riscvDefaults, "has_zcb=true"), "", "has_zcb cannot be emulated"},
-		{"riscv64 zfa", RISCV64, with(riscvDefaults, "has_zfa=true"), "", "has_zfa cannot be emulated"},
-		{"riscv64 zicond", RISCV64, with(riscvDefaults, "has_zicond=true"), "", "has_zicond cannot be emulated"},
-		{"riscv64 zvbb", RISCV64, []string{"has_v=true", "has_zvbb=true"}, "", "has_zvbb cannot be emulated"},
-		{"riscv64 vlen 2048", RISCV64, []string{"has_v=true", "has_zvl2048b=true"}, "", "has_zvl2048b cannot be emulated: QEMU 7.2 supports VLEN up to 1024"},
-		{"riscv64 first of two unsupported", RISCV64, []string{"has_zicond=true", "has_zcb=true"}, "", "has_zcb"},
-		{"unknown flag on", RISCV64, []string{"has_zquux=true"}, "", "has_zquux: unknown"},
-		{"unknown flag off", RISCV64, []string{"has_zquux=false"}, "rv64", ""},
-		{"bad value", RISCV64, []string{"has_zba=yes"}, "", `"has_zba=yes"`},
+		{"riscv64 compressed", arch.RISCV64, []string{"has_zca=true", "has_zcd=true"}, "rv64", ""},
+		{"riscv64 zcb", arch.RISCV64, with(riscvDefaults, "has_zcb=true"), "", "has_zcb cannot be emulated"},
+		{"riscv64 zfa", arch.RISCV64, with(riscvDefaults, "has_zfa=true"), "", "has_zfa cannot be emulated"},
+		{"riscv64 zicond", arch.RISCV64, with(riscvDefaults, "has_zicond=true"), "", "has_zicond cannot be emulated"},
+		{"riscv64 zvbb", arch.RISCV64, []string{"has_v=true", "has_zvbb=true"}, "", "has_zvbb cannot be emulated"},
+		{"riscv64 vlen 2048", arch.RISCV64, []string{"has_v=true", "has_zvl2048b=true"}, "", "has_zvl2048b cannot be emulated: QEMU 7.2 supports VLEN up to 1024"},
+		{"riscv64 first of two unsupported", arch.RISCV64, []string{"has_zicond=true", "has_zcb=true"}, "", "has_zcb"},
+		{"unknown flag on", arch.RISCV64, []string{"has_zquux=true"}, "", "has_zquux: unknown"},
+		{"unknown flag off", arch.RISCV64, []string{"has_zquux=false"}, "rv64", ""},
+		{"bad value", arch.RISCV64, []string{"has_zba=yes"}, "", `"has_zba=yes"`},
 
-		{"s390x nothing given", S390X, nil, "qemu", ""},
-		{"s390x z14", S390X, []string{"has_mie3=false", "has_vxrs_ext2=false", "has_mie4=false", "has_vxrs_ext3=false"}, "qemu,minste3=off,vxeh2=off", ""},
-		{"s390x arch13", S390X, []string{"has_mie3=true", "has_vxrs_ext2=true", "has_mie4=false", "has_vxrs_ext3=false"}, "qemu,minste3=on,vxeh2=on", ""},
-		{"s390x arch15", S390X, []string{"has_mie3=true", "has_vxrs_ext2=true", "has_mie4=true", "has_vxrs_ext3=true"}, "", "has_mie4 cannot be emulated"},
-		{"s390x vxrs_ext3", S390X, []string{"has_vxrs_ext3=true"}, "", "has_vxrs_ext3 cannot be emulated"},
+		{"s390x nothing given", arch.S390X, nil, "qemu", ""},
+		{"s390x z14", arch.S390X, []string{"has_mie3=false", "has_vxrs_ext2=false", "has_mie4=false", "has_vxrs_ext3=false"}, "qemu,minste3=off,vxeh2=off", ""},
+		{"s390x arch13", arch.S390X, []string{"has_mie3=true", "has_vxrs_ext2=true", "has_mie4=false", "has_vxrs_ext3=false"}, "qemu,minste3=on,vxeh2=on", ""},
+		{"s390x arch15", arch.S390X, []string{"has_mie3=true", "has_vxrs_ext2=true", "has_mie4=true", "has_vxrs_ext3=true"}, "", "has_mie4 cannot be emulated"},
+		{"s390x vxrs_ext3", arch.S390X, []string{"has_vxrs_ext3=true"}, "", "has_vxrs_ext3 cannot be emulated"},
 
-		{"aarch64 baseline", AArch64, []string{"has_lse=false", "has_fp16=false", "use_bti=false"}, "cortex-a57", ""},
-		{"aarch64 lse", AArch64, []string{"has_lse=true"}, "cortex-a76", ""},
-		{"aarch64 v8.2", AArch64, []string{"has_lse=true", "has_fp16=true", "has_dotprod=true"}, "cortex-a76", ""},
-		{"aarch64 i8mm", AArch64, []string{"has_i8mm=true"}, "max,pauth=off", ""},
-		{"aarch64 pauth", AArch64, []string{"has_pauth=true", "has_lse=false"}, "max", ""},
-		{"aarch64 signed returns", AArch64, []string{"sign_return_address=true", "sign_return_address_with_bkey=true"}, "max", ""},
-		{"aarch64 bti and csdb", AArch64, []string{"use_bti=true", "use_csdb=true"}, "cortex-a57", ""},
+		{"aarch64 baseline", arch.AArch64, []string{"has_lse=false", "has_fp16=false", "use_bti=false"}, "cortex-a57", ""},
+		{"aarch64 lse", arch.AArch64, []string{"has_lse=true"}, "cortex-a76", ""},
+		{"aarch64 v8.2", arch.AArch64, []string{"has_lse=true", "has_fp16=true", "has_dotprod=true"}, "cortex-a76", ""},
+		{"aarch64 i8mm", arch.AArch64, []string{"has_i8mm=true"}, "max,pauth=off", ""},
+		{"aarch64 pauth", arch.AArch64, []string{"has_pauth=true", "has_lse=false"}, "max", ""},
+		{"aarch64 signed returns", arch.AArch64, []string{"sign_return_address=true", "sign_return_address_with_bkey=true"}, "max", ""},
+		{"aarch64 bti and csdb", arch.AArch64, []string{"use_bti=true", "use_csdb=true"}, "cortex-a57", ""},
 
-		{"x86_64 baseline", X86_64, x86Defaults, "qemu64,pni=off,ssse3=off,cx16=off,sse4.1=off,sse4.2=off,avx=off,avx2=off,fma=off,popcnt=off,bmi1=off,bmi2=off,abm=off", ""},
-		{"x86_64 nothing given", X86_64, nil, "qemu64", ""},
-		{"x86_64 skylake", X86_64, x86Skylake, "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on", ""},
-		{"x86_64 avx2 alone", X86_64, []string{"has_avx2"}, "qemu64,avx2=on,avx=on,xsave=on", ""},
-		{"x86_64 avx512", X86_64, with(x86Skylake, "has_avx512f=true", "has_avx512vl=true"), "", "has_avx512f cannot be emulated: QEMU 7.2 has no AVX-512"},
-		{"x86_64 avx-vnni", X86_64, []string{"has_avx_vnni"}, "", "has_avx_vnni cannot be emulated"},
-		{"x86_64 unknown flag", X86_64, []string{"has_sse5"}, "", "has_sse5: unknown"},
+		{"x86_64 baseline", arch.X86_64, x86Defaults, "qemu64,pni=off,ssse3=off,cx16=off,sse4.1=off,sse4.2=off,avx=off,avx2=off,fma=off,popcnt=off,bmi1=off,bmi2=off,abm=off", ""},
+		{"x86_64 nothing given", arch.X86_64, nil, "qemu64", ""},
+		{"x86_64 skylake", arch.X86_64, x86Skylake, "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on", ""},
+		{"x86_64 avx2 alone", arch.X86_64, []string{"has_avx2"}, "qemu64,avx2=on,avx=on,xsave=on", ""},
+		{"x86_64 avx512", arch.X86_64, with(x86Skylake, "has_avx512f=true", "has_avx512vl=true"), "", "has_avx512f cannot be emulated: QEMU 7.2 has no AVX-512"},
+		{"x86_64 avx-vnni", arch.X86_64, []string{"has_avx_vnni"}, "", "has_avx_vnni cannot be emulated"},
+		{"x86_64 unknown flag", arch.X86_64, []string{"has_sse5"}, "", "has_sse5: unknown"},
 	}
 	// What QEMU 10 adds: the extensions 7.2 lacks, and a zvfh property.
 	tests10 := []qemuCPUTest{
-		{"riscv64 zcb, the rest off", RISCV64, with(riscvDefaults, "has_zcb=true"),
+		{"riscv64 zcb, the rest off", arch.RISCV64, with(riscvDefaults, "has_zcb=true"),
 			"rv64,zcb=true,zfa=false,zfhmin=false,zfh=false,v=false,zvfh=false,zvbb=false,zbkb=false,zba=false,zbb=false,zbc=false,zbs=false,zicond=false", ""},
-		{"riscv64 zfa zicond", RISCV64, []string{"has_zfa=true", "has_zicond=true"}, "rv64,zfa=true,zicond=true", ""},
-		{"riscv64 zvbb", RISCV64, []string{"has_v=true", "has_zvbb=true"}, "rv64,v=true,vext_spec=v1.0,elen=64,zvbb=true,vlen=128", ""},
-		{"riscv64 half floats", RISCV64, []string{"has_zfh=true", "has_zfhmin=true", "has_zvfh=true", "has_v=true"},
+		{"riscv64 zfa zicond", arch.RISCV64, []string{"has_zfa=true", "has_zicond=true"}, "rv64,zfa=true,zicond=true", ""},
+		{"riscv64 zvbb", arch.RISCV64, []string{"has_v=true", "has_zvbb=true"}, "rv64,v=true,vext_spec=v1.0,elen=64,zvbb=true,vlen=128", ""},
+		{"riscv64 half floats", arch.RISCV64, []string{"has_zfh=true", "has_zfhmin=true", "has_zvfh=true", "has_v=true"},
 			"rv64,zfhmin=true,zfh=true,v=true,vext_spec=v1.0,elen=64,zvfh=true,vlen=128", ""},
-		{"riscv64 zvfh needs zfhmin under QEMU 10", RISCV64, []string{"has_v=true", "has_zfhmin=false", "has_zvfh=true"},
+		{"riscv64 zvfh needs zfhmin under QEMU 10", arch.RISCV64, []string{"has_v=true", "has_zfhmin=false", "has_zvfh=true"},
 			"rv64,zfhmin=false,v=true,vext_spec=v1.0,elen=64,zvfh=true,zfhmin=true,zfh=true,vlen=128", ""},
-		{"riscv64 vlen 2048", RISCV64, []string{"has_v=true", "has_zvl2048b=true"}, "", "qemu-riscv64-static 10.0.2 supports VLEN up to 1024"},
-		{"s390x arch15", S390X, []string{"has_mie4=true"}, "", "has_mie4 cannot be emulated: qemu-s390x-static 10.0.2 has no has_mie4"},
-		{"x86_64 avx512", X86_64, []string{"has_avx512f=true"}, "", "has_avx512f cannot be emulated: qemu-x86_64-static 10.0.2 has no has_avx512f"},
+		{"riscv64 vlen 2048", arch.RISCV64, []string{"has_v=true", "has_zvl2048b=true"}, "", "qemu-riscv64-static 10.0.2 supports VLEN up to 1024"},
+		{"s390x arch15", arch.S390X, []string{"has_mie4=true"}, "", "has_mie4 cannot be emulated: qemu-s390x-static 10.0.2 has no has_mie4"},
+		{"x86_64 avx512", arch.X86_64, []string{"has_avx512f=true"}, "", "has_avx512f cannot be emulated: qemu-x86_64-static 10.0.2 has no has_avx512f"},
 	}
 	for _, run := range []struct {
 		qemu  string
-		emu   map[Arch]*Emulator
+		emu   map[string]*Emulator
 		tests []qemuCPUTest
 	}{{"QEMU 7.2", qemu72, tests}, {"QEMU 10", qemu10, tests10}} {
 		for _, tt := range run.tests {
@@ -142,14 +143,14 @@ var (
 // every riscv64 extension of Cranelift but VLENs over 1024, and neither
 // s390x arch15 nor AVX-512 nor AVX-VNNI.
 var (
-	qemu72 = map[Arch]*Emulator{}
-	qemu10 = map[Arch]*Emulator{}
+	qemu72 = map[string]*Emulator{}
+	qemu10 = map[string]*Emulator{}
 )
 
 func init() {
 	for _, a := range Arches() {
 		qemu72[a] = BaselineEmulator(a)
-		e := &Emulator{Arch: a, Path: "/usr/bin/" + a.Emulator(), Version: "10.0.2", Lacks: map[string]string{}, MaxVlen: 1024}
+		e := &Emulator{Arch: a, Path: "/usr/bin/" + EmulatorName(a), Version: "10.0.2", Lacks: map[string]string{}, MaxVlen: 1024}
 		for _, r := range cpuTables[a].rules {
 			lacks := r.vlen > 1024 || strings.HasPrefix(r.flag, "has_avx512") || r.flag == "has_avx_vnni" || r.flag == "has_mie4" || r.flag == "has_vxrs_ext3"
 			if lacks {
@@ -165,10 +166,10 @@ func init() {
 
 // Hosts of the kinds the project runs on, whatever this machine is.
 var (
-	hostV4  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave avx512f avx512dq avx512vl avx512bw avx512cd avx512vbmi avx512_bitalg avx512_vnni"), Emulators: qemu72}
-	hostV3  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave"), Emulators: qemu72}
-	hostV2  = Host{Arch: X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt"), Emulators: qemu72}
-	hostARM = Host{Arch: AArch64, Emulators: qemu72}
+	hostV4  = Host{Arch: arch.X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave avx512f avx512dq avx512vl avx512bw avx512cd avx512vbmi avx512_bitalg avx512_vnni"), Emulators: qemu72}
+	hostV3  = Host{Arch: arch.X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt avx avx2 fma bmi1 bmi2 abm f16c movbe xsave"), Emulators: qemu72}
+	hostV2  = Host{Arch: arch.X86_64, Features: sortedFeatures("fpu sse2 cx16 lahf_lm pni ssse3 sse4_1 sse4_2 popcnt"), Emulators: qemu72}
+	hostARM = Host{Arch: arch.AArch64, Emulators: qemu72}
 )
 
 func sortedFeatures(list string) []string { return slices.Sorted(slices.Values(strings.Fields(list))) }
@@ -178,25 +179,25 @@ func TestPlace(t *testing.T) {
 	tests := []struct {
 		name    string
 		host    Host
-		arch    Arch
+		arch    string
 		flags   []string
 		want    Placement
 		wantErr string
 	}{
-		{"skylake code on a v3 host", hostV3, X86_64, x86Skylake, Placement{}, ""},
-		{"baseline code on a v2 host", hostV2, X86_64, x86Defaults, Placement{}, ""},
-		{"avx2 code on a v2 host runs under qemu", hostV2, X86_64, x86Skylake,
+		{"skylake code on a v3 host", hostV3, arch.X86_64, x86Skylake, Placement{}, ""},
+		{"baseline code on a v2 host", hostV2, arch.X86_64, x86Defaults, Placement{}, ""},
+		{"avx2 code on a v2 host runs under qemu", hostV2, arch.X86_64, x86Skylake,
 			Placement{Emulated: true, CPU: "qemu64,pni=on,ssse3=on,cx16=on,sse4.1=on,sse4.2=on,avx=on,xsave=on,avx2=on,fma=on,popcnt=on,bmi1=on,bmi2=on,abm=on"}, ""},
-		{"avx512 code on a v4 host", hostV4, X86_64, avx512, Placement{}, ""},
-		{"avx512 code on a v3 host runs nowhere", hostV3, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
-		{"avx512 code on a v2 host names the AVX-512 flag", hostV2, X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
-		{"host lacks what QEMU has, has what QEMU lacks", Host{Arch: X86_64, Features: []string{"avx512f"}}, X86_64, []string{"has_avx512f", "has_popcnt"}, Placement{}, "x86_64: ISA flag has_popcnt needs popcnt, which this host's CPU lacks, and QEMU cannot stand in: ISA flag has_avx512f cannot be emulated"},
-		{"unknown flag on the host's arch", hostV4, X86_64, []string{"has_sse5=true"}, Placement{}, "has_sse5: unknown"},
-		{"riscv64 on x86_64", hostV3, RISCV64, []string{"has_zba=true"}, Placement{Emulated: true, CPU: "rv64,zba=true"}, ""},
-		{"riscv64 unemulated", hostV3, RISCV64, []string{"has_zcb=true"}, Placement{}, "has_zcb cannot be emulated"},
-		{"riscv64 under QEMU 10", Host{Arch: X86_64, Emulators: qemu10}, RISCV64, []string{"has_zcb=true"}, Placement{Emulated: true, CPU: "rv64,zcb=true"}, ""},
-		{"x86_64 code on an aarch64 host", hostARM, X86_64, []string{"has_avx=true"}, Placement{Emulated: true, CPU: "qemu64,avx=on,xsave=on"}, ""},
-		{"aarch64 code on an aarch64 host", hostARM, AArch64, []string{"has_lse=true", "has_i8mm=true"}, Placement{}, ""},
+		{"avx512 code on a v4 host", hostV4, arch.X86_64, avx512, Placement{}, ""},
+		{"avx512 code on a v3 host runs nowhere", hostV3, arch.X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
+		{"avx512 code on a v2 host names the AVX-512 flag", hostV2, arch.X86_64, avx512, Placement{}, "x86_64: ISA flag has_avx512vl needs avx512vl, which this host's CPU lacks, and QEMU 7.2 has no AVX-512"},
+		{"host lacks what QEMU has, has what QEMU lacks", Host{Arch: arch.X86_64, Features: []string{"avx512f"}}, arch.X86_64, []string{"has_avx512f", "has_popcnt"}, Placement{}, "x86_64: ISA flag has_popcnt needs popcnt, which this host's CPU lacks, and QEMU cannot stand in: ISA flag has_avx512f cannot be emulated"},
+		{"unknown flag on the host's arch", hostV4, arch.X86_64, []string{"has_sse5=true"}, Placement{}, "has_sse5: unknown"},
+		{"riscv64 on x86_64", hostV3, arch.RISCV64, []string{"has_zba=true"}, Placement{Emulated: true, CPU: "rv64,zba=true"}, ""},
+		{"riscv64 unemulated", hostV3, arch.RISCV64, []string{"has_zcb=true"}, Placement{}, "has_zcb cannot be emulated"},
+		{"riscv64 under QEMU 10", Host{Arch: arch.X86_64, Emulators: qemu10}, arch.RISCV64, []string{"has_zcb=true"}, Placement{Emulated: true, CPU: "rv64,zcb=true"}, ""},
+		{"x86_64 code on an aarch64 host", hostARM, arch.X86_64, []string{"has_avx=true"}, Placement{Emulated: true, CPU: "qemu64,avx=on,xsave=on"}, ""},
+		{"aarch64 code on an aarch64 host", hostARM, arch.AArch64, []string{"has_lse=true", "has_i8mm=true"}, Placement{}, ""},
 	}
 	for _, tt := range tests {
 		got, err := Place(tt.host, tt.arch, tt.flags)
@@ -216,18 +217,18 @@ func TestBlockers(t *testing.T) {
 	tests := []struct {
 		name   string
 		host   Host
-		arch   Arch
+		arch   string
 		flags  []string
 		native []string // NativeBlockers (the host's arch only)
 		qemu   []string // QemuBlockers
 	}{
-		{"riscv64: what QEMU cannot emulate", hostV3, RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"}, nil, []string{"has_zcb", "has_zicond"}},
-		{"aarch64: QEMU emulates it all", hostV3, AArch64, []string{"has_lse=true"}, nil, nil},
-		{"riscv64: QEMU 10 emulates it all", Host{Arch: X86_64, Emulators: qemu10}, RISCV64, []string{"has_zcb=true", "has_v=true", "has_zicond=true"}, nil, nil},
-		{"x86_64: what a v2 host lacks", hostV2, X86_64, with(x86Skylake, "has_avx512f=true"),
+		{"riscv64: what QEMU cannot emulate", hostV3, arch.RISCV64, []string{"has_zcb=true", "has_v=true", "has_zfa=false", "has_zicond=true", "has_zba=true"}, nil, []string{"has_zcb", "has_zicond"}},
+		{"aarch64: QEMU emulates it all", hostV3, arch.AArch64, []string{"has_lse=true"}, nil, nil},
+		{"riscv64: QEMU 10 emulates it all", Host{Arch: arch.X86_64, Emulators: qemu10}, arch.RISCV64, []string{"has_zcb=true", "has_v=true", "has_zicond=true"}, nil, nil},
+		{"x86_64: what a v2 host lacks", hostV2, arch.X86_64, with(x86Skylake, "has_avx512f=true"),
 			[]string{"has_avx", "has_avx2", "has_avx512f", "has_bmi1", "has_bmi2", "has_fma", "has_lzcnt"}, []string{"has_avx512f"}},
-		{"x86_64: a v4 host has it all", hostV4, X86_64, with(x86Skylake, "has_avx512f=true"), nil, []string{"has_avx512f"}},
-		{"unknown flags", hostV4, X86_64, []string{"has_sse5=true", "has_sse6=false", "has_avx=true"}, []string{"has_sse5"}, []string{"has_sse5"}},
+		{"x86_64: a v4 host has it all", hostV4, arch.X86_64, with(x86Skylake, "has_avx512f=true"), nil, []string{"has_avx512f"}},
+		{"unknown flags", hostV4, arch.X86_64, []string{"has_sse5=true", "has_sse6=false", "has_avx=true"}, []string{"has_sse5"}, []string{"has_sse5"}},
 	}
 	for _, tt := range tests {
 		if tt.arch == tt.host.Arch {

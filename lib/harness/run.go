@@ -175,7 +175,7 @@ func (e *Executable) command(ctx context.Context, where Placement) (string, []st
 		return exe, nil, nil // cliff-pulley runs on the host and confines itself
 	}
 	if !where.Emulated {
-		if !e.Arch.Native() {
+		if !Native(e.Arch) {
 			return "", nil, fmt.Errorf("run %s: %s code cannot run natively on %s", e.Path, e.Arch, HostArch())
 		}
 		return exe, nil, nil

@@ -33,7 +33,7 @@ var cachedSandboxes sync.Map
 // sandboxProgram returns the path of the sandbox built for this host,
 // building it unless the cache has it. A failure is a *ToolchainError
 // for arch, the architecture whose code was to run.
-func sandboxProgram(ctx context.Context, arch Arch) (string, error) {
+func sandboxProgram(ctx context.Context, arch string) (string, error) {
 	host := HostArch()
 	path, err := cachedBuild(ctx, host, &cachedSandboxes, "sandbox", sandboxSource, harnessCFlags, nil)
 	var tc *ToolchainError

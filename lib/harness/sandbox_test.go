@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -37,20 +38,20 @@ const (
 // emulator's sandbox (x86_64 both ways). Each is stopped and reported as
 // unsupported, naming the call, and the next job still runs.
 func TestSandbox(t *testing.T) {
-	for _, arch := range Arches() {
+	for _, target := range Arches() {
 		places := []Placement{{Emulated: true}}
-		if arch.Native() {
+		if Native(target) {
 			places = append(places, Placement{})
 		}
 		for _, where := range places {
-			t.Run(string(arch)+" "+where.String(), func(t *testing.T) {
+			t.Run(target+" "+where.String(), func(t *testing.T) {
 				t.Parallel()
-				requireArch(t, arch)
+				requireArch(t, target)
 				dir := t.TempDir()
-				obj := compileC(t, arch, "escapes.c", dir)
+				obj := compileC(t, target, "escapes.c", dir)
 				// syscall(2) is libc's and cliff_gate the harness's; Link
 				// refuses them, as any function but Cranelift's libcalls.
-				exe, err := link(context.Background(), arch, obj, filepath.Join(dir, "escapes"), []string{"syscall", "cliff_gate"})
+				exe, err := link(context.Background(), target, obj, filepath.Join(dir, "escapes"), []string{"syscall", "cliff_gate"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -110,7 +111,7 @@ func TestSandbox(t *testing.T) {
 					t.Fatal(err)
 				}
 				switch o := foreign[0]; {
-				case arch != X86_64:
+				case target != arch.X86_64:
 					checkOutcome(t, "no foreign ABI", o, want{status: record.StatusOK, results: make([]byte, 8)})
 				case !where.Emulated && o.Status == record.StatusUnsupported:
 					checkOutcome(t, "foreign ABI", o, want{status: record.StatusUnsupported, message: "another ABI"})
@@ -131,7 +132,7 @@ func TestSandbox(t *testing.T) {
 // accept one, the sandbox still applies; this test says to revisit.)
 func TestQemuRefusesGuestFilters(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			exe := linkFakeBatch(t, arch) // unconfined: plain qemu
 			name, args, err := exe.command(context.Background(), Placement{Emulated: true})

@@ -22,7 +22,7 @@ import (
 // broken. cliff-run reports it once per architecture as a harness error
 // and never as a verdict on Cranelift.
 type ToolchainError struct {
-	Arch    Arch
+	Arch    string
 	Step    string // what failed: "build the harness program with aarch64-linux-gnu-gcc"
 	Detail  string // the tool's first error line
 	Package string // the Debian package that provides the missing piece, if known
@@ -39,18 +39,18 @@ func (e *ToolchainError) Error() string {
 // compilerPackage and libcPackage are the Debian packages that provide
 // a's C compiler and its static C library: the host's own, or the cross
 // ones (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross).
-func (a Arch) compilerPackage() string {
-	if a.Native() {
+func compilerPackage(a string) string {
+	if Native(a) {
 		return "gcc"
 	}
-	return "gcc-" + strings.ReplaceAll(string(a), "_", "-") + "-linux-gnu"
+	return "gcc-" + strings.ReplaceAll(a, "_", "-") + "-linux-gnu"
 }
 
-func (a Arch) libcPackage() string {
-	if a.Native() {
+func libcPackage(a string) string {
+	if Native(a) {
 		return "libc6-dev"
 	}
-	info, _ := arch.Lookup(string(a))
+	info, _ := arch.Lookup(a)
 	return "libc6-dev-" + info.Debian + "-cross"
 }
 
@@ -75,23 +75,23 @@ const checkTimeout = 30 * time.Second
 // compiler into a static executable, and runs one job natively or under
 // qemu-user, checking its answer. The error is a *ToolchainError naming
 // the missing piece and the Debian package that provides it.
-func CheckToolchain(ctx context.Context, arch Arch) error {
-	if _, err := ParseArch(string(arch)); err != nil {
+func CheckToolchain(ctx context.Context, arch string) error {
+	if _, err := ParseArch(arch); err != nil {
 		return err
 	}
-	compiler := arch.Compiler()
+	compiler := Compiler(arch)
 	if _, err := exec.LookPath(compiler); err != nil {
-		return &ToolchainError{Arch: arch, Step: "C compiler " + compiler, Detail: "not installed", Package: arch.compilerPackage()}
+		return &ToolchainError{Arch: arch, Step: "C compiler " + compiler, Detail: "not installed", Package: compilerPackage(arch)}
 	}
 	where := Placement{}
-	if !arch.Native() {
+	if !Native(arch) {
 		where.Emulated = true
 		if _, err := EmulatorPath(arch); err != nil {
 			detail := "not installed"
 			if os.Getenv(QemuDirEnv) != "" {
 				detail = err.Error()
 			}
-			return &ToolchainError{Arch: arch, Step: "emulator " + arch.Emulator(), Detail: detail, Package: emulatorPackage}
+			return &ToolchainError{Arch: arch, Step: "emulator " + EmulatorName(arch), Detail: detail, Package: emulatorPackage}
 		}
 	}
 	dir, err := os.MkdirTemp("", "cliff-check-")
@@ -138,7 +138,7 @@ func CheckToolchain(ctx context.Context, arch Arch) error {
 // that each of a campaign's many cliff-run processes does not pay for it.
 // A C library removed after the check still cannot be blamed on Cranelift:
 // Link reports a missing library or start file as a *ToolchainError.
-func CheckToolchainCached(ctx context.Context, arch Arch) error {
+func CheckToolchainCached(ctx context.Context, arch string) error {
 	key, err := checkKey(ctx, arch)
 	if err != nil {
 		return CheckToolchain(ctx, arch) // says what is missing
@@ -147,7 +147,7 @@ func CheckToolchainCached(ctx context.Context, arch Arch) error {
 	if err != nil {
 		return err
 	}
-	marker := filepath.Join(dir, "checked-"+string(arch)+"-"+key)
+	marker := filepath.Join(dir, "checked-"+arch+"-"+key)
 	if _, err := os.Stat(marker); err == nil {
 		return nil
 	}
@@ -159,10 +159,10 @@ func CheckToolchainCached(ctx context.Context, arch Arch) error {
 }
 
 // checkKey identifies the tools a check ran with.
-func checkKey(ctx context.Context, arch Arch) (string, error) {
+func checkKey(ctx context.Context, arch string) (string, error) {
 	cctx, cancel := context.WithTimeout(ctx, compileTimeout)
 	defer cancel()
-	identity, err := compilerIdentity(cctx, arch.Compiler())
+	identity, err := compilerIdentity(cctx, Compiler(arch))
 	if err != nil {
 		return "", err
 	}
@@ -171,7 +171,7 @@ func checkKey(ctx context.Context, arch Arch) (string, error) {
 		h.Write(part)
 		h.Write([]byte{0})
 	}
-	if !arch.Native() {
+	if !Native(arch) {
 		path, err := EmulatorPath(arch)
 		if err != nil {
 			return "", err
@@ -187,7 +187,7 @@ func checkKey(ctx context.Context, arch Arch) (string, error) {
 
 // toolchainFailure makes a ToolchainError of a compiler or linker run,
 // with its first error line and the package that would fix it.
-func toolchainFailure(arch Arch, step string, out []byte, err error, ctx context.Context) *ToolchainError {
+func toolchainFailure(arch, step string, out []byte, err error, ctx context.Context) *ToolchainError {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &ToolchainError{Arch: arch, Step: step, Detail: "timed out"}
 	}
@@ -212,10 +212,10 @@ func firstErrorLine(out []byte) string {
 
 // packageFor guesses which package a compiler or linker error asks for:
 // a missing header, start file or library is the C library's.
-func packageFor(arch Arch, detail string) string {
+func packageFor(arch, detail string) string {
 	for _, sign := range []string{"No such file or directory", "no include path", "cannot find", "crt1.o", "crti.o", "libc.a"} {
 		if strings.Contains(detail, sign) {
-			return arch.libcPackage()
+			return libcPackage(arch)
 		}
 	}
 	return ""

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"context"
 	"errors"
 	"os"
@@ -15,7 +16,7 @@ import (
 // broken machine, reported with the missing package.
 func TestCheckToolchain(t *testing.T) {
 	for _, arch := range Arches() {
-		t.Run(string(arch), func(t *testing.T) {
+		t.Run(arch, func(t *testing.T) {
 			t.Parallel()
 			if err := CheckToolchain(context.Background(), arch); err != nil {
 				t.Fatal(err)
@@ -27,15 +28,15 @@ func TestCheckToolchain(t *testing.T) {
 // TestCheckToolchainNamesTheMissingPiece breaks the tools on purpose, with
 // a PATH of stand-ins, and checks the one-line explanations.
 func TestCheckToolchainNamesTheMissingPiece(t *testing.T) {
-	arch := AArch64
-	if arch.Native() {
-		arch = X86_64
+	target := arch.AArch64
+	if Native(target) {
+		target = arch.X86_64
 	}
-	realCompiler, err := exec.LookPath(arch.Compiler())
+	realCompiler, err := exec.LookPath(Compiler(target))
 	if err != nil {
 		t.Fatal(err)
 	}
-	realEmulator, err := exec.LookPath(arch.Emulator())
+	realEmulator, err := exec.LookPath(EmulatorName(target))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,25 +45,25 @@ func TestCheckToolchainNamesTheMissingPiece(t *testing.T) {
 		tools map[string]string // stand-in name → shell script body
 		want  string
 	}{
-		{"no compiler", map[string]string{arch.Emulator(): `exec ` + realEmulator + ` "$@"`},
-			string(arch) + ": C compiler " + arch.Compiler() + ": not installed (install the Debian package gcc-" + strings.ReplaceAll(string(arch), "_", "-") + "-linux-gnu)"},
-		{"no emulator", map[string]string{arch.Compiler(): `exec ` + realCompiler + ` "$@"`},
-			string(arch) + ": emulator " + arch.Emulator() + ": not installed (install the Debian package qemu-user-static)"},
+		{"no compiler", map[string]string{EmulatorName(target): `exec ` + realEmulator + ` "$@"`},
+			target + ": C compiler " + Compiler(target) + ": not installed (install the Debian package gcc-" + strings.ReplaceAll(target, "_", "-") + "-linux-gnu)"},
+		{"no emulator", map[string]string{Compiler(target): `exec ` + realCompiler + ` "$@"`},
+			target + ": emulator " + EmulatorName(target) + ": not installed (install the Debian package qemu-user-static)"},
 		// A compiler without its C library: what Debian's cross compilers
 		// are when installed without their recommended packages.
 		{"no C headers", map[string]string{
-			arch.Compiler(): `exec ` + realCompiler + ` -nostdinc -isystem "$(` + realCompiler + ` -print-file-name=include)" "$@"`,
-			arch.Emulator(): `exec ` + realEmulator + ` "$@"`},
-			"No such file or directory (install the Debian package " + arch.libcPackage() + ")"},
+			Compiler(target):     `exec ` + realCompiler + ` -nostdinc -isystem "$(` + realCompiler + ` -print-file-name=include)" "$@"`,
+			EmulatorName(target): `exec ` + realEmulator + ` "$@"`},
+			"No such file or directory (install the Debian package " + libcPackage(target) + ")"},
 		// The linker's words when libc6-dev-*-cross is missing.
 		{"no static C library", map[string]string{
-			arch.Compiler(): `case " $* " in *" -static "*) echo "/usr/bin/ld: cannot find -lm: No such file or directory" >&2; exit 1;; esac; exec ` + realCompiler + ` "$@"`,
-			arch.Emulator(): `exec ` + realEmulator + ` "$@"`},
-			": build the harness program with " + arch.Compiler() + ": /usr/bin/ld: cannot find -lm: No such file or directory (install the Debian package " + arch.libcPackage() + ")"},
+			Compiler(target):     `case " $* " in *" -static "*) echo "/usr/bin/ld: cannot find -lm: No such file or directory" >&2; exit 1;; esac; exec ` + realCompiler + ` "$@"`,
+			EmulatorName(target): `exec ` + realEmulator + ` "$@"`},
+			": build the harness program with " + Compiler(target) + ": /usr/bin/ld: cannot find -lm: No such file or directory (install the Debian package " + libcPackage(target) + ")"},
 		{"an emulator that fails", map[string]string{
-			arch.Compiler(): `exec ` + realCompiler + ` "$@"`,
-			arch.Emulator(): `echo "qemu: broken" >&2; exit 1`},
-			string(arch) + ": run a static executable qemu -cpu : "},
+			Compiler(target):     `exec ` + realCompiler + ` "$@"`,
+			EmulatorName(target): `echo "qemu: broken" >&2; exit 1`},
+			target + ": run a static executable qemu -cpu : "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,7 +81,7 @@ func TestCheckToolchainNamesTheMissingPiece(t *testing.T) {
 			defer cachedPrograms.Clear()
 			linkers.Clear()
 			defer linkers.Clear()
-			err := CheckToolchain(context.Background(), arch)
+			err := CheckToolchain(context.Background(), target)
 			var tc *ToolchainError
 			if !errors.As(err, &tc) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("CheckToolchain = %v, want a ToolchainError containing %q", err, tt.want)
@@ -97,14 +98,14 @@ func TestCheckToolchainNamesTheMissingPiece(t *testing.T) {
 // compiler is checked again.
 func TestCheckToolchainCached(t *testing.T) {
 	arch := HostArch()
-	real, err := exec.LookPath(arch.Compiler())
+	real, err := exec.LookPath(Compiler(arch))
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin, logFile := t.TempDir(), filepath.Join(t.TempDir(), "calls")
 	wrapper := func(banner string) {
 		script := "#!/bin/sh\necho \"$*\" >> " + logFile + "\ncase \"$1\" in --version) echo " + banner + ";; *) exec " + real + " \"$@\";; esac\n"
-		if err := os.WriteFile(filepath.Join(bin, arch.Compiler()), []byte(script), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(bin, Compiler(arch)), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

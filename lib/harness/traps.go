@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cliff/lib/arch"
 	"fmt"
 	"slices"
 )
@@ -23,7 +24,7 @@ type trapMap struct {
 }
 
 func (e *Executable) trapMap(sites []TrapSite) (*trapMap, error) {
-	m := &trapMap{codes: make(map[uint64]string, len(sites)), lastByteSites: e.Arch == S390X}
+	m := &trapMap{codes: make(map[uint64]string, len(sites)), lastByteSites: e.Arch == arch.S390X}
 	for _, s := range sites {
 		base, ok := e.symbols[s.Symbol]
 		if !ok {

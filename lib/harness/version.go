@@ -9,7 +9,7 @@ import (
 // EmulatorVersion is the version of the qemu-user binary that runs arch's
 // code ("7.2.22"), for records and reports: a finding under QEMU names
 // the QEMU it was found with.
-func EmulatorVersion(ctx context.Context, arch Arch) (string, error) {
+func EmulatorVersion(ctx context.Context, arch string) (string, error) {
 	path, err := EmulatorPath(arch)
 	if err != nil {
 		return "", err
