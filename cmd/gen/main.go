@@ -86,7 +86,7 @@ the same combinations with constant operands (iconst, f16const to
 f128const, vconst) on the same edge-value tuples, one block per tuple
 behind a br_table on %main's one i32 param, the tuple's index, so that the
 mid-end folds each instruction at speed and speed_and_size while opt level
-none and the reference compute it; memory accesses have no constant form.
+none and the interpreters compute it; memory accesses have no constant form.
 Its case IDs are census-const:COMBINATION (scripts/census.sh --constants).
 
 -o FILE is written to a temporary file renamed over FILE at the end: a run

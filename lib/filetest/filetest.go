@@ -33,7 +33,7 @@ type Spec struct {
 	// written as `set` lines before the targets.
 	Settings []string
 	Failing  []record.Config // the configurations that show the failure
-	Passing  []record.Config // the reference(s) that do not
+	Passing  []record.Config // the ones of the expected side, which do not
 	// Compile makes it a `test compile` file: a compiler crash, no run
 	// line.
 	Compile bool
@@ -215,10 +215,11 @@ func value(typ, text string) (ir.DataValue, error) {
 }
 
 // RunOf makes the run line of input vector input of a case: its values
-// as args, and as expected results the reference's answer (Expected:
-// the interpreter's, else the majority's outside failing). When there is
-// no run line to write, run is nil and note says why, for the file's
-// header: no reference answer, or a reference that traps.
+// as args, and as expected results the expected side's answer (Expected:
+// cliff's reference's, else Cranelift's interpreter's, else the
+// majority's outside failing). When there is no run line to write, run
+// is nil and note says why, for the file's header: no expected answer,
+// or an expected answer that is a trap.
 func RunOf(c *record.Case, failing []record.Config, input int) (run *Run, note string, err error) {
 	if input < 0 || input >= len(c.Inputs) {
 		return nil, "", fmt.Errorf("filetest: input %d of %d", input, len(c.Inputs))

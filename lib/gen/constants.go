@@ -14,8 +14,9 @@ import (
 // every operand of an instruction, so that the mid-end folds it whole:
 // the fold at opt levels speed and speed_and_size is then compared with
 // the same instruction computed at run time at opt level none and by the
-// reference. The mid-end is target-independent, so a wrong fold is wrong
-// code on every backend.
+// interpreters (Cranelift's, and cliff's reference where it runs). The
+// mid-end is target-independent, so a wrong fold is wrong code on every
+// backend.
 //
 // Its choices come from a stream of its own, derived from the
 // instruction's without drawing from it: with the feature off nothing is

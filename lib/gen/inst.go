@@ -297,8 +297,8 @@ func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir
 		case ir.ImmMemFlags:
 			// bitcast's only flag is the byte order of lane
 			// reinterpretation: little on every target. (s390x lowers
-			// big too, but Cranelift's interpreter, the reference of a
-			// target's own campaign, asserts on a big vector bitcast.)
+			// big too, but Cranelift's interpreter, the expected side of
+			// a target's own campaign, asserts on a big vector bitcast.)
 			d.Flags = ir.MemFlags{Endian: ir.EndianLittle}
 		case ir.ImmShuffleMask:
 			d.Bytes = shuffleMask(r)

@@ -13,7 +13,8 @@ import (
 
 // A Candidate is one case to try: CLIF, the input vectors to call its entry
 // with, the settings it needs, and the configurations to run it on (the
-// failing ones and a reference that passes). Reduction changes all four.
+// failing ones and passing ones of the expected side). Reduction changes
+// all four.
 type Candidate struct {
 	// Module is the parsed form of CLIF. Oracles read it and must not
 	// change it.
