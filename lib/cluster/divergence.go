@@ -50,21 +50,21 @@ func describeDifference(want, got string) string {
 
 // valueDifference classifies the difference between two typed values as
 // canon.Text writes them ("f32 +NaN", "i8x16 [1 2 …]").
-func valueDifference(ref, got string) string {
-	refType, refText, _ := strings.Cut(ref, " ")
+func valueDifference(want, got string) string {
+	wantType, wantText, _ := strings.Cut(want, " ")
 	gotType, gotText, _ := strings.Cut(got, " ")
-	if refType != gotType {
-		return "type " + gotType + ", expected " + refType
+	if wantType != gotType {
+		return "type " + gotType + ", expected " + wantType
 	}
-	t, ok := ir.ParseType(refType)
+	t, ok := ir.ParseType(wantType)
 	if !ok {
-		return refType + " value"
+		return wantType + " value"
 	}
-	a, errA := parser.ParseDataValue(t, refText)
+	a, errA := parser.ParseDataValue(t, wantText)
 	b, errB := parser.ParseDataValue(t, gotText)
 	laneBytes := t.LaneBits() / 8
 	if errA != nil || errB != nil || laneBytes == 0 || len(a.Bytes) != len(b.Bytes) {
-		return refType + " value"
+		return wantType + " value"
 	}
 	differing, kind := 0, ""
 	for off := 0; off+laneBytes <= len(a.Bytes); off += laneBytes {
@@ -81,15 +81,15 @@ func valueDifference(ref, got string) string {
 	}
 	switch {
 	case differing == 0:
-		return refType + " value"
+		return wantType + " value"
 	case t.Lanes() == 1:
-		return refType + " " + kind
+		return wantType + " " + kind
 	case differing == 1:
-		return refType + " one lane " + kind
+		return wantType + " one lane " + kind
 	case differing == t.Lanes():
-		return refType + " every lane " + kind
+		return wantType + " every lane " + kind
 	}
-	return refType + " some lanes"
+	return wantType + " some lanes"
 }
 
 // laneDifference is "" for equal lanes, else "nan" when one float lane is
