@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bytes"
-	"cliff/lib/arch"
 	"context"
 	"debug/elf"
 	"encoding/binary"
@@ -18,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"cliff/lib/arch"
+	"cliff/lib/driver/drivertest"
 	"cliff/lib/record"
 )
 
@@ -58,6 +59,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The driver first, from the user's cache: with $CLIFF_CRANELIFT it
+	// is a build there (scripts/test.sh makes it), and under the private
+	// cache below every run of these tests would build it again (minutes).
+	// An error is kept for the tests that need it (drivertest.Require).
+	drivertest.Path()
 	// A private harness cache: tests must not depend on (or fill) the
 	// user's cache.
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(testRoot, "cache"))
