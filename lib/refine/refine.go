@@ -254,12 +254,20 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, err
 	}
 	m.scratch.recycle()
 	names, err := refineModule(mod, c.Seed, c.Options.Index, opts, maskAtEnd, &m.scratch)
-	if err == errMaskedAtEnd { // again, to learn which pass
+	// again refines the case afresh from its CLIF, checking the mask
+	// after each pass.
+	again := func() error {
 		if mod, err = m.parser.ParseModuleString("clif", c.CLIF); err != nil {
-			return prune.Counts{}, &InputError{err}
+			return &InputError{err}
 		}
 		m.scratch.recycle()
 		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, maskEachPass, &m.scratch)
+		return nil
+	}
+	if err == errMaskedAtEnd { // again, to learn which pass
+		if ierr := again(); ierr != nil {
+			return prune.Counts{}, ierr
+		}
 	}
 	// A pass that makes an instruction of a masked shape (sink folding a
 	// dead value through a bitcast that a pattern names, say) is left
@@ -267,11 +275,9 @@ func (m *caseMemory) refineCase(c *record.Case, opts Options) (prune.Counts, err
 	// holds, and one pass's bad luck does not cost the case.
 	for pe := (*PassError)(nil); errors.As(err, &pe) && pe.Masked != nil; {
 		opts.Passes = slices.DeleteFunc(slices.Clone(opts.Passes), func(p Pass) bool { return p.Name == pe.Pass })
-		if mod, err = m.parser.ParseModuleString("clif", c.CLIF); err != nil {
-			return prune.Counts{}, &InputError{err}
+		if ierr := again(); ierr != nil {
+			return prune.Counts{}, ierr
 		}
-		m.scratch.recycle()
-		names, err = refineModule(mod, c.Seed, c.Options.Index, opts, maskEachPass, &m.scratch)
 	}
 	if err != nil {
 		return prune.Counts{}, err
