@@ -39,12 +39,14 @@ func (c *Case) AppendJSON(dst []byte) ([]byte, error) {
 		b = appendSortedMap(b, c.Features, &featureOrder, func(b []byte, v bool) []byte { return strconv.AppendBool(b, v) })
 	}
 	if len(c.Parents) > 0 {
-		// Only crossover cases have parents: encoding/json writes them.
-		b = append(b, `,"parents":`...)
-		var err error
-		if b, err = appendWithEncodingJSON(b, c.Parents); err != nil {
-			return dst, err
+		b = append(b, `,"parents":[`...)
+		for i := range c.Parents {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = c.Parents[i].appendJSON(b)
 		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"clif":`...)
 	b = appendJSONString(b, c.CLIF)
@@ -123,6 +125,24 @@ func (o *GenOptions) appendJSON(b []byte) []byte {
 	}
 	if o.CrashOnly {
 		b = append(b, `,"crash_only":true`...)
+	}
+	return append(b, '}')
+}
+
+func (src *Source) appendJSON(b []byte) []byte {
+	b = append(b, `{"file":`...)
+	b = appendJSONString(b, src.File)
+	if src.Function != "" {
+		b = append(b, `,"function":`...)
+		b = appendJSONString(b, src.Function)
+	}
+	if src.Block != "" {
+		b = append(b, `,"block":`...)
+		b = appendJSONString(b, src.Block)
+	}
+	if src.Line != 0 {
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(src.Line), 10)
 	}
 	return append(b, '}')
 }

@@ -341,14 +341,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 			}
 			d.i = end
 		case 13:
-			// Parents are a crossover case's, rare: encoding/json decodes them.
-			d.space()
-			end, ok := skipValue(d.b, d.i)
-			if !ok || json.Unmarshal(d.b[d.i:end], &c.Parents) != nil || c.Parents == nil {
-				d.giveUp()
-				return
-			}
-			d.i = end
+			c.Parents = d.parents()
 		}
 	})
 }
@@ -393,6 +386,32 @@ func (d *caseDecoder) options(o *GenOptions) {
 			o.CrossoverHash = d.string()
 		}
 	})
+}
+
+var sourceKeys = []string{"file", "function", "block", "line"}
+
+// parents reads a crossover case's parents (most cases of a crossover run
+// have some).
+func (d *caseDecoder) parents() []Source {
+	parents := []Source{}
+	d.array(func() {
+		var src Source
+		var seen uint32
+		d.object(func(key []byte) {
+			switch d.once(&seen, sourceKeys, key) {
+			case 0:
+				src.File = d.string()
+			case 1:
+				src.Function = d.string()
+			case 2:
+				src.Block = d.string()
+			case 3:
+				src.Line = d.int()
+			}
+		})
+		parents = append(parents, src)
+	})
+	return parents
 }
 
 var valueKeys = []string{"type", "value"}

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -40,6 +41,16 @@ var caseLines = []struct {
 	{"input value cut short", `{"inputs":[[{"type":"i8","value":"1"`, false},
 	{"repeated feature", `{"features":{"a":true,"b":true,"a":false},"metrics":{"opcodes":{"iadd":1,"iadd":2}}}`, true},
 	{"every member", `{"kind":"case","v":1,"id":"g1-2","seed":"18446744073709551615","options":{"mode":"enumerate","index":3,"profile":"compat","depth":5,"funcs":4,"mutation":0.5,"inputs":8,"corpus":"c.zst","corpus_hash":"ab","mask":"m","weights":"w.txt","weights_hash":"cd","crossover":"f.zst","crossover_hash":"ef","portable":true,"crash_only":false},"features":{"f16":true,"ops:arith":false},"parents":[{"file":"a.clif","function":"%f","line":2},{"file":"b.clif","function":"%g"}],"clif":"x","entry":"%main","settings":["a=b"],"refined":["decoy","sink"],"inputs":[[{"type":"i8","value":"-1"},{"type":"f32","value":"NaN"}],[]],"metrics":{"functions":1,"blocks":-2,"insts":3,"cyclomatic":4,"dom_depth":5,"def_use_depth":6,"opcodes":{"iadd":2},"survival":0.25},"results":[{"target":"x86_64","opt":"none","outcome":"ok"}]}`, true},
+	{"parents", `{"parents":[{"file":"a\\b.clif","function":"%f","block":"block3","line":-2},{"line":0,"file":""},{}],"clif":"x"}`, true},
+	{"parents empty", `{"parents":[],"clif":"x"}`, true},
+	{"parents null", `{"parents":null,"clif":"x"}`, false},
+	{"parent null", `{"parents":[null],"clif":"x"}`, false},
+	{"parent with an unknown key", `{"parents":[{"file":"a","lines":2}]}`, false},
+	{"parent with a repeated key", `{"parents":[{"file":"a","file":"b"}]}`, false},
+	{"parent line a float", `{"parents":[{"file":"a","line":2.0}]}`, false},
+	{"parent line a string", `{"parents":[{"file":"a","line":"2"}]}`, false},
+	{"parent not an object", `{"parents":["a"]}`, false},
+	{"parents not an array", `{"parents":{"file":"a"}}`, false},
 	{"empty containers", `{"features":{},"settings":[],"refined":[],"inputs":[],"metrics":{"opcodes":{}},"options":{}}`, true},
 	{"numbers in JSON's forms", `{"v":-0,"options":{"mutation":1e-7,"index":0},"metrics":{"survival":-0.0E+1}}`, true},
 	{"key in another case", `{"Kind":"case","clif":"x"}`, false},
@@ -96,6 +107,41 @@ func TestUnmarshalCaseGolden(t *testing.T) {
 	}
 }
 
+// TestCaseJSONRecords reads the case records of testdata/cases.jsonl and of
+// the files named in $CLIFF_CASE_RECORDS (separated by commas: say, the
+// output of cliff-gen and of cliff-refine on many cases): each takes the
+// fast path, decodes as encoding/json decodes it and is written back byte
+// for byte.
+func TestCaseJSONRecords(t *testing.T) {
+	files := []string{"testdata/cases.jsonl"}
+	if more := os.Getenv("CLIFF_CASE_RECORDS"); more != "" {
+		files = append(files, strings.Split(more, ",")...)
+	}
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		scanner := bufio.NewScanner(f)
+		scanner.Buffer(nil, 64<<20)
+		for n := 1; scanner.Scan(); n++ {
+			line := scanner.Bytes()
+			c, ok := decodeCaseFast(line)
+			if !ok {
+				t.Fatalf("%s:%d: slow path", file, n)
+			}
+			checkSameAsEncodingJSON(t, line)
+			if got, err := c.AppendJSON(nil); err != nil || !bytes.Equal(got, line) {
+				t.Fatalf("%s:%d: written back as\n%s\n(error %v)", file, n, got, err)
+			}
+		}
+		if err := scanner.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func checkSameAsEncodingJSON(t *testing.T, line []byte) {
 	t.Helper()
 	var want, got Case
@@ -135,6 +181,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		{Options: GenOptions{Mutation: math.NaN()}},
 		{Metrics: Metrics{Survival: survival(math.Inf(1))}},
 		{Results: []RunResult{{Hash: "ab<>"}}},
+		{Parents: []Source{{File: "a\n\"b\"<é>\xff", Function: "%f\u2028", Block: "block1", Line: -1}, {}, {File: "x", Line: 7}}},
+		{Parents: []Source{}},
 	}
 	for _, tc := range caseLines {
 		var c Case
