@@ -219,7 +219,14 @@ func (s *jsonScanner) number() []byte {
 }
 
 func (s *jsonScanner) int() int {
-	n, err := strconv.ParseInt(string(s.number()), 10, 0)
+	text := s.number()
+	if n, ok := smallUint(bytes.TrimPrefix(text, []byte("-"))); ok {
+		if text[0] == '-' {
+			return -int(n)
+		}
+		return int(n)
+	}
+	n, err := strconv.ParseInt(string(text), 10, 0)
 	if err != nil {
 		s.giveUp()
 	}
@@ -227,11 +234,33 @@ func (s *jsonScanner) int() int {
 }
 
 func (s *jsonScanner) uint64() uint64 {
-	n, err := strconv.ParseUint(string(s.number()), 10, 64)
+	text := s.number()
+	if n, ok := smallUint(text); ok {
+		return n
+	}
+	n, err := strconv.ParseUint(string(text), 10, 64)
 	if err != nil {
 		s.giveUp()
 	}
 	return n
+}
+
+// smallUint reads the digits of a number of up to 18 of them, which no
+// integer type of a case overflows with; ok is false for anything else
+// (a fraction, an exponent, a sign, more digits), which strconv reads. The
+// numbers of a case record (opcode counts, metrics, options) are small:
+// strconv would take a string, a copy of the bytes, for each.
+func smallUint(text []byte) (n uint64, ok bool) {
+	if len(text) == 0 || len(text) > 18 {
+		return 0, false
+	}
+	for _, c := range text {
+		if !isDigitByte(c) {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 func (s *jsonScanner) float64() float64 {

@@ -53,6 +53,13 @@ var caseLines = []struct {
 	{"parents not an array", `{"parents":{"file":"a"}}`, false},
 	{"empty containers", `{"features":{},"settings":[],"refined":[],"inputs":[],"metrics":{"opcodes":{}},"options":{}}`, true},
 	{"numbers in JSON's forms", `{"v":-0,"options":{"mutation":1e-7,"index":0},"metrics":{"survival":-0.0E+1}}`, true},
+	{"integers at the edges", `{"v":-999999999999999999,"options":{"index":999999999999999999,"depth":-9223372036854775808,"funcs":9223372036854775807},"metrics":{"opcodes":{"a":1000000000000000000,"b":-1000000000000000000,"c":0,"d":-0}}}`, true},
+	{"largest index", `{"options":{"index":18446744073709551615}}`, true},
+	{"index out of range", `{"options":{"index":18446744073709551616}}`, false},
+	{"int out of range", `{"metrics":{"blocks":9223372036854775808}}`, false},
+	{"negative int out of range", `{"metrics":{"opcodes":{"a":-9223372036854775809}}}`, false},
+	{"negative zero index", `{"options":{"index":-0}}`, false},
+	{"int with an exponent", `{"v":1e2}`, false},
 	{"key in another case", `{"Kind":"case","clif":"x"}`, false},
 	{"unknown key", `{"kind":"case","clif":"x","colour":"red"}`, false},
 	{"null", `{"kind":"case","clif":"x","entry":null}`, false},
@@ -288,6 +295,21 @@ func TestCaseJSONManyKeys(t *testing.T) {
 	checkSameAsEncodingJSON(t, line)
 	if _, ok := decodeCaseFast(line); !ok {
 		t.Error("slow path")
+	}
+}
+
+// TestAppendJSONKeyOrder writes maps whose keys tie in their first eight
+// bytes, differ only in length or zero bytes, or are not ASCII (the writer
+// sorts by an eight-byte prefix first).
+func TestAppendJSONKeyOrder(t *testing.T) {
+	keys := []string{"", "\x00", "a", "a\x00", "a\x00\x00", "b", "abcdefg", "abcdefgh", "abcdefgh\x00", "abcdefghi",
+		"abcdefgg", "abcdefgi", "abcdefghij", "abcdefghia", "\x7f", "\xff", "é", "✓", "iadd", "iadd_cout",
+		"iadd_overflow_trap", "iadd_carry", "iadd_imm", "icmp", "icmp_imm", "uadd_overflow", "uadd_overflow_trap"}
+	c := Case{Features: map[string]bool{}, Metrics: Metrics{Opcodes: map[string]int{}}}
+	for i, k := range keys {
+		c.Features[k] = i%2 == 0
+		c.Metrics.Opcodes[k] = i
+		checkAppendSameAsEncodingJSON(t, &c)
 	}
 }
 

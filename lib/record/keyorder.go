@@ -1,6 +1,8 @@
 package record
 
 import (
+	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -33,12 +35,20 @@ func appendSortedMap[V any](b []byte, m map[string]V, order *keyOrder, value fun
 		}
 	}
 	// The members are sorted, not the keys, so that writing them takes no
-	// lookups.
-	members := make([]mapMember[V], 0, len(m))
+	// lookups; by the first eight bytes of their keys as a number first,
+	// which orders most pairs of keys (opcode names) without comparing
+	// the strings.
+	var buf [64]mapMember[V]
+	members := buf[:0]
 	for k, v := range m {
-		members = append(members, mapMember[V]{k, v})
+		members = append(members, mapMember[V]{k, keyPrefix(k), v})
 	}
-	slices.SortFunc(members, func(a, b mapMember[V]) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(members, func(a, b mapMember[V]) int {
+		if a.prefix != b.prefix {
+			return cmp.Compare(a.prefix, b.prefix)
+		}
+		return strings.Compare(a.key, b.key)
+	})
 	if order != nil {
 		keys := make([]string, len(members))
 		for i, mb := range members {
@@ -59,8 +69,26 @@ func appendSortedMap[V any](b []byte, m map[string]V, order *keyOrder, value fun
 }
 
 type mapMember[V any] struct {
-	key   string
-	value V
+	key    string
+	prefix uint64 // keyPrefix(key)
+	value  V
+}
+
+// keyPrefix returns the first eight bytes of key (padded with zeros) as a
+// big-endian number: keys whose prefixes differ are in the order of their
+// prefixes.
+func keyPrefix(key string) uint64 {
+	if len(key) >= 8 {
+		return binary.BigEndian.Uint64([]byte(key[:8]))
+	}
+	var p uint64
+	for i := range 8 {
+		p <<= 8
+		if i < len(key) {
+			p |= uint64(key[i])
+		}
+	}
+	return p
 }
 
 // appendWithKeys writes m, which has as many members as keys has distinct

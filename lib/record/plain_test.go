@@ -91,7 +91,7 @@ func BenchmarkCaseRecords(b *testing.B) {
 		b.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	for i, name := range []string{"gen", "refined", "crossover/gen", "crossover/refined"} {
+	for i, name := range []string{"gen", "refined", "crossover-gen", "crossover-refined"} {
 		line := lines[i]
 		c, ok := decodeCaseFast(line)
 		if !ok {
