@@ -35,6 +35,18 @@ var caseLines = []struct {
 	{"repeated clif", `{"clif":"one","clif":"two"}`, false},
 	{"no clif", `{"kind":"case","id":"a"}`, true},
 	{"input values spelt otherwise", `{"inputs":[[{ "type" : "i8" , "value" : "1" },{"value":"2","type":"i16"},{"type":"i32"},{},{"type":"i64","value":"3"}],[{"type":"i8","value":"4"}],[]]}`, true},
+	{"inputs as written", `{"inputs":[[{"type":"i8","value":"1"},{"type":"i8x16","value":"[1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16]"}],[],[{"type":"","value":""},{"type":"f32","value":"-0x1.8p1"}]]}`, true},
+	{"no inputs", `{"inputs":[]}`, true},
+	{"one empty input vector", `{"inputs":[[]]}`, true},
+	{"input value not ASCII", `{"inputs":[[{"type":"i8","value":"é"}]]}`, true},
+	{"input value with a space", `{"inputs":[[{"type":"i8","value":"1"}],[{"type":"i8", "value":"2"}]]}`, true},
+	{"input vector null", `{"inputs":[[{"type":"i8","value":"1"}],null]}`, false},
+	{"input value null", `{"inputs":[[{"type":"i8","value":null}]]}`, false},
+	{"input value with a trailing comma", `{"inputs":[[{"type":"i8","value":"1"},]]}`, false},
+	{"input vector with a trailing comma", `{"inputs":[[{"type":"i8","value":"1"}],]}`, false},
+	{"input vectors without a comma", `{"inputs":[[][]]}`, false},
+	{"inputs cut short", `{"inputs":[[{"type":"i8","value":"1"}]`, false},
+	{"input value with a control character", "{\"inputs\":[[{\"type\":\"i8\",\"value\":\"1\t\"}]]}", false},
 	{"input value with escapes", `{"inputs":[[{"type":"i8","value":"\"1\"\n"}]]}`, true},
 	{"input value with a unicode escape", `{"inputs":[[{"type":"i\u0038","value":"1"}]]}`, false},
 	{"input value with a repeated key", `{"inputs":[[{"type":"i8","value":"1","type":"i16"}]]}`, false},
@@ -295,6 +307,33 @@ func TestCaseJSONManyKeys(t *testing.T) {
 	checkSameAsEncodingJSON(t, line)
 	if _, ok := decodeCaseFast(line); !ok {
 		t.Error("slow path")
+	}
+}
+
+// TestCaseJSONManyInputs decodes more input vectors and values than the
+// decoder gathers on the stack, and checks that the vectors, which share
+// one array, do not share room to append to.
+func TestCaseJSONManyInputs(t *testing.T) {
+	c := Case{ID: "x"}
+	for i := range 20 {
+		vec := InputVector{}
+		for j := range 12 {
+			vec = append(vec, Value{Type: fmt.Sprintf("i%d", j), Value: fmt.Sprintf("%d", i*j)})
+		}
+		c.Inputs = append(c.Inputs, vec)
+	}
+	line, err := c.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSameAsEncodingJSON(t, line)
+	got, ok := decodeCaseFast(line)
+	if !ok {
+		t.Fatal("slow path")
+	}
+	_ = append(got.Inputs[0], Value{Type: "i8", Value: "appended"})
+	if !reflect.DeepEqual(got.Inputs, c.Inputs) {
+		t.Errorf("appending to a vector changed the others")
 	}
 }
 
