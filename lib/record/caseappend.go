@@ -167,7 +167,7 @@ func (m *Metrics) appendJSON(b []byte) []byte {
 	}
 	if len(m.Opcodes) > 0 {
 		b = append(b, `,"opcodes":`...)
-		b = appendSortedMap(b, m.Opcodes, nil, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = appendRankedMap(b, m.Opcodes, opcodeRanks, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	}
 	if m.Survival != nil {
 		b = append(b, `,"survival":`...)

@@ -337,9 +337,9 @@ func TestCaseJSONManyInputs(t *testing.T) {
 	}
 }
 
-// TestAppendJSONKeyOrder writes maps whose keys tie in their first eight
-// bytes, differ only in length or zero bytes, or are not ASCII (the writer
-// sorts by an eight-byte prefix first).
+// TestAppendJSONKeyOrder writes maps, one key more each time, whose keys
+// share long prefixes, differ only in length or zero bytes, or are not
+// ASCII (the writer ranks opcode names it has met).
 func TestAppendJSONKeyOrder(t *testing.T) {
 	keys := []string{"", "\x00", "a", "a\x00", "a\x00\x00", "b", "abcdefg", "abcdefgh", "abcdefgh\x00", "abcdefghi",
 		"abcdefgg", "abcdefgi", "abcdefghij", "abcdefghia", "\x7f", "\xff", "é", "✓", "iadd", "iadd_cout",
@@ -348,6 +348,18 @@ func TestAppendJSONKeyOrder(t *testing.T) {
 	for i, k := range keys {
 		c.Features[k] = i%2 == 0
 		c.Metrics.Opcodes[k] = i
+		checkAppendSameAsEncodingJSON(t, &c)
+	}
+}
+
+// TestAppendJSONManyOpcodeNames writes opcode counts with more names in
+// all than the writer learns ranks for.
+func TestAppendJSONManyOpcodeNames(t *testing.T) {
+	for i := range 2 * maxRankedKeys / 50 {
+		c := Case{Metrics: Metrics{Opcodes: map[string]int{"iadd": i}}}
+		for j := range 50 {
+			c.Metrics.Opcodes[fmt.Sprintf("op%d_%d", i, j)] = j
+		}
 		checkAppendSameAsEncodingJSON(t, &c)
 	}
 }
@@ -367,15 +379,18 @@ func TestAppendJSONFeatureSets(t *testing.T) {
 	}
 }
 
-// TestAppendJSONConcurrently writes cases with different features from
-// several goroutines at once (go test -race checks the remembered keys).
+// TestAppendJSONConcurrently writes cases with different features and
+// opcodes from several goroutines at once (go test -race checks the
+// remembered keys and ranks).
 func TestAppendJSONConcurrently(t *testing.T) {
 	cases := make([]Case, 4)
 	want := make([][]byte, len(cases))
 	for i := range cases {
 		cases[i].Features = map[string]bool{"shared": true}
+		cases[i].Metrics.Opcodes = map[string]int{"shared": i}
 		for j := range i + 1 {
 			cases[i].Features[fmt.Sprintf("f%d", j*i)] = j%2 == 0
+			cases[i].Metrics.Opcodes[fmt.Sprintf("concurrent%d", j*i)] = j
 		}
 		var err error
 		if want[i], err = appendWithEncodingJSON(nil, &cases[i]); err != nil {
