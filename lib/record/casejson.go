@@ -287,8 +287,12 @@ func (s *jsonScanner) quotedUint64() uint64 {
 
 // objectMap reads an object into a map made at its final size: filling
 // a map from empty rehashes it at every doubling, which cost more than
-// reading the object.
-func objectMap[V any](s *jsonScanner, value func() V) map[string]V {
+// reading the object. valueAsWritten reads a value as cliff writes it
+// (see objectMapAsWritten); value reads any.
+func objectMap[V any](s *jsonScanner, value func() V, valueAsWritten func(b []byte, i int) (V, int, bool)) map[string]V {
+	if m, ok := objectMapAsWritten(s, valueAsWritten); ok {
+		return m
+	}
 	type entry struct {
 		key   string
 		value V
@@ -301,6 +305,88 @@ func objectMap[V any](s *jsonScanner, value func() V) map[string]V {
 		m[e.key] = e.value // a repeated key's last value, as encoding/json
 	}
 	return m
+}
+
+// objectMapAsWritten reads an object into a map if it is exactly as cliff
+// writes it: no spaces, plain keys, and values that valueAsWritten reads
+// (it returns the value at b[i] and the index after it). The features and
+// the opcode counts of a case are dozens of members each: here the keys
+// are found first and copied to the text in one piece (the JSON between
+// them included), which costs less than reading them one by one. ok is
+// false, and nothing read, for anything else.
+func objectMapAsWritten[V any](s *jsonScanner, valueAsWritten func(b []byte, i int) (V, int, bool)) (_ map[string]V, ok bool) {
+	type member struct {
+		k0, k1 int // the key is b[k0:k1]
+		value  V
+	}
+	var buf [64]member
+	members := buf[:0]
+	b, i := s.b, s.i
+	if !hasLiteral(b, i, "{") {
+		return nil, false
+	}
+	for i++; !hasLiteral(b, i, "}"); {
+		if len(members) > 0 {
+			if !hasLiteral(b, i, ",") {
+				return nil, false
+			}
+			i++
+		}
+		if !hasLiteral(b, i, `"`) {
+			return nil, false
+		}
+		mb := member{k0: i + 1}
+		mb.k1 = plainRun(b, mb.k0)
+		if !hasLiteral(b, mb.k1, `":`) {
+			return nil, false
+		}
+		if mb.value, i, ok = valueAsWritten(b, mb.k1+len(`":`)); !ok {
+			return nil, false
+		}
+		members = append(members, mb)
+	}
+	s.i = i + 1
+	m := make(map[string]V, len(members))
+	if len(members) > 0 {
+		from := members[0].k0
+		start := s.text.Len()
+		s.text.Write(b[from:members[len(members)-1].k1])
+		text := s.text.String()[start:]
+		for _, mb := range members {
+			m[text[mb.k0-from:mb.k1-from]] = mb.value // a repeated key's last value, as encoding/json
+		}
+	}
+	return m, true
+}
+
+// boolAsWritten reads true or false at b[i] for objectMapAsWritten.
+func boolAsWritten(b []byte, i int) (bool, int, bool) {
+	switch {
+	case hasLiteral(b, i, "true"):
+		return true, i + len("true"), true
+	case hasLiteral(b, i, "false"):
+		return false, i + len("false"), true
+	}
+	return false, 0, false
+}
+
+// intAsWritten reads an integer of up to 18 digits at b[i], in JSON's
+// spelling, for objectMapAsWritten.
+func intAsWritten(b []byte, i int) (int, int, bool) {
+	start := i
+	if hasLiteral(b, i, "-") {
+		i++
+	}
+	digits := i
+	i = skipDigits(b, i)
+	n, ok := smallUint(b[digits:i])
+	if !ok || b[digits] == '0' && i-digits > 1 {
+		return 0, 0, false
+	}
+	if b[start] == '-' {
+		return -int(n), i, true
+	}
+	return int(n), i, true
 }
 
 func (s *jsonScanner) strings() []string {
@@ -346,7 +432,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 		case 4:
 			d.options(&c.Options)
 		case 5:
-			c.Features = objectMap(&d.jsonScanner, d.bool)
+			c.Features = objectMap(&d.jsonScanner, d.bool, boolAsWritten)
 		case 6:
 			c.CLIF = d.string()
 		case 7:
@@ -602,7 +688,7 @@ func (d *caseDecoder) metrics(m *Metrics) {
 		case 5:
 			m.DefUseDepth = d.int()
 		case 6:
-			m.Opcodes = objectMap(&d.jsonScanner, d.int)
+			m.Opcodes = objectMap(&d.jsonScanner, d.int, intAsWritten)
 		case 7:
 			v := d.float64()
 			m.Survival = &v
