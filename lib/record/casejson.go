@@ -786,30 +786,39 @@ func unquote(out *strings.Builder, b []byte, i int) (int, bool) {
 	// escapes to out would cost more than copying its bytes.
 	var buf [1024]byte
 	n := 0 // bytes of text in buf
-	for i < len(b) {
-		if n > len(buf)-16 { // room for a word, or seven bytes of one and a rune
+	for {
+		if n > len(buf)-16 {
 			out.Write(buf[:n])
 			n = 0
 		}
-		if i+8 <= len(b) {
+		// Plain words, while b has a word left and buf room for it and
+		// for a rune after it. A run of plain bytes moves i and n alike,
+		// so one bound on i checks both: the words cost no more checks.
+		stop := min(len(b)-8, i+len(buf)-16-n)
+		for i <= stop {
 			x := word(b, i)
-			binary.LittleEndian.PutUint64(buf[n:n+8], x)
-			special := notPlain(x)
-			if special == 0 {
-				n += 8
-				i += 8
-				continue
+			binary.LittleEndian.PutUint64(buf[n:], x)
+			if special := notPlain(x); special != 0 {
+				k := firstByte(special)
+				n += k
+				i += k
+				break
 			}
-			k := firstByte(special)
-			n += k
-			i += k
-		} else if plainInJSON[b[i]] { // the last bytes of the line
-			buf[n] = b[i]
+			n += 8
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, false
+		}
+		// buf has room for a rune (four bytes) here.
+		switch c := b[i]; {
+		case plainInJSON[c]:
+			if i+8 <= len(b) {
+				continue // buf is full
+			}
+			buf[n] = c // the last bytes of the line
 			n++
 			i++
-			continue
-		}
-		switch c := b[i]; {
 		case c == '"':
 			out.Write(buf[:n])
 			return i + 1, true
@@ -831,5 +840,4 @@ func unquote(out *strings.Builder, b []byte, i int) (int, bool) {
 			return 0, false
 		}
 	}
-	return 0, false
 }
