@@ -17,7 +17,12 @@ import (
 //
 // A keyOrder is safe for concurrent use: its list is replaced, never
 // changed.
-type keyOrder struct{ keys atomic.Pointer[[]string] }
+type keyOrder struct{ keys atomic.Pointer[orderedKeys] }
+
+type orderedKeys struct {
+	keys    []string // sorted
+	members []string // memberJSON of each of keys
+}
 
 var featureOrder keyOrder // Case.Features
 
@@ -25,9 +30,9 @@ var featureOrder keyOrder // Case.Features
 // remembers them for the next map.
 func appendSortedMap[V any](b []byte, m map[string]V, order *keyOrder, value func([]byte, V) []byte) []byte {
 	if order != nil {
-		if keys := order.keys.Load(); keys != nil && len(*keys) == len(m) {
+		if keys := order.keys.Load(); keys != nil && len(keys.keys) == len(m) {
 			start := len(b)
-			if b, ok := appendWithKeys(b, m, *keys, value); ok {
+			if b, ok := appendWithKeys(b, m, keys, value); ok {
 				return b
 			}
 			b = b[:start]
@@ -42,11 +47,12 @@ func appendSortedMap[V any](b []byte, m map[string]V, order *keyOrder, value fun
 	}
 	slices.SortFunc(members, func(a, b mapMember[V]) int { return strings.Compare(a.key, b.key) })
 	if order != nil {
-		keys := make([]string, len(members))
+		keys := &orderedKeys{keys: make([]string, len(members)), members: make([]string, len(members))}
 		for i, mb := range members {
-			keys[i] = mb.key
+			keys.keys[i] = mb.key
+			keys.members[i] = memberJSON(mb.key)
 		}
-		order.keys.Store(&keys)
+		order.keys.Store(keys)
 	}
 	b = append(b, '{')
 	for i, mb := range members {
@@ -68,9 +74,9 @@ type mapMember[V any] struct {
 // appendWithKeys writes m, which has as many members as keys has distinct
 // keys, in the order of keys; ok is false if some key is not in m (and so
 // m has keys that are not in keys).
-func appendWithKeys[V any](b []byte, m map[string]V, keys []string, value func([]byte, V) []byte) (_ []byte, ok bool) {
+func appendWithKeys[V any](b []byte, m map[string]V, keys *orderedKeys, value func([]byte, V) []byte) (_ []byte, ok bool) {
 	b = append(b, '{')
-	for i, k := range keys {
+	for i, k := range keys.keys {
 		v, ok := m[k]
 		if !ok {
 			return b, false
@@ -78,12 +84,14 @@ func appendWithKeys[V any](b []byte, m map[string]V, keys []string, value func([
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
-		b = append(b, ':')
+		b = append(b, keys.members[i]...)
 		b = value(b, v)
 	}
 	return append(b, '}'), true
 }
+
+// memberJSON returns the JSON of key as a member's name: "key":.
+func memberJSON(key string) string { return string(append(appendJSONString(nil, key), ':')) }
 
 // A keyRanks writes maps whose keys come from a small set without
 // sorting them: it keeps the keys of the maps written before, sorted,
@@ -100,7 +108,7 @@ type keyRanks struct{ set atomic.Pointer[rankedKeys] }
 
 type rankedKeys struct {
 	keys    []string       // sorted
-	members []string       // `"key":` for each of keys
+	members []string       // memberJSON of each of keys
 	rank    map[string]int // the index of each key in keys
 }
 
@@ -168,7 +176,7 @@ func learnKeys[V any](ranks *keyRanks, set *rankedKeys, m map[string]V) bool {
 	slices.Sort(keys)
 	next := &rankedKeys{keys: keys, members: make([]string, len(keys)), rank: make(map[string]int, len(keys))}
 	for i, k := range keys {
-		next.members[i] = string(append(appendJSONString(nil, k), ':'))
+		next.members[i] = memberJSON(k)
 		next.rank[k] = i
 	}
 	// Another writer may have replaced set meanwhile: then its set is
