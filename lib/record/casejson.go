@@ -48,9 +48,11 @@ type jsonScanner struct {
 	// text holds the text of every string read, back to back: a case
 	// record has hundreds (input types and values, feature and opcode
 	// names, the CLIF), and one allocation for them all instead of one
-	// each saves most of the decoding. The strings share that one
-	// allocation, so any of them keeps all of the record's text alive; it
-	// is smaller than the line, and a case is used and dropped as a whole.
+	// each saves most of the decoding. (Input values and map keys as
+	// cliff writes them are copied with the JSON between them, in one
+	// piece.) The strings share that one allocation, so any of them keeps
+	// all of the record's text alive; it is no longer than the line, and
+	// a case is used and dropped as a whole.
 	text strings.Builder
 }
 
@@ -139,7 +141,7 @@ func (s *jsonScanner) key() []byte {
 // inlined with a constant text it compares without a call: it reads
 // cliff's own spelling, and a caller takes other spellings another way.
 func (s *jsonScanner) literal(text string) bool {
-	if rest := s.b[s.i:]; len(rest) >= len(text) && string(rest[:len(text)]) == text {
+	if hasLiteral(s.b, s.i, text) {
 		s.i += len(text)
 		return true
 	}
