@@ -39,12 +39,14 @@ func (c *Case) AppendJSON(dst []byte) ([]byte, error) {
 		b = appendSortedMap(b, c.Features, &featureOrder, func(b []byte, v bool) []byte { return strconv.AppendBool(b, v) })
 	}
 	if len(c.Parents) > 0 {
-		// Only crossover cases have parents: encoding/json writes them.
-		b = append(b, `,"parents":`...)
-		var err error
-		if b, err = appendWithEncodingJSON(b, c.Parents); err != nil {
-			return dst, err
+		b = append(b, `,"parents":[`...)
+		for i := range c.Parents {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = c.Parents[i].appendJSON(b)
 		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"clif":`...)
 	b = appendJSONString(b, c.CLIF)
@@ -127,6 +129,24 @@ func (o *GenOptions) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
+func (src *Source) appendJSON(b []byte) []byte {
+	b = append(b, `{"file":`...)
+	b = appendJSONString(b, src.File)
+	if src.Function != "" {
+		b = append(b, `,"function":`...)
+		b = appendJSONString(b, src.Function)
+	}
+	if src.Block != "" {
+		b = append(b, `,"block":`...)
+		b = appendJSONString(b, src.Block)
+	}
+	if src.Line != 0 {
+		b = append(b, `,"line":`...)
+		b = strconv.AppendInt(b, int64(src.Line), 10)
+	}
+	return append(b, '}')
+}
+
 // isZero is what `omitzero` tests: every field the zero value (a non-nil
 // empty map is not).
 func (m *Metrics) isZero() bool {
@@ -147,7 +167,7 @@ func (m *Metrics) appendJSON(b []byte) []byte {
 	}
 	if len(m.Opcodes) > 0 {
 		b = append(b, `,"opcodes":`...)
-		b = appendSortedMap(b, m.Opcodes, nil, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+		b = appendRankedMap(b, m.Opcodes, opcodeRanks, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 	}
 	if m.Survival != nil {
 		b = append(b, `,"survival":`...)

@@ -48,9 +48,11 @@ type jsonScanner struct {
 	// text holds the text of every string read, back to back: a case
 	// record has hundreds (input types and values, feature and opcode
 	// names, the CLIF), and one allocation for them all instead of one
-	// each saves most of the decoding. The strings share that one
-	// allocation, so any of them keeps all of the record's text alive; it
-	// is smaller than the line, and a case is used and dropped as a whole.
+	// each saves most of the decoding. (Input values and map keys as
+	// cliff writes them are copied with the JSON between them, in one
+	// piece.) The strings share that one allocation, so any of them keeps
+	// all of the record's text alive; it is no longer than the line, and
+	// a case is used and dropped as a whole.
 	text strings.Builder
 }
 
@@ -139,7 +141,7 @@ func (s *jsonScanner) key() []byte {
 // inlined with a constant text it compares without a call: it reads
 // cliff's own spelling, and a caller takes other spellings another way.
 func (s *jsonScanner) literal(text string) bool {
-	if rest := s.b[s.i:]; len(rest) >= len(text) && string(rest[:len(text)]) == text {
+	if hasLiteral(s.b, s.i, text) {
 		s.i += len(text)
 		return true
 	}
@@ -219,7 +221,14 @@ func (s *jsonScanner) number() []byte {
 }
 
 func (s *jsonScanner) int() int {
-	n, err := strconv.ParseInt(string(s.number()), 10, 0)
+	text := s.number()
+	if n, ok := smallUint(bytes.TrimPrefix(text, []byte("-"))); ok {
+		if text[0] == '-' {
+			return -int(n)
+		}
+		return int(n)
+	}
+	n, err := strconv.ParseInt(string(text), 10, 0)
 	if err != nil {
 		s.giveUp()
 	}
@@ -227,11 +236,33 @@ func (s *jsonScanner) int() int {
 }
 
 func (s *jsonScanner) uint64() uint64 {
-	n, err := strconv.ParseUint(string(s.number()), 10, 64)
+	text := s.number()
+	if n, ok := smallUint(text); ok {
+		return n
+	}
+	n, err := strconv.ParseUint(string(text), 10, 64)
 	if err != nil {
 		s.giveUp()
 	}
 	return n
+}
+
+// smallUint reads the digits of a number of up to 18 of them, which no
+// integer type of a case overflows with; ok is false for anything else
+// (a fraction, an exponent, a sign, more digits), which strconv reads. The
+// numbers of a case record (opcode counts, metrics, options) are small:
+// strconv would take a string, a copy of the bytes, for each.
+func smallUint(text []byte) (n uint64, ok bool) {
+	if len(text) == 0 || len(text) > 18 {
+		return 0, false
+	}
+	for _, c := range text {
+		if !isDigitByte(c) {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
 }
 
 func (s *jsonScanner) float64() float64 {
@@ -258,8 +289,12 @@ func (s *jsonScanner) quotedUint64() uint64 {
 
 // objectMap reads an object into a map made at its final size: filling
 // a map from empty rehashes it at every doubling, which cost more than
-// reading the object.
-func objectMap[V any](s *jsonScanner, value func() V) map[string]V {
+// reading the object. valueAsWritten reads a value as cliff writes it
+// (see objectMapAsWritten); value reads any.
+func objectMap[V any](s *jsonScanner, value func() V, valueAsWritten func(b []byte, i int) (V, int, bool)) map[string]V {
+	if m, ok := objectMapAsWritten(s, valueAsWritten); ok {
+		return m
+	}
 	type entry struct {
 		key   string
 		value V
@@ -272,6 +307,88 @@ func objectMap[V any](s *jsonScanner, value func() V) map[string]V {
 		m[e.key] = e.value // a repeated key's last value, as encoding/json
 	}
 	return m
+}
+
+// objectMapAsWritten reads an object into a map if it is exactly as cliff
+// writes it: no spaces, plain keys, and values that valueAsWritten reads
+// (it returns the value at b[i] and the index after it). The features and
+// the opcode counts of a case are dozens of members each: here the keys
+// are found first and copied to the text in one piece (the JSON between
+// them included), which costs less than reading them one by one. ok is
+// false, and nothing read, for anything else.
+func objectMapAsWritten[V any](s *jsonScanner, valueAsWritten func(b []byte, i int) (V, int, bool)) (_ map[string]V, ok bool) {
+	type member struct {
+		k0, k1 int // the key is b[k0:k1]
+		value  V
+	}
+	var buf [64]member
+	members := buf[:0]
+	b, i := s.b, s.i
+	if !hasLiteral(b, i, "{") {
+		return nil, false
+	}
+	for i++; !hasLiteral(b, i, "}"); {
+		if len(members) > 0 {
+			if !hasLiteral(b, i, ",") {
+				return nil, false
+			}
+			i++
+		}
+		if !hasLiteral(b, i, `"`) {
+			return nil, false
+		}
+		mb := member{k0: i + 1}
+		mb.k1 = plainRun(b, mb.k0)
+		if !hasLiteral(b, mb.k1, `":`) {
+			return nil, false
+		}
+		if mb.value, i, ok = valueAsWritten(b, mb.k1+len(`":`)); !ok {
+			return nil, false
+		}
+		members = append(members, mb)
+	}
+	s.i = i + 1
+	m := make(map[string]V, len(members))
+	if len(members) > 0 {
+		from := members[0].k0
+		start := s.text.Len()
+		s.text.Write(b[from:members[len(members)-1].k1])
+		text := s.text.String()[start:]
+		for _, mb := range members {
+			m[text[mb.k0-from:mb.k1-from]] = mb.value // a repeated key's last value, as encoding/json
+		}
+	}
+	return m, true
+}
+
+// boolAsWritten reads true or false at b[i] for objectMapAsWritten.
+func boolAsWritten(b []byte, i int) (bool, int, bool) {
+	switch {
+	case hasLiteral(b, i, "true"):
+		return true, i + len("true"), true
+	case hasLiteral(b, i, "false"):
+		return false, i + len("false"), true
+	}
+	return false, 0, false
+}
+
+// intAsWritten reads an integer of up to 18 digits at b[i], in JSON's
+// spelling, for objectMapAsWritten.
+func intAsWritten(b []byte, i int) (int, int, bool) {
+	start := i
+	if hasLiteral(b, i, "-") {
+		i++
+	}
+	digits := i
+	i = skipDigits(b, i)
+	n, ok := smallUint(b[digits:i])
+	if !ok || b[digits] == '0' && i-digits > 1 {
+		return 0, 0, false
+	}
+	if b[start] == '-' {
+		return -int(n), i, true
+	}
+	return int(n), i, true
 }
 
 func (s *jsonScanner) strings() []string {
@@ -317,7 +434,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 		case 4:
 			d.options(&c.Options)
 		case 5:
-			c.Features = objectMap(&d.jsonScanner, d.bool)
+			c.Features = objectMap(&d.jsonScanner, d.bool, boolAsWritten)
 		case 6:
 			c.CLIF = d.string()
 		case 7:
@@ -341,14 +458,7 @@ func (d *caseDecoder) caseRecord(c *Case) {
 			}
 			d.i = end
 		case 13:
-			// Parents are a crossover case's, rare: encoding/json decodes them.
-			d.space()
-			end, ok := skipValue(d.b, d.i)
-			if !ok || json.Unmarshal(d.b[d.i:end], &c.Parents) != nil || c.Parents == nil {
-				d.giveUp()
-				return
-			}
-			d.i = end
+			c.Parents = d.parents()
 		}
 	})
 }
@@ -395,11 +505,40 @@ func (d *caseDecoder) options(o *GenOptions) {
 	})
 }
 
+var sourceKeys = []string{"file", "function", "block", "line"}
+
+// parents reads a crossover case's parents (most cases of a crossover run
+// have some).
+func (d *caseDecoder) parents() []Source {
+	parents := []Source{}
+	d.array(func() {
+		var src Source
+		var seen uint32
+		d.object(func(key []byte) {
+			switch d.once(&seen, sourceKeys, key) {
+			case 0:
+				src.File = d.string()
+			case 1:
+				src.Function = d.string()
+			case 2:
+				src.Block = d.string()
+			case 3:
+				src.Line = d.int()
+			}
+		})
+		parents = append(parents, src)
+	})
+	return parents
+}
+
 var valueKeys = []string{"type", "value"}
 
 // inputs reads the input vectors. A case's vectors have as many values
 // each (Validate checks), so the first one's length sizes the others.
 func (d *caseDecoder) inputs() []InputVector {
+	if inputs, ok := d.inputsAsWritten(); ok {
+		return inputs
+	}
 	inputs := []InputVector{}
 	d.array(func() {
 		size := 0
@@ -409,6 +548,93 @@ func (d *caseDecoder) inputs() []InputVector {
 		inputs = append(inputs, d.inputVector(size))
 	})
 	return inputs
+}
+
+// A valueSpan is where the type and the value of an input value are in
+// the line: b[t0:t1] and b[v0:v1].
+type valueSpan struct{ t0, t1, v0, v1 int }
+
+// inputsAsWritten reads the input vectors if they are exactly as cliff
+// writes them: no spaces, each value {"type":T,"value":V} with T and V
+// plain (no escapes, ASCII). A case has a hundred-odd values, and reading
+// them by the general methods cost a quarter of decoding a case: here the
+// values are found first, then copied to text in one piece (the JSON
+// between the strings included) and made pieces of it, and all the
+// vectors share one array of values. ok is false, and nothing read, for
+// anything else (the general methods read it).
+func (d *caseDecoder) inputsAsWritten() (inputs []InputVector, ok bool) {
+	b, i := d.b, d.i
+	var spanBuf [160]valueSpan
+	spans := spanBuf[:0]
+	var lenBuf [16]int
+	lens := lenBuf[:0] // values in each vector
+	if !hasLiteral(b, i, "[") {
+		return nil, false
+	}
+	i++
+	for !hasLiteral(b, i, "]") {
+		if len(lens) > 0 {
+			if !hasLiteral(b, i, ",") {
+				return nil, false
+			}
+			i++
+		}
+		if !hasLiteral(b, i, "[") {
+			return nil, false
+		}
+		i++
+		n := 0
+		for !hasLiteral(b, i, "]") {
+			if n > 0 {
+				if !hasLiteral(b, i, ",") {
+					return nil, false
+				}
+				i++
+			}
+			if !hasLiteral(b, i, `{"type":"`) {
+				return nil, false
+			}
+			var sp valueSpan
+			sp.t0 = i + len(`{"type":"`)
+			sp.t1 = plainRun(b, sp.t0)
+			if !hasLiteral(b, sp.t1, `","value":"`) {
+				return nil, false
+			}
+			sp.v0 = sp.t1 + len(`","value":"`)
+			sp.v1 = plainRun(b, sp.v0)
+			if !hasLiteral(b, sp.v1, `"}`) {
+				return nil, false
+			}
+			i = sp.v1 + len(`"}`)
+			spans = append(spans, sp)
+			n++
+		}
+		i++
+		lens = append(lens, n)
+	}
+	d.i = i + 1
+	values := make([]Value, len(spans))
+	if len(spans) > 0 {
+		from := spans[0].t0
+		start := d.text.Len()
+		d.text.Write(b[from:spans[len(spans)-1].v1])
+		text := d.text.String()[start:]
+		for k, sp := range spans {
+			values[k] = Value{Type: text[sp.t0-from : sp.t1-from], Value: text[sp.v0-from : sp.v1-from]}
+		}
+	}
+	inputs = make([]InputVector, len(lens))
+	for j, n := range lens {
+		inputs[j] = InputVector(values[:n:n]) // []: an empty vector, not nil
+		values = values[n:]
+	}
+	return inputs, true
+}
+
+// hasLiteral says whether text comes at b[i:]; inlined with a constant
+// text it compares without a call.
+func hasLiteral(b []byte, i int, text string) bool {
+	return i <= len(b) && len(b)-i >= len(text) && string(b[i:i+len(text)]) == text
 }
 
 func (d *caseDecoder) inputVector(size int) InputVector {
@@ -464,7 +690,7 @@ func (d *caseDecoder) metrics(m *Metrics) {
 		case 5:
 			m.DefUseDepth = d.int()
 		case 6:
-			m.Opcodes = objectMap(&d.jsonScanner, d.int)
+			m.Opcodes = objectMap(&d.jsonScanner, d.int, intAsWritten)
 		case 7:
 			v := d.float64()
 			m.Survival = &v
@@ -562,30 +788,39 @@ func unquote(out *strings.Builder, b []byte, i int) (int, bool) {
 	// escapes to out would cost more than copying its bytes.
 	var buf [1024]byte
 	n := 0 // bytes of text in buf
-	for i < len(b) {
-		if n > len(buf)-16 { // room for a word, or seven bytes of one and a rune
+	for {
+		if n > len(buf)-16 {
 			out.Write(buf[:n])
 			n = 0
 		}
-		if i+8 <= len(b) {
+		// Plain words, while b has a word left and buf room for it and
+		// for a rune after it. A run of plain bytes moves i and n alike,
+		// so one bound on i checks both: the words cost no more checks.
+		stop := min(len(b)-8, i+len(buf)-16-n)
+		for i <= stop {
 			x := word(b, i)
-			binary.LittleEndian.PutUint64(buf[n:n+8], x)
-			special := notPlain(x)
-			if special == 0 {
-				n += 8
-				i += 8
-				continue
+			binary.LittleEndian.PutUint64(buf[n:], x)
+			if special := notPlain(x); special != 0 {
+				k := firstByte(special)
+				n += k
+				i += k
+				break
 			}
-			k := firstByte(special)
-			n += k
-			i += k
-		} else if plainInJSON[b[i]] { // the last bytes of the line
-			buf[n] = b[i]
+			n += 8
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, false
+		}
+		// buf has room for a rune (four bytes) here.
+		switch c := b[i]; {
+		case plainInJSON[c]:
+			if i+8 <= len(b) {
+				continue // buf is full
+			}
+			buf[n] = c // the last bytes of the line
 			n++
 			i++
-			continue
-		}
-		switch c := b[i]; {
 		case c == '"':
 			out.Write(buf[:n])
 			return i + 1, true
@@ -607,5 +842,4 @@ func unquote(out *strings.Builder, b []byte, i int) (int, bool) {
 			return 0, false
 		}
 	}
-	return 0, false
 }

@@ -130,6 +130,11 @@ func Decode(line []byte) (Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodePeeked(line, kind, version)
+}
+
+// decodePeeked is Decode once Peek has read the line's kind and version.
+func decodePeeked(line []byte, kind string, version int) (Record, error) {
 	if err := CheckVersion(version); err != nil {
 		return nil, fmt.Errorf("%s record: %w", kind, err)
 	}
@@ -137,6 +142,7 @@ func Decode(line []byte) (Record, error) {
 	if r == nil {
 		return nil, fmt.Errorf("unknown record kind %q", kind)
 	}
+	var err error
 	if c, ok := r.(*Case); ok {
 		err = unmarshalCase(line, c)
 	} else {
@@ -156,12 +162,12 @@ func Decode(line []byte) (Record, error) {
 // (refusal says what the reader takes: `cliff-census reads "verdict"
 // records (cliff-diff's output)`).
 func DecodeKind(line []byte, refusal string, kinds ...string) (Record, error) {
-	kind, _, err := Peek(line)
+	kind, version, err := Peek(line)
 	if err != nil {
 		return nil, err
 	}
 	if !slices.Contains(kinds, kind) {
 		return nil, fmt.Errorf("a %q record: %s", kind, refusal)
 	}
-	return Decode(line)
+	return decodePeeked(line, kind, version)
 }

@@ -82,16 +82,16 @@ func BenchmarkCaseJSON(b *testing.B) {
 }
 
 // BenchmarkCaseRecords decodes and encodes real records: a depth-5 case as
-// cliff-gen writes it and the same case as cliff-refine writes it
-// (testdata/cases.jsonl), with their input vectors, features and opcode
-// counts.
+// cliff-gen writes it and the same case as cliff-refine writes it, then a
+// crossover case (with parents) likewise (testdata/cases.jsonl), with
+// their input vectors, features and opcode counts.
 func BenchmarkCaseRecords(b *testing.B) {
 	data, err := os.ReadFile("testdata/cases.jsonl")
 	if err != nil {
 		b.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	for i, name := range []string{"gen", "refined"} {
+	for i, name := range []string{"gen", "refined", "crossover-gen", "crossover-refined"} {
 		line := lines[i]
 		c, ok := decodeCaseFast(line)
 		if !ok {
