@@ -106,6 +106,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 	if !p.isIdent("function") {
 		return nil, p.expected("'function'")
 	}
+	p.takeComments()
 	p.funcIndex++
 	var fp *funcParser
 	if p.recycler != nil {

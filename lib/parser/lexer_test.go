@@ -122,19 +122,28 @@ func TestLexerPositions(t *testing.T) {
 	}
 }
 
-func TestEntityNumber(t *testing.T) {
+func TestIsEntityNumber(t *testing.T) {
 	tests := []struct {
 		in string
 		n  uint32
 		ok bool
 	}{
 		{"", 0, false}, {"1", 1, true}, {"01", 0, false}, {"0", 0, true}, {"4294967295", 4294967295, true},
-		{"4294967296", 0, false}, {"00000000001", 0, false},
+		{"4294967296", 0, false}, {"00000000001", 0, false}, {"9999999999", 0, false},
+		// 2^64+1: its value wraps to 1.
+		{"18446744073709551617", 0, false},
 	}
 	for _, tc := range tests {
-		n, ok := entityNumber(tc.in)
-		if n != tc.n || ok != tc.ok {
-			t.Errorf("entityNumber(%q) = %d, %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
+		var n uint64
+		for _, c := range []byte(tc.in) {
+			n = n*10 + uint64(c-'0')
+		}
+		first := byte(0)
+		if tc.in != "" {
+			first = tc.in[0]
+		}
+		if ok := isEntityNumber(len(tc.in), first, n); ok != tc.ok || ok && uint32(n) != tc.n {
+			t.Errorf("isEntityNumber(%q, %d) = %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
 		}
 	}
 }

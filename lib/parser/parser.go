@@ -19,11 +19,12 @@ func (p *parser) parseFile() (*ir.File, error) {
 	if err := p.parseHeader(f); err != nil {
 		return nil, err
 	}
-	p.keepComments = wantsRunCommands(f.Tests)
+	p.setKeepComments(wantsRunCommands(f.Tests))
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err
 	}
+	p.takeComments()
 	f.Funcs = funcs
 	if f.Commands, err = p.parseRunCommands(funcs); err != nil {
 		return nil, err
@@ -75,12 +76,11 @@ type parser struct {
 	lex  lexer
 	tok  token // the lookahead, never a comment
 
-	// keepComments records comments (for run commands) with the index of
-	// the function that owns them: the one whose `function` keyword came
-	// last, or -1 before the first.
-	keepComments bool
-	comments     []ownedComment
-	funcIndex    int
+	// comments are the comments kept for run commands (see
+	// setKeepComments), with the index of the function that owns them: the
+	// one whose `function` keyword came last, or -1 before the first.
+	comments  []ownedComment
+	funcIndex int
 
 	*memory
 	// recycler, when not nil, has each function parsed in the memory of
@@ -101,21 +101,34 @@ func newParser(name, src string) *parser {
 // functions' memory from r when it is not nil.
 func newParserIn(name, src string, mem *memory, r *Recycler) *parser {
 	p := &parser{file: name, src: src, lex: newLexer(src), funcIndex: -1, memory: mem, recycler: r}
+	p.setKeepComments(false)
 	p.advance()
 	return p
 }
 
-// advance reads the next non-comment token into the lookahead.
-func (p *parser) advance() {
-	for {
-		p.lex.scan(&p.tok)
-		if p.tok.kind != tokComment {
-			return
-		}
-		if p.keepComments && isCommandLike(p.text(p.tok)) {
-			p.comments = append(p.comments, ownedComment{p.tok, p.funcIndex})
-		}
+// advance reads the next non-comment token into the lookahead. It runs
+// for every token, so it is one call: the lexer skips the comments (and
+// keeps those that look like run commands, see setKeepComments).
+func (p *parser) advance() { p.lex.scan(&p.tok) }
+
+// setKeepComments has the comments read from now on kept for run commands
+// (see takeComments), or skipped.
+func (p *parser) setKeepComments(keep bool) {
+	p.lex.comments = skipComments
+	if keep {
+		p.lex.comments = keepCommands
 	}
+}
+
+// takeComments moves the comments the lexer kept since the last call to
+// p.comments, owned by the function of index p.funcIndex: called before
+// p.funcIndex changes and at the end, it gives each comment the function
+// whose `function` keyword came last before it was read.
+func (p *parser) takeComments() {
+	for _, t := range p.lex.kept {
+		p.comments = append(p.comments, ownedComment{t, p.funcIndex})
+	}
+	p.lex.kept = p.lex.kept[:0]
 }
 
 // text returns the text of a token of this parser's source.

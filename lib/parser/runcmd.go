@@ -65,6 +65,7 @@ func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error)
 		sub := &parser{file: p.file, src: p.src, lex: lexerAt(p.src[:c.tok.end], c.tok.off+skipped, c.tok.line,
 			c.tok.col+skipped), // the skipped prefix is ASCII
 		}
+		sub.setKeepComments(false)
 		sub.advance()
 		cmd, err := sub.parseRunCommand(funcs[c.owner])
 		if err != nil {
