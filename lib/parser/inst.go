@@ -93,7 +93,7 @@ func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (explicit bool, err
 	if opTok.kind != tokIdent {
 		return false, fp.expected("instruction opcode")
 	}
-	op, ok := ir.LookupOpcode(fp.text(opTok))
+	op, ok := lookupOpcode(fp.text(opTok))
 	if !ok {
 		return false, fp.errAt(opTok, "unknown opcode '%s'", fp.text(opTok))
 	}

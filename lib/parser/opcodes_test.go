@@ -1,0 +1,28 @@
+package parser
+
+import (
+	"testing"
+
+	"cliff/lib/ir"
+)
+
+// TestLookupOpcode checks lookupOpcode against ir.LookupOpcode on every
+// opcode name and on words near them: prefixes, extensions, one letter
+// changed, other words of CLIF.
+func TestLookupOpcode(t *testing.T) {
+	words := []string{"", "v1", "i32", "notrap", "function", "block0", "iconst.i32", "IADD", "iadd ", " iadd"}
+	for _, op := range ir.Opcodes() {
+		name := op.Info().Name
+		words = append(words, name, name[:len(name)-1], name+"x", name+"_imm", "x"+name, name[1:])
+		for i := range len(name) {
+			words = append(words, name[:i]+"_"+name[i+1:])
+		}
+	}
+	for _, w := range words {
+		gotOp, gotOK := lookupOpcode(w)
+		wantOp, wantOK := ir.LookupOpcode(w)
+		if gotOp != wantOp || gotOK != wantOK {
+			t.Errorf("lookupOpcode(%q) = %v, %v; want %v, %v", w, gotOp, gotOK, wantOp, wantOK)
+		}
+	}
+}
