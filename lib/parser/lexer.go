@@ -65,17 +65,19 @@ const (
 // token is one lexical token with its position. Its text is src[off:end]
 // (parser.text) rather than a string: with no pointer in it, a token is
 // copied and written without the garbage collector's write barriers, and
-// a test case has a few thousand tokens.
+// a test case has a few thousand tokens. The position is 32-bit, which
+// keeps a token to 32 bytes (the parser copies them often) and limits the
+// text to maxText bytes.
 type token struct {
 	kind      tokKind
 	typ       ir.Type // tokType
 	num       uint32  // numbered entities
 	off, end  int     // the token's text (see tokKind for exceptions)
-	line, col int     // where the token starts
+	line, col int32   // where the token starts
 }
 
 // pos returns where the token starts.
-func (t token) pos() ir.Pos { return ir.Pos{Line: t.line, Col: t.col} }
+func (t token) pos() ir.Pos { return ir.Pos{Line: int(t.line), Col: int(t.col)} }
 
 // entityKind returns the token kind of a numbered entity's word prefix
 // ("v", "block", ...), tokEOF for other words. A switch, not a map: the
@@ -321,7 +323,7 @@ again:
 		}
 	}
 	l.pos = pos
-	*t = token{off: pos, end: pos, line: l.line, col: l.col()}
+	*t = token{off: pos, end: pos, line: int32(l.line), col: int32(l.col())}
 	if pos >= len(l.src) {
 		return
 	}

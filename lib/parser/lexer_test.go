@@ -110,7 +110,7 @@ func TestLexerPositions(t *testing.T) {
 	}
 	for i, w := range want {
 		tok := toks[i]
-		if text := src[tok.off:tok.end]; text != w.text || tok.line != w.line || tok.col != w.col {
+		if text := src[tok.off:tok.end]; text != w.text || tok.pos() != (ir.Pos{Line: w.line, Col: w.col}) {
 			t.Errorf("token %d: got %q at %d:%d, want %q at %d:%d", i, text, tok.line, tok.col, w.text, w.line, w.col)
 		}
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"cliff/lib/ir"
@@ -15,6 +16,9 @@ func ParseFile(name string, src []byte) (*ir.File, error) {
 }
 
 func (p *parser) parseFile() (*ir.File, error) {
+	if err := p.checkSize(); err != nil {
+		return nil, err
+	}
 	f := &ir.File{Name: p.file}
 	if err := p.parseHeader(f); err != nil {
 		return nil, err
@@ -62,11 +66,26 @@ func ParseModuleString(name, src string) (*ir.Module, error) {
 }
 
 func (p *parser) parseModule() (*ir.Module, error) {
+	if err := p.checkSize(); err != nil {
+		return nil, err
+	}
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err
 	}
 	return &ir.Module{Funcs: funcs}, nil
+}
+
+// maxText is the size of the largest text the parser reads, so that every
+// line and column fits in a token's 32-bit position.
+const maxText = math.MaxInt32 - 1
+
+// checkSize fails for a text larger than maxText.
+func (p *parser) checkSize() error {
+	if len(p.src) > maxText {
+		return &Error{File: p.file, Line: 1, Col: 1, Msg: fmt.Sprintf("text too large: %d bytes (the limit is %d)", len(p.src), maxText)}
+	}
+	return nil
 }
 
 // parser holds the token stream of one source text.
@@ -144,7 +163,8 @@ func (p *parser) consumeLine() string {
 
 // errAt builds an *Error at a token's position.
 func (p *parser) errAt(t token, format string, args ...any) *Error {
-	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	pos := t.pos()
+	return &Error{File: p.file, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // expected reports that the lookahead is not what the grammar wants here.
@@ -225,7 +245,7 @@ func (p *parser) need(k tokKind, what string) error {
 // parseHeader reads `test` lines, then `set` and `target` lines in order.
 func (p *parser) parseHeader(f *ir.File) error {
 	for p.isIdent("test") {
-		line := p.tok.line
+		line := p.tok.pos().Line
 		f.Tests = append(f.Tests, ir.HeaderLine{Kind: ir.HeaderTest, Words: headerWords(p.consumeLine()), Line: line})
 	}
 	for p.isIdent("set") || p.isIdent("target") {
@@ -238,7 +258,7 @@ func (p *parser) parseHeader(f *ir.File) error {
 		if kind == ir.HeaderTarget && len(words) == 0 {
 			return p.errAt(t, "expected target triple after 'target'")
 		}
-		f.Header = append(f.Header, ir.HeaderLine{Kind: kind, Words: words, Line: t.line})
+		f.Header = append(f.Header, ir.HeaderLine{Kind: kind, Words: words, Line: t.pos().Line})
 	}
 	return nil
 }
