@@ -6,9 +6,9 @@ import (
 )
 
 // parseInstruction reads an instruction after its results and `=`, the
-// lookahead being the opcode, and appends it to block b. start is where
-// the instruction begins (its first result, or the opcode).
-func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotations, start *token) error {
+// lookahead being the opcode, and appends it to the function. start is
+// where the instruction begins (its first result, or the opcode).
+func (fp *funcParser) parseInstruction(results []token, ann annotations, start ir.Pos) error {
 	f := fp.f
 	inst, d := fp.newInst()
 	d.Func, d.Sig, d.Slot, d.DynSlot = ir.NoFuncRef, ir.NoSigRef, ir.NoStackSlot, ir.NoDynSlot
@@ -20,7 +20,8 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 	if len(results) > 0 {
 		d.Results = fp.values.Take(len(results))[:len(results)]
 	}
-	for k, rt := range results {
+	for k := range results {
+		rt := &results[k]
 		vd, err := fp.defineValue(rt)
 		if err != nil {
 			return err
@@ -41,16 +42,16 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 		return fp.errAt(opTok, "%v", err)
 	}
 	if n != len(results) {
-		return fp.errAt(*start, "instruction %s produces %d result values, %d given", op, n, len(results))
+		return fp.errAtPos(start, "instruction %s produces %d result values, %d given", op, n, len(results))
 	}
 
-	f.Pos.Insts = append(f.Pos.Insts, start.pos())
+	f.Pos.Insts = append(f.Pos.Insts, start)
 	fp.blockInsts = append(fp.blockInsts, inst)
 	if _, found := fp.undefinedOperand(d); found {
 		fp.forwardRefs = append(fp.forwardRefs, inst) // see checkOperandsDefined
 	}
 
-	typed, err := fp.typeInst(inst, explicit, &opTok)
+	typed, err := fp.typeInst(d, explicit, &opTok)
 	if err != nil {
 		return err
 	}

@@ -491,17 +491,21 @@ func (l *lexer) word(t *token) {
 	src, start := l.src, l.pos
 	pos, digits := start, start
 	var n uint64 // wraps for long runs, which isEntityNumber rejects
-	for ; uint(pos) < uint(len(src)); pos++ {
-		c := src[pos]
-		if wordLetters[c] {
-			digits, n = pos+1, 0
-			continue
+	for {
+		for uint(pos) < uint(len(src)) && wordLetters[src[pos]] {
+			pos++
 		}
-		if d := c - '0'; d <= 9 {
+		digits, n = pos, 0
+		for ; uint(pos) < uint(len(src)); pos++ {
+			d := src[pos] - '0'
+			if d > 9 {
+				break
+			}
 			n = n*10 + uint64(d)
-			continue
 		}
-		break
+		if uint(pos) >= uint(len(src)) || !wordLetters[src[pos]] {
+			break
+		}
 	}
 	l.pos, t.end, t.kind = pos, pos, tokIdent
 	if digits == pos {

@@ -163,7 +163,11 @@ func (p *parser) consumeLine() string {
 
 // errAt builds an *Error at a token's position.
 func (p *parser) errAt(t token, format string, args ...any) *Error {
-	pos := t.pos()
+	return p.errAtPos(t.pos(), format, args...)
+}
+
+// errAtPos builds an *Error at a position.
+func (p *parser) errAtPos(pos ir.Pos, format string, args ...any) *Error {
 	return &Error{File: p.file, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)}
 }
 

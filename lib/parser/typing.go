@@ -38,8 +38,9 @@ func (fp *funcParser) calleeSig(d *ir.InstData) *ir.Signature {
 // resultCount is the number of results d produces.
 func (fp *funcParser) resultCount(d *ir.InstData) (int, error) {
 	n := 0
-	for _, out := range d.Op.Info().Outs {
-		if out.Kind != ir.OperandVarargs {
+	outs := d.Op.Info().Outs
+	for i := range outs {
+		if outs[i].Kind != ir.OperandVarargs {
 			n++
 			continue
 		}
@@ -62,11 +63,10 @@ func (fp *funcParser) valueType(v ir.Value) ir.Type {
 	return fp.f.Values[r].Type
 }
 
-// typeInst sets the controlling type and the result types of inst. It
+// typeInst sets the controlling type and the result types of d. It
 // returns false, and no error, when the controlling type comes from an
 // operand whose type is not known yet.
-func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok *token) (bool, error) {
-	d := &fp.f.Insts[inst]
+func (fp *funcParser) typeInst(d *ir.InstData, explicit bool, opTok *token) (bool, error) {
 	info := d.Op.Info()
 	ctrl := ir.Invalid
 	if info.Polymorphic {
@@ -86,33 +86,39 @@ func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok *token) (bool,
 	}
 	d.CtrlType = ctrl
 
+	// The result types, in order; results past those given are not set.
+	values, results := fp.f.Values, d.Results
 	k := 0
-	setResult := func(t ir.Type) {
-		if k < len(d.Results) {
-			fp.f.Values[d.Results[k]].Type = t
-		}
-		k++
-	}
-	for _, out := range info.Outs {
+	for i := range info.Outs {
+		out := &info.Outs[i]
+		var t ir.Type
 		switch out.Kind {
 		case ir.OperandFixed:
-			setResult(out.Type)
+			t = out.Type
 		case ir.OperandTypeVar:
 			if out.TypeVar != 0 {
 				return false, fp.errAt(*opTok, "cannot infer the type of result %s of %s: it is not derived from the controlling type", out.Name, d.Op)
 			}
-			t := out.Derive.Apply(ctrl)
-			if t == ir.Invalid {
+			if t = out.Derive.Apply(ctrl); t == ir.Invalid {
 				return false, fp.errAt(*opTok, "cannot derive the type of result %s of %s from %s", out.Name, d.Op, ctrl)
 			}
-			setResult(t)
 		case ir.OperandVarargs:
 			if sig := fp.calleeSig(d); sig != nil {
 				for _, r := range sig.Returns {
-					setResult(r.Type)
+					if k < len(results) {
+						values[results[k]].Type = r.Type
+					}
+					k++
 				}
 			}
+			continue
+		default:
+			continue
 		}
+		if k < len(results) {
+			values[results[k]].Type = t
+		}
+		k++
 	}
 	return true, nil
 }
@@ -161,7 +167,7 @@ func (fp *funcParser) typeDeferred() error {
 		k := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		di := fp.deferred[k]
-		ok, err := fp.typeInst(di.inst, false, &di.tok)
+		ok, err := fp.typeInst(&f.Insts[di.inst], false, &di.tok)
 		if err != nil {
 			return err
 		}
