@@ -348,6 +348,31 @@ again:
 		}
 		l.word(t)
 	case startWord:
+		// Values are a quarter of all tokens, and most of what word does
+		// is for the other words: a value vN is read here (as word would
+		// read it), the rest left to word.
+		if c == 'v' {
+			var v uint64
+			end := pos + 1
+			for ; uint(end) < uint(len(src)); end++ {
+				d := src[end] - '0'
+				if d > 9 {
+					break
+				}
+				// Numbers from 2^31 - 1 are reserved for identifiers, as in
+				// Cranelift; stopping there also keeps v from wrapping.
+				if v = v*10 + uint64(d); v >= math.MaxUint32/2 {
+					break
+				}
+			}
+			// No digits, a leading zero, or more word to come: word tells.
+			if digits := end - pos - 1; !(digits == 0 || digits > 1 && src[pos+1] == '0' || v >= math.MaxUint32/2 ||
+				uint(end) < uint(len(src)) && wordChars[src[end]]) {
+				l.pos = end
+				t.kind, t.num, t.end = tokValue, uint32(v), end
+				return
+			}
+		}
 		l.word(t)
 	case startComment:
 		l.restOfLine()

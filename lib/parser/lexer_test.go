@@ -156,3 +156,39 @@ func TestWordTypes(t *testing.T) {
 		}
 	}
 }
+
+// valueFastPathSeeds are words near values, for scan's fast path for them.
+var valueFastPathSeeds = []string{
+	"v", "v0", "v1", "v01", "v00", "v10", "v2147483646", "v2147483647", "v4294967295", "v4294967296",
+	"v99999999999", "v18446744073709551617", "v1x", "v1_", "v1x4", "vx1", "v_1", "v1.", "v1,", "v1:",
+	"v1 ", "v1\n", "v1é", "v12(", "v12-3", "v12+3", "v1;", "v9999999999", "v0000000001",
+}
+
+// TestValueFastPath checks scan's fast path for values against word, which
+// reads every other word: both must read the same token.
+func TestValueFastPath(t *testing.T) {
+	for _, w := range valueFastPathSeeds {
+		checkValueFastPath(t, w)
+		checkValueFastPath(t, w+" v2")
+	}
+}
+
+// FuzzValueFastPath is TestValueFastPath on any word that starts with v.
+func FuzzValueFastPath(f *testing.F) {
+	for _, w := range valueFastPathSeeds {
+		f.Add(w[1:])
+	}
+	f.Fuzz(func(t *testing.T, rest string) { checkValueFastPath(t, "v"+rest) })
+}
+
+func checkValueFastPath(t *testing.T, src string) {
+	fast := newLexer(src)
+	var got token
+	fast.scan(&got)
+	slow := newLexer(src)
+	want := token{line: 1, col: 1}
+	slow.word(&want)
+	if got != want || fast.pos != slow.pos {
+		t.Errorf("%q: scan read %s up to %d, word %s up to %d", src, renderTok(src, got), fast.pos, renderTok(src, want), slow.pos)
+	}
+}
