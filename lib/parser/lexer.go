@@ -152,13 +152,13 @@ func scalarType(name string) (ir.Type, bool) {
 // Columns count runes. Tokens other than strings, comments and invalid
 // characters are ASCII, so the scanners step over them a byte at a time
 // without bookkeeping, and a column is computed from the offset of the
-// line's start, less the UTF-8 continuation bytes met on the line so far.
+// line's start, moved on by the UTF-8 continuation bytes met on the line
+// so far (which take no column).
 type lexer struct {
 	src       string
 	pos       int // byte offset of the next character
 	line      int // line of src[pos]
-	lineStart int // offset of the first byte of that line
-	cont      int // UTF-8 continuation bytes between lineStart and pos
+	lineStart int // where the line would start if it were all ASCII
 
 	// comments says what scan does with comments. The parser has it skip
 	// them, so that reading a token is one call whatever comes first.
@@ -183,12 +183,11 @@ func newLexer(src string) lexer { return lexer{src: src, line: 1} }
 // lexerAt returns a lexer that starts at offset pos of src, which is at
 // line and col.
 func lexerAt(src string, pos, line, col int) lexer {
-	// lineStart is where the line would start if it were all ASCII.
 	return lexer{src: src, pos: pos, line: line, lineStart: pos - col + 1}
 }
 
 // col returns the column (in runes, from 1) of src[pos].
-func (l *lexer) col() int { return l.pos - l.lineStart - l.cont + 1 }
+func (l *lexer) col() int { return l.pos - l.lineStart + 1 }
 
 // peekAt returns the byte at pos+i, or 0 past the end.
 func (l *lexer) peekAt(i int) byte {
@@ -208,9 +207,9 @@ func (l *lexer) advance() {
 	switch {
 	case c == '\n':
 		l.line++
-		l.lineStart, l.cont = l.pos, 0
+		l.lineStart = l.pos
 	case c&0xc0 == 0x80:
-		l.cont++
+		l.lineStart++
 	}
 }
 
@@ -224,7 +223,7 @@ func (l *lexer) restOfLine() string {
 	}
 	for _, c := range []byte(l.src[start : start+end]) {
 		if c&0xc0 == 0x80 {
-			l.cont++
+			l.lineStart++
 		}
 	}
 	l.pos = start + end
@@ -313,21 +312,25 @@ again:
 	// Skip white space, counting lines. (uint comparisons spare the loops
 	// here and in word their bounds checks.)
 	src, pos := l.src, l.pos
-	for ; uint(pos) < uint(len(src)); pos++ {
-		// Most bytes are not space: one comparison tells.
-		if c := src[pos]; c > ' ' || !isSpace(c) {
-			break
-		} else if c == '\n' {
-			l.line++
-			l.lineStart, l.cont = pos+1, 0
+	var c byte
+	for {
+		if uint(pos) >= uint(len(src)) {
+			l.pos = pos
+			*t = token{kind: tokEOF, off: pos, end: pos, line: int32(l.line), col: int32(l.col())}
+			return
 		}
+		// Most bytes are not space: one comparison tells.
+		if c = src[pos]; c > ' ' || !isSpace(c) {
+			break
+		}
+		if c == '\n' {
+			l.line++
+			l.lineStart = pos + 1
+		}
+		pos++
 	}
 	l.pos = pos
 	*t = token{off: pos, end: pos, line: int32(l.line), col: int32(l.col())}
-	if pos >= len(l.src) {
-		return
-	}
-	c := l.src[pos]
 	switch startClasses[c] {
 	case startSingle:
 		l.pos++
