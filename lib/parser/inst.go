@@ -337,23 +337,25 @@ func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	default:
 		return fp.errAt(fp.tok, "instruction format %s of %s is not supported by the parser", d.Op.Info().Format, d.Op)
 	}
-	d.Dests = fp.blockCalls.clone(fp.scratch.dests)
+	if len(fp.scratch.dests) > 0 {
+		d.Dests = fp.blockCalls.clone(fp.scratch.dests)
+	}
 	return err
 }
 
-// valueOperands reads n comma-separated value operands into d.Args.
+// valueOperands reads n comma-separated value operands into d.Args. (As
+// comma and valueOperand, without their calls: most instructions have
+// operands like these.)
 func (fp *funcParser) valueOperands(d *ir.InstData, n int) error {
 	for k := 0; k < n; k++ {
-		if k > 0 {
-			if err := fp.comma(); err != nil {
-				return err
-			}
+		if k > 0 && !fp.optional(tokComma) {
+			return fp.expected("',' between operands")
 		}
-		v, err := fp.valueOperand()
-		if err != nil {
-			return err
+		if !fp.is(tokValue) {
+			return fp.expected("SSA value operand")
 		}
-		d.Args = append(d.Args, v)
+		d.Args = append(d.Args, ir.Value(fp.tok.num))
+		fp.advance()
 	}
 	return nil
 }
@@ -420,7 +422,7 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 	if !explicit || !t.IsInt() || !t.IsScalar() || t.Bits() > 64 {
 		return 0, fp.errAt(fp.tok, "%s needs an explicit integer type of at most 64 bits: %s.i8, .i16, .i32 or .i64", d.Op, d.Op)
 	}
-	what := intImmWhat[t]
+	what := intImmWhat[t.LaneKind()]
 	if t.Bits() == 64 {
 		return fp.imm64(what)
 	}
@@ -428,11 +430,12 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 	return int64(v.Lo), err
 }
 
-// intImmWhat names the immediate of iconst for messages, per type: made
-// once, as iconst is among the commonest instructions.
-var intImmWhat = map[ir.Type]string{
-	ir.I8: "immediate i8 operand", ir.I16: "immediate i16 operand",
-	ir.I32: "immediate i32 operand", ir.I64: "immediate i64 operand",
+// intImmWhat names the immediate of iconst for messages, per lane kind of
+// its type (a scalar integer of at most 64 bits): made once, as iconst is
+// among the commonest instructions.
+var intImmWhat = [...]string{
+	ir.LaneI8: "immediate i8 operand", ir.LaneI16: "immediate i16 operand",
+	ir.LaneI32: "immediate i32 operand", ir.LaneI64: "immediate i64 operand",
 }
 
 // floatImm reads the float of an f16const, f32const or f64const.
