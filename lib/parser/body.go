@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"strings"
 
 	"cliff/lib/ir"
@@ -245,12 +246,17 @@ type annotations struct {
 // srcLoc reads a source location `@0019`, the lookahead: a u32 in hex.
 // `@ffffffff` is Cranelift's "none" and reads as none.
 func (fp *funcParser) srcLoc() (ir.SourceLoc, error) {
-	bits, ok := parseUnsigned(fp.text(fp.tok), 16, 32)
-	if !ok {
-		return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", fp.text(fp.tok))
+	// The lexer made the token of hex digits only.
+	text := fp.text(fp.tok)
+	var bits uint32
+	for i := 0; i < len(text); i++ {
+		if bits > math.MaxUint32>>4 {
+			return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", text)
+		}
+		bits = bits<<4 | uint32(digitValues[text[i]])
 	}
 	fp.advance()
-	return ir.SrcLoc(uint32(bits.Lo)), nil
+	return ir.SrcLoc(bits), nil
 }
 
 // debugTags reads `<1, 2, ss0>` in front of an instruction, the lookahead

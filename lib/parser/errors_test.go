@@ -122,6 +122,7 @@ func TestErrors(t *testing.T) {
 		{"stack map offset range", "function %f() {\n    fn0 = %g()\nblock0:\n    call fn0(), stack_map=[i64 @ ss0+0x1_0000_0000]\n}", 4, 37, "bad stack map offset +0x1_0000_0000: Uimm32 out of range"},
 		{"stack map close", "function %f() {\n    fn0 = %g()\nblock0:\n    call fn0(), stack_map=[i64 @ ss0+8 i32 @ ss0+0]\n}", 4, 40, "expected ',' or ']' in stack map, found 'i32'"},
 		{"srcloc range", body("@123456789 return"), 3, 5, "invalid source location: 123456789"},
+		{"srcloc range zeros", body("@000100000000 return"), 3, 5, "invalid source location: 000100000000"},
 		{"srcloc on nothing", body("@0019"), 4, 1, "expected instruction opcode, found '}'"},
 		{"debug tag range", body("<4294967296> return"), 3, 6, "bad debug tag 4294967296: Uimm32 out of range"},
 		{"debug tag reserved slot", body("<ss4294967295> return"), 3, 6, "invalid stack slot ss4294967295"},

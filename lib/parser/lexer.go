@@ -483,25 +483,28 @@ func (l *lexer) number(t *token) {
 		}
 	}
 	isFloat := false
-	switch {
-	case l.lookingAt("NaN:") || l.lookingAt("sNaN:"):
-		for l.src[l.pos] != ':' {
-			l.advance()
+	if c := l.src[l.pos]; c == 'N' || c == 's' || c == 'I' { // the rest start with a digit or '.'
+		switch {
+		case l.lookingAt("NaN:") || l.lookingAt("sNaN:"):
+			for l.src[l.pos] != ':' {
+				l.advance()
+			}
+			isFloat = true
+		case l.lookingAt("NaN") || l.lookingAt("Inf"):
+			isFloat = true
 		}
-		isFloat = true
-	case l.lookingAt("NaN") || l.lookingAt("Inf"):
-		isFloat = true
 	}
 	l.advance() // the first character is part of the number whatever it is
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
+	src, pos := l.src, l.pos
+	for ; uint(pos) < uint(len(src)); pos++ { // ASCII
+		c := src[pos]
 		if c == '.' {
 			isFloat = true
 		} else if !wordChars[c] && c != '-' {
 			break
 		}
-		l.pos++ // ASCII
 	}
+	l.pos = pos
 	t.kind = tokInteger
 	if isFloat {
 		t.kind = tokFloat
