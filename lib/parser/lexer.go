@@ -329,12 +329,16 @@ again:
 		}
 		pos++
 	}
+	line, col := int32(l.line), int32(pos-l.lineStart+1)
+	class := startClasses[c]
+	if class == startSingle { // a third of all tokens
+		l.pos = pos + 1
+		*t = token{kind: singleTokens[c], off: pos, end: pos + 1, line: line, col: col}
+		return
+	}
 	l.pos = pos
-	*t = token{off: pos, end: pos, line: int32(l.line), col: int32(l.col())}
-	switch startClasses[c] {
-	case startSingle:
-		l.pos++
-		t.kind, t.end = singleTokens[c], l.pos
+	*t = token{off: pos, end: pos, line: line, col: col}
+	switch class {
 	case startMinus:
 		if l.peekAt(1) != '>' {
 			l.number(t)

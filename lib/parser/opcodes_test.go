@@ -26,3 +26,20 @@ func TestLookupOpcode(t *testing.T) {
 		}
 	}
 }
+
+// TestValidCtrl checks validCtrl's bitmaps against TypeSet.Contains for
+// every opcode's controlling type set and every type, valid or not.
+func TestValidCtrl(t *testing.T) {
+	for _, op := range ir.Opcodes() {
+		info := op.Info()
+		if len(info.TypeVars) == 0 {
+			continue
+		}
+		set := &info.TypeVars[0].Set
+		for ty := range ir.Type(1 << 10) {
+			if got, want := validCtrl(op, set, ty), set.Contains(ty); got != want {
+				t.Errorf("validCtrl(%s, %v) = %v, want %v", op, ty, got, want)
+			}
+		}
+	}
+}
