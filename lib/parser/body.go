@@ -184,6 +184,15 @@ func (fp *funcParser) defineValue(t *token) (*ir.ValueData, error) {
 	return vd, nil
 }
 
+// use notes a value operand of the instruction being read: one not yet
+// defined makes the instruction a forward reference (fp.forwardUse, see
+// checkOperandsDefined).
+func (fp *funcParser) use(v ir.Value) {
+	if !fp.isDefined(v) {
+		fp.forwardUse = true
+	}
+}
+
 // isDefined reports whether v has a definition so far.
 func (fp *funcParser) isDefined(v ir.Value) bool {
 	return int(v) < len(fp.f.Values) && fp.f.Values[v].Kind != ir.DefNone

@@ -63,6 +63,8 @@ func TestErrors(t *testing.T) {
 		{"undefined operand", body("v2 = iadd v0, v9", "return"), 3, 5, "undefined operand value v9"},
 		{"undefined branch arg", body("jump block1(v7)", "block1(v2: i32):", "return"), 3, 5, "undefined operand value v7"},
 		{"undefined after a forward use", body("v2 = iadd v0, v3", "v3 = iadd v0, v9", "return"), 4, 5, "undefined operand value v9"},
+		{"undefined call arg", "function %f(i32) {\n    fn0 = %g(i32)\nblock0(v0: i32):\n    call fn0(v9)\n    return\n}\n", 4, 5, "undefined operand value v9"},
+		{"undefined table arg", body("br_table v0, block1(v0), [block1(v8)]", "block1(v2: i32):", "return"), 3, 5, "undefined operand value v8"},
 		{"first undefined in layout order", body("jump block1(v7)", "block1(v2: i32):", "v3 = iadd v2, v8", "return"), 3, 5, "undefined operand value v7"},
 		{"alias dest", body("v2 -> v3"), 3, 11, "value v3 is not yet defined"},
 		{"alias twice", body("v2 -> v0", "v2 -> v1"), 4, 5, "value v2 is already defined as an alias with destination v0"},

@@ -31,6 +31,7 @@ func (fp *funcParser) parseInstruction(results []token, ann annotations, start i
 	}
 
 	opTok := fp.tok
+	fp.forwardUse = false
 	explicit, err := fp.parseOpcodeAndOperands(d)
 	if err != nil {
 		return err
@@ -47,7 +48,7 @@ func (fp *funcParser) parseInstruction(results []token, ann annotations, start i
 
 	f.Pos.Insts = append(f.Pos.Insts, start)
 	fp.blockInsts = append(fp.blockInsts, inst)
-	if _, found := fp.undefinedOperand(d); found {
+	if fp.forwardUse {
 		fp.forwardRefs = append(fp.forwardRefs, inst) // see checkOperandsDefined
 	}
 
@@ -354,7 +355,9 @@ func (fp *funcParser) valueOperands(d *ir.InstData, n int) error {
 		if !fp.is(tokValue) {
 			return fp.expected("SSA value operand")
 		}
-		d.Args = append(d.Args, ir.Value(fp.tok.num))
+		v := ir.Value(fp.tok.num)
+		fp.use(v)
+		d.Args = append(d.Args, v)
 		fp.advance()
 	}
 	return nil
@@ -369,6 +372,7 @@ func (fp *funcParser) valueOperand() (ir.Value, error) {
 		return ir.NoValue, fp.expected("SSA value operand")
 	}
 	v := ir.Value(fp.tok.num)
+	fp.use(v)
 	fp.advance()
 	return v, nil
 }
@@ -592,6 +596,7 @@ func (fp *funcParser) blockCall(what string) (ir.BlockCall, error) {
 	for !fp.is(tokRPar) {
 		switch fp.tok.kind {
 		case tokValue:
+			fp.use(ir.Value(fp.tok.num))
 			args = append(args, ir.BlockArg{Kind: ir.ArgValue, Value: ir.Value(fp.tok.num)})
 		case tokRet:
 			args = append(args, ir.BlockArg{Kind: ir.ArgRet, Value: ir.NoValue, Index: fp.tok.num})
