@@ -544,7 +544,7 @@ func (l *lexer) word(t *token) {
 	}
 	l.pos, t.end, t.kind = pos, pos, tokIdent
 	if digits == pos {
-		if src[start:pos] == "cold" {
+		if pos-start == len("cold") && src[start:pos] == "cold" {
 			t.kind = tokCold
 		}
 		return

@@ -43,3 +43,20 @@ func TestValidCtrl(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedResults checks fixedResults against the opcode table: the
+// number of results of each opcode without varargs results, -1 for those
+// with.
+func TestFixedResults(t *testing.T) {
+	for _, op := range append(ir.Opcodes(), ir.OpInvalid) {
+		want := len(op.Info().Outs)
+		for _, out := range op.Info().Outs {
+			if out.Kind == ir.OperandVarargs {
+				want = -1
+			}
+		}
+		if got := int(fixedResults[op]); got != want {
+			t.Errorf("fixedResults[%s] = %d, want %d", op, got, want)
+		}
+	}
+}

@@ -36,8 +36,28 @@ func (fp *funcParser) calleeSig(d *ir.InstData) *ir.Signature {
 	return nil
 }
 
+// fixedResults holds, per opcode, its number of results, or -1 when some
+// follow a callee's signature: most opcodes have a fixed number, which
+// resultCount need not count.
+var fixedResults = func() []int8 {
+	counts := make([]int8, len(ir.Opcodes())+1)
+	for op := range counts {
+		for _, out := range ir.Opcode(op).Info().Outs {
+			if out.Kind == ir.OperandVarargs {
+				counts[op] = -1
+				break
+			}
+			counts[op]++
+		}
+	}
+	return counts
+}()
+
 // resultCount is the number of results d produces.
 func (fp *funcParser) resultCount(d *ir.InstData) (int, error) {
+	if int(d.Op) < len(fixedResults) && fixedResults[d.Op] >= 0 {
+		return int(fixedResults[d.Op]), nil
+	}
 	n := 0
 	outs := d.Op.Info().Outs
 	for i := range outs {
