@@ -487,7 +487,7 @@ func (l *lexer) number(t *token) {
 		}
 	}
 	isFloat := false
-	if c := l.src[l.pos]; c == 'N' || c == 's' || c == 'I' { // the rest start with a digit or '.'
+	if c := l.src[l.pos]; c == 'N' || c == 's' || c == 'I' { // as NaN, sNaN and Inf do, and no other number
 		switch {
 		case l.lookingAt("NaN:") || l.lookingAt("sNaN:"):
 			for l.src[l.pos] != ':' {
