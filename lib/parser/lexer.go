@@ -357,7 +357,7 @@ again:
 	case startWord:
 		// Values are a quarter of all tokens, and most of what word does
 		// is for the other words: a value vN is read here (as word would
-		// read it), the rest left to word.
+		// read it), the rest left to word (TestWordFastPaths).
 		if c == 'v' {
 			var v uint64
 			end := pos + 1
@@ -378,6 +378,22 @@ again:
 				l.pos = end
 				t.kind, t.num, t.end = tokValue, uint32(v), end
 				return
+			}
+		}
+		// Scalar types (i32, f64) are the next commonest words: a letter
+		// and digits that scalarType knows, which word would read as the
+		// same type.
+		if c == 'i' || c == 'f' {
+			end := pos + 1
+			for uint(end) < uint(len(src)) && isDigit(src[end]) {
+				end++
+			}
+			if uint(end) >= uint(len(src)) || !wordChars[src[end]] {
+				if ty, ok := scalarType(src[pos:end]); ok {
+					l.pos = end
+					t.kind, t.typ, t.end = tokType, ty, end
+					return
+				}
 			}
 		}
 		l.word(t)

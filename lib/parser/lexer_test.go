@@ -157,31 +157,41 @@ func TestWordTypes(t *testing.T) {
 	}
 }
 
-// valueFastPathSeeds are words near values, for scan's fast path for them.
-var valueFastPathSeeds = []string{
+// wordFastPathSeeds are words near values and scalar types, for scan's
+// fast paths for them.
+var wordFastPathSeeds = []string{
 	"v", "v0", "v1", "v01", "v00", "v10", "v2147483646", "v2147483647", "v4294967295", "v4294967296",
 	"v99999999999", "v18446744073709551617", "v1x", "v1_", "v1x4", "vx1", "v_1", "v1.", "v1,", "v1:",
 	"v1 ", "v1\n", "v1é", "v12(", "v12-3", "v12+3", "v1;", "v9999999999", "v0000000001",
+	"i8", "i16", "i32", "i64", "i128", "f16", "f32", "f64", "f128", "i", "f", "i1", "i08", "i032", "f8",
+	"i32x4", "f64x2", "i32x", "i32_", "i32.", "i32,", "i64 ", "f32\n", "i256", "f0", "fn0", "iconst", "i8x16",
+	"i99999999999", "i4294967296", "f64é",
 }
 
-// TestValueFastPath checks scan's fast path for values against word, which
-// reads every other word: both must read the same token.
-func TestValueFastPath(t *testing.T) {
-	for _, w := range valueFastPathSeeds {
-		checkValueFastPath(t, w)
-		checkValueFastPath(t, w+" v2")
+// TestWordFastPaths checks scan's fast paths for values and scalar types
+// against word, which reads every other word: both must read the same
+// token.
+func TestWordFastPaths(t *testing.T) {
+	for _, w := range wordFastPathSeeds {
+		checkWordFastPaths(t, w)
+		checkWordFastPaths(t, w+" v2")
 	}
 }
 
-// FuzzValueFastPath is TestValueFastPath on any word that starts with v.
-func FuzzValueFastPath(f *testing.F) {
-	for _, w := range valueFastPathSeeds {
-		f.Add(w[1:])
+// FuzzWordFastPaths is TestWordFastPaths on any word that starts with v,
+// i or f (as first says: 0, 1 or 2).
+func FuzzWordFastPaths(f *testing.F) {
+	for _, w := range wordFastPathSeeds {
+		f.Add(strings.IndexByte("vif", w[0]), w[1:])
 	}
-	f.Fuzz(func(t *testing.T, rest string) { checkValueFastPath(t, "v"+rest) })
+	f.Fuzz(func(t *testing.T, first int, rest string) {
+		if first >= 0 && first < 3 {
+			checkWordFastPaths(t, "vif"[first:first+1]+rest)
+		}
+	})
 }
 
-func checkValueFastPath(t *testing.T, src string) {
+func checkWordFastPaths(t *testing.T, src string) {
 	fast := newLexer(src)
 	var got token
 	fast.scan(&got)
