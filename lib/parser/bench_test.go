@@ -43,7 +43,7 @@ func BenchmarkParseGenerated(b *testing.B) {
 // allocations per case once the Recycler has seen a few. Timings on that
 // shared machine vary by a quarter from run to run; instructions do not:
 // under cachegrind (GOGC=off, 1001 runs less 1) a case took 998,000 of
-// them, and 737,000 once the lexer and the path of an instruction were
+// them, and 724,000 once the lexer and the path of an instruction were
 // tuned again (late November 2026).
 func BenchmarkParseRecycled(b *testing.B) {
 	sample, _, err := gen.Sample(64)
