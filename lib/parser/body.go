@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"strings"
 
 	"cliff/lib/ir"
@@ -84,7 +85,7 @@ func (fp *funcParser) parseBlock() error {
 	for {
 		switch fp.tok.kind {
 		case tokValue, tokIdent, tokLBracket, tokSrcLoc, tokLAngle:
-			if err := fp.parseInstLine(b); err != nil {
+			if err := fp.parseInstLine(); err != nil {
 				return err
 			}
 		default:
@@ -151,7 +152,7 @@ func (fp *funcParser) parseBlockParam(b ir.Block, index int) (ir.Value, error) {
 	if err != nil {
 		return ir.NoValue, err
 	}
-	vd, err := fp.defineValue(vt)
+	vd, err := fp.defineValue(&vt)
 	if err != nil {
 		return ir.NoValue, err
 	}
@@ -160,9 +161,9 @@ func (fp *funcParser) parseBlockParam(b ir.Block, index int) (ir.Value, error) {
 }
 
 // valueSlot grows the value table to hold the value of token t.
-func (fp *funcParser) valueSlot(t token) (*ir.ValueData, error) {
+func (fp *funcParser) valueSlot(t *token) (*ir.ValueData, error) {
 	if t.num >= maxValues {
-		return nil, fp.errAt(t, "value number too large: %s (the limit is v%d)", fp.text(t), maxValues-1)
+		return nil, fp.errAt(*t, "value number too large: %s (the limit is v%d)", fp.text(*t), maxValues-1)
 	}
 	for len(fp.f.Values) <= int(t.num) {
 		fp.f.Values = append(fp.f.Values, ir.ValueData{})
@@ -172,15 +173,24 @@ func (fp *funcParser) valueSlot(t token) (*ir.ValueData, error) {
 
 // defineValue returns the slot of a value being defined, failing when the
 // value is already defined.
-func (fp *funcParser) defineValue(t token) (*ir.ValueData, error) {
+func (fp *funcParser) defineValue(t *token) (*ir.ValueData, error) {
 	vd, err := fp.valueSlot(t)
 	if err != nil {
 		return nil, err
 	}
 	if vd.Kind != ir.DefNone {
-		return nil, fp.errAt(t, "duplicate entity: %s", fp.text(t))
+		return nil, fp.errAt(*t, "duplicate entity: %s", fp.text(*t))
 	}
 	return vd, nil
+}
+
+// use notes a value operand of the instruction being read: one not yet
+// defined makes the instruction a forward reference (fp.forwardUse, see
+// checkOperandsDefined).
+func (fp *funcParser) use(v ir.Value) {
+	if !fp.isDefined(v) {
+		fp.forwardUse = true
+	}
 }
 
 // isDefined reports whether v has a definition so far.
@@ -192,14 +202,18 @@ func (fp *funcParser) isDefined(v ir.Value) bool {
 // debug tags and a source location in front (in that order, as write.rs
 // prints them), or a value alias `vN -> vM` (which drops any tags and
 // location in front of it, as Cranelift does).
-func (fp *funcParser) parseInstLine(b ir.Block) error {
-	tags, err := fp.optionalDebugTags()
-	if err != nil {
-		return err
+func (fp *funcParser) parseInstLine() error {
+	var ann annotations
+	var err error
+	if fp.is(tokLAngle) {
+		if ann.tags, err = fp.debugTags(); err != nil {
+			return err
+		}
 	}
-	loc, err := fp.optionalSrcLoc()
-	if err != nil {
-		return err
+	if fp.is(tokSrcLoc) {
+		if ann.loc, err = fp.srcLoc(); err != nil {
+			return err
+		}
 	}
 	results := fp.scratch.results[:0]
 	if fp.is(tokValue) {
@@ -224,11 +238,11 @@ func (fp *funcParser) parseInstLine(b ir.Block) error {
 	case len(results) > 0:
 		return fp.expected("'->' or '='")
 	}
-	start := fp.tok // the opcode
+	start := fp.tok.pos() // the opcode
 	if len(results) > 0 {
-		start = results[0]
+		start = results[0].pos()
 	}
-	return fp.parseInstruction(b, results, annotations{loc, tags}, &start)
+	return fp.parseInstruction(results, ann, start)
 }
 
 // annotations are what an instruction line carries in front of the
@@ -238,27 +252,27 @@ type annotations struct {
 	tags []ir.DebugTag
 }
 
-// optionalSrcLoc reads a source location `@0019`: a u32 in hex.
+// srcLoc reads a source location `@0019`, the lookahead: a u32 in hex.
 // `@ffffffff` is Cranelift's "none" and reads as none.
-func (fp *funcParser) optionalSrcLoc() (ir.SourceLoc, error) {
-	if !fp.is(tokSrcLoc) {
-		return ir.SourceLoc{}, nil
-	}
-	bits, ok := parseUnsigned(fp.text(fp.tok), 16, 32)
-	if !ok {
-		return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", fp.text(fp.tok))
+func (fp *funcParser) srcLoc() (ir.SourceLoc, error) {
+	// The lexer made the token of hex digits only.
+	text := fp.text(fp.tok)
+	var bits uint32
+	for i := 0; i < len(text); i++ {
+		if bits > math.MaxUint32>>4 {
+			return ir.SourceLoc{}, fp.errAt(fp.tok, "invalid source location: %s", text)
+		}
+		bits = bits<<4 | uint32(digitValues[text[i]])
 	}
 	fp.advance()
-	return ir.SrcLoc(uint32(bits.Lo)), nil
+	return ir.SrcLoc(bits), nil
 }
 
-// optionalDebugTags reads `<1, 2, ss0>` in front of an instruction. The
-// stack slots need not be declared (the verifier checks that). An empty
-// list `<>` reads as no tags, as in Cranelift.
-func (fp *funcParser) optionalDebugTags() ([]ir.DebugTag, error) {
-	if !fp.optional(tokLAngle) {
-		return nil, nil
-	}
+// debugTags reads `<1, 2, ss0>` in front of an instruction, the lookahead
+// being the '<'. The stack slots need not be declared (the verifier checks
+// that). An empty list `<>` reads as no tags, as in Cranelift.
+func (fp *funcParser) debugTags() ([]ir.DebugTag, error) {
+	fp.advance()
 	var tags []ir.DebugTag
 	for !fp.optional(tokRAngle) {
 		switch fp.tok.kind {
@@ -302,7 +316,7 @@ func (fp *funcParser) parseAlias(results []token) error {
 		return err
 	}
 	src, dest := ir.Value(results[0].num), ir.Value(dt.num)
-	vd, err := fp.valueSlot(results[0])
+	vd, err := fp.valueSlot(&results[0])
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ type funcParser struct {
 	// forwardRefs are the instructions that use a value not defined when
 	// they were read, in order; checkOperandsDefined checks them at the end.
 	forwardRefs []ir.Inst
+	// forwardUse says whether the instruction being read uses a value not
+	// defined yet (see use): all its operands are read after its results
+	// are defined, and before it is added to forwardRefs.
+	forwardUse bool
 
 	// Arenas (see reserve): the instructions of the blocks read so far, in
 	// order, and the values of instructions' operand and result lists and
@@ -106,6 +110,7 @@ func (p *parser) parseFunction() (*ir.Function, error) {
 	if !p.isIdent("function") {
 		return nil, p.expected("'function'")
 	}
+	p.takeComments()
 	p.funcIndex++
 	var fp *funcParser
 	if p.recycler != nil {

@@ -6,9 +6,9 @@ import (
 )
 
 // parseInstruction reads an instruction after its results and `=`, the
-// lookahead being the opcode, and appends it to block b. start is where
-// the instruction begins (its first result, or the opcode).
-func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotations, start *token) error {
+// lookahead being the opcode, and appends it to the function. start is
+// where the instruction begins (its first result, or the opcode).
+func (fp *funcParser) parseInstruction(results []token, ann annotations, start ir.Pos) error {
 	f := fp.f
 	inst, d := fp.newInst()
 	d.Func, d.Sig, d.Slot, d.DynSlot = ir.NoFuncRef, ir.NoSigRef, ir.NoStackSlot, ir.NoDynSlot
@@ -20,7 +20,8 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 	if len(results) > 0 {
 		d.Results = fp.values.Take(len(results))[:len(results)]
 	}
-	for k, rt := range results {
+	for k := range results {
+		rt := &results[k]
 		vd, err := fp.defineValue(rt)
 		if err != nil {
 			return err
@@ -30,6 +31,7 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 	}
 
 	opTok := fp.tok
+	fp.forwardUse = false
 	explicit, err := fp.parseOpcodeAndOperands(d)
 	if err != nil {
 		return err
@@ -41,16 +43,16 @@ func (fp *funcParser) parseInstruction(b ir.Block, results []token, ann annotati
 		return fp.errAt(opTok, "%v", err)
 	}
 	if n != len(results) {
-		return fp.errAt(*start, "instruction %s produces %d result values, %d given", op, n, len(results))
+		return fp.errAtPos(start, "instruction %s produces %d result values, %d given", op, n, len(results))
 	}
 
-	f.Pos.Insts = append(f.Pos.Insts, start.pos())
+	f.Pos.Insts = append(f.Pos.Insts, start)
 	fp.blockInsts = append(fp.blockInsts, inst)
-	if _, found := fp.undefinedOperand(d); found {
+	if fp.forwardUse {
 		fp.forwardRefs = append(fp.forwardRefs, inst) // see checkOperandsDefined
 	}
 
-	typed, err := fp.typeInst(inst, explicit, &opTok)
+	typed, err := fp.typeInst(d, explicit, &opTok)
 	if err != nil {
 		return err
 	}
@@ -93,7 +95,7 @@ func (fp *funcParser) parseOpcodeAndOperands(d *ir.InstData) (explicit bool, err
 	if opTok.kind != tokIdent {
 		return false, fp.expected("instruction opcode")
 	}
-	op, ok := ir.LookupOpcode(fp.text(opTok))
+	op, ok := lookupOpcode(fp.text(opTok))
 	if !ok {
 		return false, fp.errAt(opTok, "unknown opcode '%s'", fp.text(opTok))
 	}
@@ -336,23 +338,27 @@ func (fp *funcParser) parseOperands(d *ir.InstData, explicit bool) error {
 	default:
 		return fp.errAt(fp.tok, "instruction format %s of %s is not supported by the parser", d.Op.Info().Format, d.Op)
 	}
-	d.Dests = fp.blockCalls.clone(fp.scratch.dests)
+	if len(fp.scratch.dests) > 0 {
+		d.Dests = fp.blockCalls.clone(fp.scratch.dests)
+	}
 	return err
 }
 
-// valueOperands reads n comma-separated value operands into d.Args.
+// valueOperands reads n comma-separated value operands into d.Args. (As
+// comma and valueOperand, without their calls: most instructions have
+// operands like these.)
 func (fp *funcParser) valueOperands(d *ir.InstData, n int) error {
 	for k := 0; k < n; k++ {
-		if k > 0 {
-			if err := fp.comma(); err != nil {
-				return err
-			}
+		if k > 0 && !fp.optional(tokComma) {
+			return fp.expected("',' between operands")
 		}
-		v, err := fp.valueOperand()
-		if err != nil {
-			return err
+		if !fp.is(tokValue) {
+			return fp.expected("SSA value operand")
 		}
+		v := ir.Value(fp.tok.num)
+		fp.use(v)
 		d.Args = append(d.Args, v)
+		fp.advance()
 	}
 	return nil
 }
@@ -366,6 +372,7 @@ func (fp *funcParser) valueOperand() (ir.Value, error) {
 		return ir.NoValue, fp.expected("SSA value operand")
 	}
 	v := ir.Value(fp.tok.num)
+	fp.use(v)
 	fp.advance()
 	return v, nil
 }
@@ -419,7 +426,7 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 	if !explicit || !t.IsInt() || !t.IsScalar() || t.Bits() > 64 {
 		return 0, fp.errAt(fp.tok, "%s needs an explicit integer type of at most 64 bits: %s.i8, .i16, .i32 or .i64", d.Op, d.Op)
 	}
-	what := intImmWhat[t]
+	what := intImmWhat[t.LaneKind()]
 	if t.Bits() == 64 {
 		return fp.imm64(what)
 	}
@@ -427,11 +434,12 @@ func (fp *funcParser) intConstImm(d *ir.InstData, explicit bool) (int64, error) 
 	return int64(v.Lo), err
 }
 
-// intImmWhat names the immediate of iconst for messages, per type: made
-// once, as iconst is among the commonest instructions.
-var intImmWhat = map[ir.Type]string{
-	ir.I8: "immediate i8 operand", ir.I16: "immediate i16 operand",
-	ir.I32: "immediate i32 operand", ir.I64: "immediate i64 operand",
+// intImmWhat names the immediate of iconst for messages, per lane kind of
+// its type (a scalar integer of at most 64 bits): made once, as iconst is
+// among the commonest instructions.
+var intImmWhat = [...]string{
+	ir.LaneI8: "immediate i8 operand", ir.LaneI16: "immediate i16 operand",
+	ir.LaneI32: "immediate i32 operand", ir.LaneI64: "immediate i64 operand",
 }
 
 // floatImm reads the float of an f16const, f32const or f64const.
@@ -588,6 +596,7 @@ func (fp *funcParser) blockCall(what string) (ir.BlockCall, error) {
 	for !fp.is(tokRPar) {
 		switch fp.tok.kind {
 		case tokValue:
+			fp.use(ir.Value(fp.tok.num))
 			args = append(args, ir.BlockArg{Kind: ir.ArgValue, Value: ir.Value(fp.tok.num)})
 		case tokRet:
 			args = append(args, ir.BlockArg{Kind: ir.ArgRet, Value: ir.NoValue, Index: fp.tok.num})

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"math"
 	"strings"
 
 	"cliff/lib/ir"
@@ -64,17 +65,19 @@ const (
 // token is one lexical token with its position. Its text is src[off:end]
 // (parser.text) rather than a string: with no pointer in it, a token is
 // copied and written without the garbage collector's write barriers, and
-// a test case has a few thousand tokens.
+// a test case has a few thousand tokens. The position is 32-bit, which
+// keeps a token to 32 bytes (the parser copies them often) and limits the
+// text to maxText bytes.
 type token struct {
 	kind      tokKind
 	typ       ir.Type // tokType
 	num       uint32  // numbered entities
 	off, end  int     // the token's text (see tokKind for exceptions)
-	line, col int     // where the token starts
+	line, col int32   // where the token starts
 }
 
 // pos returns where the token starts.
-func (t token) pos() ir.Pos { return ir.Pos{Line: t.line, Col: t.col} }
+func (t token) pos() ir.Pos { return ir.Pos{Line: int(t.line), Col: int(t.col)} }
 
 // entityKind returns the token kind of a numbered entity's word prefix
 // ("v", "block", ...), tokEOF for other words. A switch, not a map: the
@@ -149,26 +152,42 @@ func scalarType(name string) (ir.Type, bool) {
 // Columns count runes. Tokens other than strings, comments and invalid
 // characters are ASCII, so the scanners step over them a byte at a time
 // without bookkeeping, and a column is computed from the offset of the
-// line's start, less the UTF-8 continuation bytes met on the line so far.
+// line's start, moved on by the UTF-8 continuation bytes met on the line
+// so far (which take no column).
 type lexer struct {
 	src       string
 	pos       int // byte offset of the next character
 	line      int // line of src[pos]
-	lineStart int // offset of the first byte of that line
-	cont      int // UTF-8 continuation bytes between lineStart and pos
+	lineStart int // where the line would start if it were all ASCII
+
+	// comments says what scan does with comments. The parser has it skip
+	// them, so that reading a token is one call whatever comes first.
+	comments commentMode
+	// kept are the comments that look like run commands, in order, when
+	// comments is keepCommands.
+	kept []token
 }
 
+// commentMode is what the lexer does with comments.
+type commentMode uint8
+
+const (
+	lexComments  commentMode = iota // return them as tokComment tokens
+	skipComments                    // skip them
+	keepCommands                    // skip them, keeping those like run commands
+)
+
+// newLexer returns a lexer of src that returns comments as tokens.
 func newLexer(src string) lexer { return lexer{src: src, line: 1} }
 
 // lexerAt returns a lexer that starts at offset pos of src, which is at
 // line and col.
 func lexerAt(src string, pos, line, col int) lexer {
-	// lineStart is where the line would start if it were all ASCII.
 	return lexer{src: src, pos: pos, line: line, lineStart: pos - col + 1}
 }
 
 // col returns the column (in runes, from 1) of src[pos].
-func (l *lexer) col() int { return l.pos - l.lineStart - l.cont + 1 }
+func (l *lexer) col() int { return l.pos - l.lineStart + 1 }
 
 // peekAt returns the byte at pos+i, or 0 past the end.
 func (l *lexer) peekAt(i int) byte {
@@ -188,9 +207,9 @@ func (l *lexer) advance() {
 	switch {
 	case c == '\n':
 		l.line++
-		l.lineStart, l.cont = l.pos, 0
+		l.lineStart = l.pos
 	case c&0xc0 == 0x80:
-		l.cont++
+		l.lineStart++
 	}
 }
 
@@ -204,7 +223,7 @@ func (l *lexer) restOfLine() string {
 	}
 	for _, c := range []byte(l.src[start : start+end]) {
 		if c&0xc0 == 0x80 {
-			l.cont++
+			l.lineStart++
 		}
 	}
 	l.pos = start + end
@@ -213,9 +232,10 @@ func (l *lexer) restOfLine() string {
 
 // Character classes, as tables: the lexer asks for every byte.
 var (
-	wordChars  = byteSet(func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' })
-	hexDigits  = byteSet(func(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' })
-	spaceChars = byteSet(func(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' })
+	wordChars = byteSet(func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' })
+	// wordLetters are the word characters that end a run of digits.
+	wordLetters = byteSet(func(c byte) bool { return isAlpha(c) || c == '_' })
+	hexDigits   = byteSet(func(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' })
 )
 
 func byteSet(in func(byte) bool) (set [256]bool) {
@@ -228,64 +248,171 @@ func byteSet(in func(byte) bool) (set [256]bool) {
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
+// isSpace reports whether c is white space: ' ', or '\t' to '\r'.
+func isSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
+
 // The scanning loops below work on local copies of the lexer's fields, so
 // that the compiler keeps them in registers rather than storing the
 // position through the pointer at every byte.
 
-// skipSpace moves past white space, counting lines.
-func (l *lexer) skipSpace() {
+// startClass is what a token that starts with a given byte can be, so that
+// scan picks its scanner with one table look-up.
+type startClass uint8
+
+const (
+	startInvalid startClass = iota // no token starts with the byte
+	startSingle                    // a token by itself (singleTokens)
+	startMinus                     // '-': an arrow, or a number's sign
+	startNumber                    // a digit or '+'
+	startWord                      // a letter
+	startNaNInf                    // 'N' or 'I': NaN or Inf, else a word
+	startComment                   // ';'
+	startName                      // '%'
+	startString                    // '"'
+	startHex                       // '#'
+	startAt                        // '@'
+)
+
+// startClasses classifies each byte for scan. A leading '_' is not
+// allowed in a word, as in Cranelift.
+var startClasses = func() (classes [256]startClass) {
+	for c := range classes {
+		b := byte(c)
+		switch {
+		case b == '-':
+			classes[c] = startMinus
+		case singleTokens[c] != tokEOF:
+			classes[c] = startSingle
+		case b == '+' || isDigit(b):
+			classes[c] = startNumber
+		case b == 'N' || b == 'I':
+			classes[c] = startNaNInf
+		case isAlpha(b):
+			classes[c] = startWord
+		case b == ';':
+			classes[c] = startComment
+		case b == '%':
+			classes[c] = startName
+		case b == '"':
+			classes[c] = startString
+		case b == '#':
+			classes[c] = startHex
+		case b == '@':
+			classes[c] = startAt
+		}
+	}
+	return classes
+}()
+
+// scan reads the next token into t (usually the parser's lookahead);
+// tokEOF at the end. Comments are tokens unless l.comments says to skip
+// them.
+func (l *lexer) scan(t *token) {
+again:
+	// Skip white space, counting lines. (uint comparisons spare the loops
+	// here and in word their bounds checks.)
 	src, pos := l.src, l.pos
-	for pos < len(src) && spaceChars[src[pos]] {
-		if src[pos] == '\n' {
+	var c byte
+	for {
+		if uint(pos) >= uint(len(src)) {
+			l.pos = pos
+			*t = token{kind: tokEOF, off: pos, end: pos, line: int32(l.line), col: int32(l.col())}
+			return
+		}
+		// Most bytes are not space: one comparison tells.
+		if c = src[pos]; c > ' ' || !isSpace(c) {
+			break
+		}
+		if c == '\n' {
 			l.line++
-			l.lineStart, l.cont = pos+1, 0
+			l.lineStart = pos + 1
 		}
 		pos++
 	}
-	l.pos = pos
-}
-
-// scan reads the next token, comments included, into t (usually the
-// parser's lookahead); tokEOF at the end.
-func (l *lexer) scan(t *token) {
-	l.skipSpace()
-	t.kind, t.typ, t.num = tokEOF, ir.Invalid, 0
-	t.off, t.line, t.col = l.pos, l.line, l.col()
-	if l.pos >= len(l.src) {
-		t.end = l.pos
+	line, col := int32(l.line), int32(pos-l.lineStart+1)
+	class := startClasses[c]
+	if class == startSingle { // a third of all tokens
+		l.pos = pos + 1
+		*t = token{kind: singleTokens[c], off: pos, end: pos + 1, line: line, col: col}
 		return
 	}
-	c := l.src[l.pos]
-	if k := singleTokens[c]; k != tokEOF {
-		if c != '-' || l.peekAt(1) == '>' {
-			l.pos++
-			if k == tokArrow {
-				l.pos++
-			}
-			t.kind = k
-			l.finish(t)
+	l.pos = pos
+	*t = token{off: pos, end: pos, line: line, col: col}
+	switch class {
+	case startMinus:
+		if l.peekAt(1) != '>' {
+			l.number(t)
 			return
 		}
-	}
-	switch {
-	case isAlpha(c): // a leading '_' is not allowed, as in Cranelift
-		if (c == 'N' || c == 'I') && (l.lookingAt("NaN") || l.lookingAt("Inf")) {
+		l.pos += 2
+		t.kind, t.end = tokArrow, l.pos
+	case startNumber:
+		l.number(t)
+	case startNaNInf:
+		if l.lookingAt("NaN") || l.lookingAt("Inf") {
 			l.number(t)
 			return
 		}
 		l.word(t)
-	case c == '-' || c == '+' || isDigit(c):
-		l.number(t)
-	case c == ';':
+	case startWord:
+		// Values are a quarter of all tokens, and most of what word does
+		// is for the other words: a value vN is read here (as word would
+		// read it), the rest left to word (TestWordFastPaths).
+		if c == 'v' {
+			var v uint64
+			end := pos + 1
+			for ; uint(end) < uint(len(src)); end++ {
+				d := src[end] - '0'
+				if d > 9 {
+					break
+				}
+				// Numbers from 2^31 - 1 are reserved for identifiers, as in
+				// Cranelift; stopping there also keeps v from wrapping.
+				if v = v*10 + uint64(d); v >= math.MaxUint32/2 {
+					break
+				}
+			}
+			// No digits, a leading zero, or more word to come: word tells.
+			if digits := end - pos - 1; !(digits == 0 || digits > 1 && src[pos+1] == '0' || v >= math.MaxUint32/2 ||
+				uint(end) < uint(len(src)) && wordChars[src[end]]) {
+				l.pos = end
+				t.kind, t.num, t.end = tokValue, uint32(v), end
+				return
+			}
+		}
+		// Scalar types (i32, f64) are the next commonest words: a letter
+		// and digits that scalarType knows, which word would read as the
+		// same type.
+		if c == 'i' || c == 'f' {
+			end := pos + 1
+			for uint(end) < uint(len(src)) && isDigit(src[end]) {
+				end++
+			}
+			if uint(end) >= uint(len(src)) || !wordChars[src[end]] {
+				if ty, ok := scalarType(src[pos:end]); ok {
+					l.pos = end
+					t.kind, t.typ, t.end = tokType, ty, end
+					return
+				}
+			}
+		}
+		l.word(t)
+	case startComment:
 		l.restOfLine()
 		t.kind = tokComment
 		l.finish(t)
-	case c == '%':
+		if l.comments != lexComments {
+			if l.comments == keepCommands && isCommandLike(l.src[t.off:t.end]) {
+				l.kept = append(l.kept, *t)
+			}
+			goto again
+		}
+	case startName:
 		l.pos++
 		l.skipWord()
 		t.kind = tokName
 		l.finish(t)
-	case c == '"':
+	case startString:
 		l.advance()
 		start := l.pos
 		for l.pos < len(l.src) && l.src[l.pos] != '"' {
@@ -298,12 +425,12 @@ func (l *lexer) scan(t *token) {
 		}
 		t.kind, t.off, t.end = tokString, start, l.pos
 		l.advance()
-	case c == '#':
+	case startHex:
 		l.pos++
 		start := l.pos
 		l.skipHex()
 		t.kind, t.off, t.end = tokHexSeq, start, l.pos
-	case c == '@':
+	case startAt:
 		l.pos++
 		if !hexDigits[l.peekAt(0)] {
 			t.kind = tokAt
@@ -376,25 +503,28 @@ func (l *lexer) number(t *token) {
 		}
 	}
 	isFloat := false
-	switch {
-	case l.lookingAt("NaN:") || l.lookingAt("sNaN:"):
-		for l.src[l.pos] != ':' {
-			l.advance()
+	if c := l.src[l.pos]; c == 'N' || c == 's' || c == 'I' { // as NaN, sNaN and Inf do, and no other number
+		switch {
+		case l.lookingAt("NaN:") || l.lookingAt("sNaN:"):
+			for l.src[l.pos] != ':' {
+				l.advance()
+			}
+			isFloat = true
+		case l.lookingAt("NaN") || l.lookingAt("Inf"):
+			isFloat = true
 		}
-		isFloat = true
-	case l.lookingAt("NaN") || l.lookingAt("Inf"):
-		isFloat = true
 	}
 	l.advance() // the first character is part of the number whatever it is
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
+	src, pos := l.src, l.pos
+	for ; uint(pos) < uint(len(src)); pos++ { // ASCII
+		c := src[pos]
 		if c == '.' {
 			isFloat = true
 		} else if !wordChars[c] && c != '-' {
 			break
 		}
-		l.pos++ // ASCII
 	}
+	l.pos = pos
 	t.kind = tokInteger
 	if isFloat {
 		t.kind = tokFloat
@@ -405,51 +535,58 @@ func (l *lexer) number(t *token) {
 // word scans an identifier-like word and classifies it: a numbered entity
 // (v12, block3), a type (i32x4), `cold`, or a plain identifier.
 func (l *lexer) word(t *token) {
-	// One pass finds the end of the word and where the digits at its end
-	// start: an entity or a type is a prefix and a number (block15, i32x4).
-	src, pos, digits := l.src, l.pos, l.pos
-	for pos < len(src) && wordChars[src[pos]] {
-		if src[pos] > '9' { // a letter or '_'
-			digits = pos + 1
+	// One pass finds the end of the word, where the digits at its end
+	// start and their value: an entity or a type is a prefix and a number
+	// (block15, i32x4). The word alternates runs of letters and of digits;
+	// the value of the last run of digits is kept.
+	src, start := l.src, l.pos
+	pos, digits := start, start
+	var n uint64 // wraps for long runs, which isEntityNumber rejects
+	for {
+		for uint(pos) < uint(len(src)) && wordLetters[src[pos]] {
+			pos++
 		}
-		pos++
+		digits, n = pos, 0
+		for ; uint(pos) < uint(len(src)); pos++ {
+			d := src[pos] - '0'
+			if d > 9 {
+				break
+			}
+			n = n*10 + uint64(d)
+		}
+		if uint(pos) >= uint(len(src)) || !wordLetters[src[pos]] {
+			break
+		}
 	}
 	l.pos, t.end, t.kind = pos, pos, tokIdent
-	text := src[t.off:pos]
-	if n, ok := entityNumber(src[digits:pos]); ok {
-		prefix := src[t.off:digits]
-		if k := entityKind(prefix); k != tokEOF {
-			switch {
-			case k == tokValue && n >= ^uint32(0)/2, k == tokBlock && n == ^uint32(0):
-				// Reserved numbers: an identifier, as in Cranelift.
-			default:
-				t.kind, t.num = k, n
-				return
-			}
-		} else if ty, ok := wordType(text, prefix, n); ok {
-			t.kind, t.typ = tokType, ty
-			return
+	if digits == pos {
+		if pos-start == len("cold") && src[start:pos] == "cold" {
+			t.kind = tokCold
 		}
+		return
 	}
-	if text == "cold" {
-		t.kind = tokCold
+	if !isEntityNumber(pos-digits, src[digits], n) {
+		return
+	}
+	prefix := src[start:digits]
+	if k := entityKind(prefix); k != tokEOF {
+		switch {
+		case k == tokValue && n >= math.MaxUint32/2, k == tokBlock && n == math.MaxUint32:
+			// Reserved numbers: an identifier, as in Cranelift.
+		default:
+			t.kind, t.num = k, uint32(n)
+		}
+	} else if ty, ok := wordType(src[start:pos], prefix, uint32(n)); ok {
+		t.kind, t.typ = tokType, ty
 	}
 }
 
-// entityNumber reads the number at the end of an entity name: decimal
-// digits without leading zeros that fit in 32 bits.
-func entityNumber(digits string) (uint32, bool) {
-	if digits == "" || len(digits) > 1 && digits[0] == '0' || len(digits) > 10 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range []byte(digits) {
-		n = n*10 + uint64(c-'0')
-	}
-	if n > 1<<32-1 {
-		return 0, false
-	}
-	return uint32(n), true
+// isEntityNumber reports whether the count digits at the end of a word,
+// the first of which is first and whose value is n (modulo 2^64), are the
+// number of an entity name: decimal digits without leading zeros that fit
+// in 32 bits.
+func isEntityNumber(count int, first byte, n uint64) bool {
+	return count > 0 && (count == 1 || first != '0') && count <= 10 && n <= math.MaxUint32
 }
 
 // wordType recognizes a scalar type ("i32" splits as "i", 32) or a vector

@@ -110,7 +110,7 @@ func TestLexerPositions(t *testing.T) {
 	}
 	for i, w := range want {
 		tok := toks[i]
-		if text := src[tok.off:tok.end]; text != w.text || tok.line != w.line || tok.col != w.col {
+		if text := src[tok.off:tok.end]; text != w.text || tok.pos() != (ir.Pos{Line: w.line, Col: w.col}) {
 			t.Errorf("token %d: got %q at %d:%d, want %q at %d:%d", i, text, tok.line, tok.col, w.text, w.line, w.col)
 		}
 	}
@@ -122,19 +122,28 @@ func TestLexerPositions(t *testing.T) {
 	}
 }
 
-func TestEntityNumber(t *testing.T) {
+func TestIsEntityNumber(t *testing.T) {
 	tests := []struct {
 		in string
 		n  uint32
 		ok bool
 	}{
 		{"", 0, false}, {"1", 1, true}, {"01", 0, false}, {"0", 0, true}, {"4294967295", 4294967295, true},
-		{"4294967296", 0, false}, {"00000000001", 0, false},
+		{"4294967296", 0, false}, {"00000000001", 0, false}, {"9999999999", 0, false},
+		// 2^64+1: its value wraps to 1.
+		{"18446744073709551617", 0, false},
 	}
 	for _, tc := range tests {
-		n, ok := entityNumber(tc.in)
-		if n != tc.n || ok != tc.ok {
-			t.Errorf("entityNumber(%q) = %d, %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
+		var n uint64
+		for _, c := range []byte(tc.in) {
+			n = n*10 + uint64(c-'0')
+		}
+		first := byte(0)
+		if tc.in != "" {
+			first = tc.in[0]
+		}
+		if ok := isEntityNumber(len(tc.in), first, n); ok != tc.ok || ok && uint32(n) != tc.n {
+			t.Errorf("isEntityNumber(%q, %d) = %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
 		}
 	}
 }
@@ -145,5 +154,51 @@ func TestWordTypes(t *testing.T) {
 		if toks[0].kind != tokType || toks[0].typ != ty {
 			t.Errorf("%s lexes as %s", ty, renderTok(ty.String(), toks[0]))
 		}
+	}
+}
+
+// wordFastPathSeeds are words near values and scalar types, for scan's
+// fast paths for them.
+var wordFastPathSeeds = []string{
+	"v", "v0", "v1", "v01", "v00", "v10", "v2147483646", "v2147483647", "v4294967295", "v4294967296",
+	"v99999999999", "v18446744073709551617", "v1x", "v1_", "v1x4", "vx1", "v_1", "v1.", "v1,", "v1:",
+	"v1 ", "v1\n", "v1é", "v12(", "v12-3", "v12+3", "v1;", "v9999999999", "v0000000001",
+	"i8", "i16", "i32", "i64", "i128", "f16", "f32", "f64", "f128", "i", "f", "i1", "i08", "i032", "f8",
+	"i32x4", "f64x2", "i32x", "i32_", "i32.", "i32,", "i64 ", "f32\n", "i256", "f0", "fn0", "iconst", "i8x16",
+	"i99999999999", "i4294967296", "f64é",
+}
+
+// TestWordFastPaths checks scan's fast paths for values and scalar types
+// against word, which reads every other word: both must read the same
+// token.
+func TestWordFastPaths(t *testing.T) {
+	for _, w := range wordFastPathSeeds {
+		checkWordFastPaths(t, w)
+		checkWordFastPaths(t, w+" v2")
+	}
+}
+
+// FuzzWordFastPaths is TestWordFastPaths on any word that starts with v,
+// i or f (as first says: 0, 1 or 2).
+func FuzzWordFastPaths(f *testing.F) {
+	for _, w := range wordFastPathSeeds {
+		f.Add(strings.IndexByte("vif", w[0]), w[1:])
+	}
+	f.Fuzz(func(t *testing.T, first int, rest string) {
+		if first >= 0 && first < 3 {
+			checkWordFastPaths(t, "vif"[first:first+1]+rest)
+		}
+	})
+}
+
+func checkWordFastPaths(t *testing.T, src string) {
+	fast := newLexer(src)
+	var got token
+	fast.scan(&got)
+	slow := newLexer(src)
+	want := token{line: 1, col: 1}
+	slow.word(&want)
+	if got != want || fast.pos != slow.pos {
+		t.Errorf("%q: scan read %s up to %d, word %s up to %d", src, renderTok(src, got), fast.pos, renderTok(src, want), slow.pos)
 	}
 }

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"cliff/lib/ir"
@@ -15,15 +16,19 @@ func ParseFile(name string, src []byte) (*ir.File, error) {
 }
 
 func (p *parser) parseFile() (*ir.File, error) {
+	if err := p.checkSize(); err != nil {
+		return nil, err
+	}
 	f := &ir.File{Name: p.file}
 	if err := p.parseHeader(f); err != nil {
 		return nil, err
 	}
-	p.keepComments = wantsRunCommands(f.Tests)
+	p.setKeepComments(wantsRunCommands(f.Tests))
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err
 	}
+	p.takeComments()
 	f.Funcs = funcs
 	if f.Commands, err = p.parseRunCommands(funcs); err != nil {
 		return nil, err
@@ -61,11 +66,26 @@ func ParseModuleString(name, src string) (*ir.Module, error) {
 }
 
 func (p *parser) parseModule() (*ir.Module, error) {
+	if err := p.checkSize(); err != nil {
+		return nil, err
+	}
 	funcs, err := p.parseFunctions()
 	if err != nil {
 		return nil, err
 	}
 	return &ir.Module{Funcs: funcs}, nil
+}
+
+// maxText is the size of the largest text the parser reads, so that every
+// line and column fits in a token's 32-bit position.
+const maxText = math.MaxInt32 - 1
+
+// checkSize fails for a text larger than maxText.
+func (p *parser) checkSize() error {
+	if len(p.src) > maxText {
+		return &Error{File: p.file, Line: 1, Col: 1, Msg: fmt.Sprintf("text too large: %d bytes (the limit is %d)", len(p.src), maxText)}
+	}
+	return nil
 }
 
 // parser holds the token stream of one source text.
@@ -75,12 +95,11 @@ type parser struct {
 	lex  lexer
 	tok  token // the lookahead, never a comment
 
-	// keepComments records comments (for run commands) with the index of
-	// the function that owns them: the one whose `function` keyword came
-	// last, or -1 before the first.
-	keepComments bool
-	comments     []ownedComment
-	funcIndex    int
+	// comments are the comments kept for run commands (see
+	// setKeepComments), with the index of the function that owns them: the
+	// one whose `function` keyword came last, or -1 before the first.
+	comments  []ownedComment
+	funcIndex int
 
 	*memory
 	// recycler, when not nil, has each function parsed in the memory of
@@ -101,21 +120,34 @@ func newParser(name, src string) *parser {
 // functions' memory from r when it is not nil.
 func newParserIn(name, src string, mem *memory, r *Recycler) *parser {
 	p := &parser{file: name, src: src, lex: newLexer(src), funcIndex: -1, memory: mem, recycler: r}
+	p.setKeepComments(false)
 	p.advance()
 	return p
 }
 
-// advance reads the next non-comment token into the lookahead.
-func (p *parser) advance() {
-	for {
-		p.lex.scan(&p.tok)
-		if p.tok.kind != tokComment {
-			return
-		}
-		if p.keepComments && isCommandLike(p.text(p.tok)) {
-			p.comments = append(p.comments, ownedComment{p.tok, p.funcIndex})
-		}
+// advance reads the next non-comment token into the lookahead. It runs
+// for every token, so it is one call: the lexer skips the comments (and
+// keeps those that look like run commands, see setKeepComments).
+func (p *parser) advance() { p.lex.scan(&p.tok) }
+
+// setKeepComments has the comments read from now on kept for run commands
+// (see takeComments), or skipped.
+func (p *parser) setKeepComments(keep bool) {
+	p.lex.comments = skipComments
+	if keep {
+		p.lex.comments = keepCommands
 	}
+}
+
+// takeComments moves the comments the lexer kept since the last call to
+// p.comments, owned by the function of index p.funcIndex: called before
+// p.funcIndex changes and at the end, it gives each comment the function
+// whose `function` keyword came last before it was read.
+func (p *parser) takeComments() {
+	for _, t := range p.lex.kept {
+		p.comments = append(p.comments, ownedComment{t, p.funcIndex})
+	}
+	p.lex.kept = p.lex.kept[:0]
 }
 
 // text returns the text of a token of this parser's source.
@@ -131,7 +163,12 @@ func (p *parser) consumeLine() string {
 
 // errAt builds an *Error at a token's position.
 func (p *parser) errAt(t token, format string, args ...any) *Error {
-	return &Error{File: p.file, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, args...)}
+	return p.errAtPos(t.pos(), format, args...)
+}
+
+// errAtPos builds an *Error at a position.
+func (p *parser) errAtPos(pos ir.Pos, format string, args ...any) *Error {
+	return &Error{File: p.file, Line: pos.Line, Col: pos.Col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // expected reports that the lookahead is not what the grammar wants here.
@@ -212,7 +249,7 @@ func (p *parser) need(k tokKind, what string) error {
 // parseHeader reads `test` lines, then `set` and `target` lines in order.
 func (p *parser) parseHeader(f *ir.File) error {
 	for p.isIdent("test") {
-		line := p.tok.line
+		line := p.tok.pos().Line
 		f.Tests = append(f.Tests, ir.HeaderLine{Kind: ir.HeaderTest, Words: headerWords(p.consumeLine()), Line: line})
 	}
 	for p.isIdent("set") || p.isIdent("target") {
@@ -225,7 +262,7 @@ func (p *parser) parseHeader(f *ir.File) error {
 		if kind == ir.HeaderTarget && len(words) == 0 {
 			return p.errAt(t, "expected target triple after 'target'")
 		}
-		f.Header = append(f.Header, ir.HeaderLine{Kind: kind, Words: words, Line: t.line})
+		f.Header = append(f.Header, ir.HeaderLine{Kind: kind, Words: words, Line: t.pos().Line})
 	}
 	return nil
 }

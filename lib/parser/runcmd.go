@@ -62,15 +62,17 @@ func (p *parser) parseRunCommands(funcs []*ir.Function) ([]ir.RunCommand, error)
 		}
 		body := commandBody(text)
 		skipped := len(text) - len(body)
-		sub := &parser{file: p.file, src: p.src, lex: lexerAt(p.src[:c.tok.end], c.tok.off+skipped, c.tok.line,
-			c.tok.col+skipped), // the skipped prefix is ASCII
+		pos := c.tok.pos()
+		sub := &parser{file: p.file, src: p.src, lex: lexerAt(p.src[:c.tok.end], c.tok.off+skipped, pos.Line,
+			pos.Col+skipped), // the skipped prefix is ASCII
 		}
+		sub.setKeepComments(false)
 		sub.advance()
 		cmd, err := sub.parseRunCommand(funcs[c.owner])
 		if err != nil {
 			return nil, err
 		}
-		cmd.Line = c.tok.line
+		cmd.Line = pos.Line
 		cmd.Text = strings.TrimSpace(body)
 		cmds = append(cmds, cmd)
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"cliff/lib/ir"
 )
@@ -35,11 +36,32 @@ func (fp *funcParser) calleeSig(d *ir.InstData) *ir.Signature {
 	return nil
 }
 
+// fixedResults holds, per opcode, its number of results, or -1 when some
+// follow a callee's signature: most opcodes have a fixed number, which
+// resultCount need not count.
+var fixedResults = func() []int8 {
+	counts := make([]int8, len(ir.Opcodes())+1)
+	for op := range counts {
+		for _, out := range ir.Opcode(op).Info().Outs {
+			if out.Kind == ir.OperandVarargs {
+				counts[op] = -1
+				break
+			}
+			counts[op]++
+		}
+	}
+	return counts
+}()
+
 // resultCount is the number of results d produces.
 func (fp *funcParser) resultCount(d *ir.InstData) (int, error) {
+	if int(d.Op) < len(fixedResults) && fixedResults[d.Op] >= 0 {
+		return int(fixedResults[d.Op]), nil
+	}
 	n := 0
-	for _, out := range d.Op.Info().Outs {
-		if out.Kind != ir.OperandVarargs {
+	outs := d.Op.Info().Outs
+	for i := range outs {
+		if outs[i].Kind != ir.OperandVarargs {
 			n++
 			continue
 		}
@@ -62,11 +84,10 @@ func (fp *funcParser) valueType(v ir.Value) ir.Type {
 	return fp.f.Values[r].Type
 }
 
-// typeInst sets the controlling type and the result types of inst. It
+// typeInst sets the controlling type and the result types of d. It
 // returns false, and no error, when the controlling type comes from an
 // operand whose type is not known yet.
-func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok *token) (bool, error) {
-	d := &fp.f.Insts[inst]
+func (fp *funcParser) typeInst(d *ir.InstData, explicit bool, opTok *token) (bool, error) {
 	info := d.Op.Info()
 	ctrl := ir.Invalid
 	if info.Polymorphic {
@@ -80,41 +101,77 @@ func (fp *funcParser) typeInst(inst ir.Inst, explicit bool, opTok *token) (bool,
 		default:
 			return false, fp.errAt(*opTok, "type variable required for polymorphic opcode, e.g. '%s.%s'", d.Op, exampleType(info))
 		}
-		if len(info.TypeVars) > 0 && !info.TypeVars[0].Set.Contains(ctrl) {
+		if len(info.TypeVars) > 0 && !validCtrl(d.Op, &info.TypeVars[0].Set, ctrl) {
 			return false, fp.errAt(*opTok, "%s is not a valid typevar for %s", ctrl, d.Op)
 		}
 	}
 	d.CtrlType = ctrl
 
+	// The result types, in order; results past those given are not set.
+	values, results := fp.f.Values, d.Results
 	k := 0
-	setResult := func(t ir.Type) {
-		if k < len(d.Results) {
-			fp.f.Values[d.Results[k]].Type = t
-		}
-		k++
-	}
-	for _, out := range info.Outs {
+	for i := range info.Outs {
+		out := &info.Outs[i]
+		var t ir.Type
 		switch out.Kind {
 		case ir.OperandFixed:
-			setResult(out.Type)
+			t = out.Type
 		case ir.OperandTypeVar:
 			if out.TypeVar != 0 {
 				return false, fp.errAt(*opTok, "cannot infer the type of result %s of %s: it is not derived from the controlling type", out.Name, d.Op)
 			}
-			t := out.Derive.Apply(ctrl)
-			if t == ir.Invalid {
+			if t = out.Derive.Apply(ctrl); t == ir.Invalid {
 				return false, fp.errAt(*opTok, "cannot derive the type of result %s of %s from %s", out.Name, d.Op, ctrl)
 			}
-			setResult(t)
 		case ir.OperandVarargs:
 			if sig := fp.calleeSig(d); sig != nil {
 				for _, r := range sig.Returns {
-					setResult(r.Type)
+					if k < len(results) {
+						values[results[k]].Type = r.Type
+					}
+					k++
 				}
 			}
+			continue
+		default:
+			continue
 		}
+		if k < len(results) {
+			values[results[k]].Type = t
+		}
+		k++
 	}
 	return true, nil
+}
+
+// ctrlTypeSets holds, per opcode, the set of its controlling type as a
+// bitmap of the types, made on first use (see validCtrl).
+var ctrlTypeSets = make([]atomic.Pointer[typeBitmap], len(ir.Opcodes())+1)
+
+// typeBitmap has bit t set for each type t of a set. Valid types are below
+// 1<<9 (ir.Type.Valid).
+type typeBitmap [1 << 9 / 64]uint64
+
+// validCtrl reports whether t is in set, the controlling type set of op,
+// as set.Contains does: by a bit of the opcode's bitmap, as the parser
+// checks a type per instruction and the set's own check costs more than
+// the rest of typing it.
+func validCtrl(op ir.Opcode, set *ir.TypeSet, t ir.Type) bool {
+	if int(op) >= len(ctrlTypeSets) || int(t) >= 1<<9 {
+		return set.Contains(t)
+	}
+	m := ctrlTypeSets[op].Load()
+	if m == nil {
+		// Goroutines that make it at once make the same bitmap.
+		m = new(typeBitmap)
+		for u := range ir.Type(1 << 9) {
+			if set.Contains(u) {
+				m[u/64] |= 1 << (u % 64)
+			}
+		}
+		ctrlTypeSets[op].Store(m)
+	}
+	return m[t/64]&(1<<(t%64)) != 0
 }
 
 // exampleType names a member of the controlling type set for messages.
@@ -161,7 +218,7 @@ func (fp *funcParser) typeDeferred() error {
 		k := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		di := fp.deferred[k]
-		ok, err := fp.typeInst(di.inst, false, &di.tok)
+		ok, err := fp.typeInst(&f.Insts[di.inst], false, &di.tok)
 		if err != nil {
 			return err
 		}
