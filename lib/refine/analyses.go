@@ -90,6 +90,19 @@ func (a *analyses) Uses() []int32 {
 	return a.uses
 }
 
+// liveness recomputes live as the liveness of the function over its CFG
+// and, when the use counts are not known, takes them from the same scan of
+// the instructions (Liveness.RecomputeCounting). Its counts are useCounts'
+// when the scan saw every listing of every instruction (whole); otherwise
+// Uses counts afresh.
+func (a *analyses) liveness(live *analysis.Liveness) {
+	if a.haveUses {
+		live.Recompute(a.f, a.CFG())
+		return
+	}
+	a.uses, a.haveUses = live.RecomputeCounting(a.f, a.CFG(), a.uses)
+}
+
 // newValues extends the use counts to the values added since they were
 // computed, which have no uses yet.
 func (a *analyses) newValues() {

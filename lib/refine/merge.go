@@ -49,7 +49,7 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 		return
 	}
 	m.live = &a.scratch.live
-	m.live.Recompute(f, cfg)
+	a.liveness(m.live)
 	m.uses = a.Uses()
 	m.walk(cfg.Entry(), 0)
 	b := a.scratch.builderFor(f)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"cliff/lib/analysis"
 	"cliff/lib/ir"
 )
 
@@ -70,3 +71,51 @@ func TestCandidatesTableIsCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestLivenessHandsOnUseCounts: the use counts merge takes from the
+// liveness scan (analyses.liveness) are useCounts', on modules as decoy
+// leaves them for merge and on one with an alias, which the scan does not
+// count as useCounts does (Uses counts afresh then).
+func TestLivenessHandsOnUseCounts(t *testing.T) {
+	var mods []*ir.Module
+	for i, m := range testModules(t, 20) {
+		mod := parse(t, m.clif)
+		for k, f := range mod.Funcs {
+			var a analyses
+			a.reset(f, new(scratch))
+			decoy(f, newRNG(uint64(i), 2, "decoy", k), &a)
+		}
+		mods = append(mods, parse(t, m.clif), mod)
+	}
+	alias := parse(t, aliasCLIF)
+	mods = append(mods, alias)
+	wholes := 0
+	for _, mod := range mods {
+		for _, f := range mod.Funcs {
+			var a analyses
+			a.reset(f, new(scratch))
+			a.liveness(new(analysis.Liveness))
+			if a.haveUses {
+				wholes++
+				if mod == alias {
+					t.Errorf("%s: the liveness scan counted the uses of a function with an alias", f.Name)
+				}
+			}
+			if got, want := a.Uses(), useCounts(f, nil); !slices.Equal(got, want) {
+				t.Errorf("%s: use counts %v after liveness, useCounts %v", f.Name, got, want)
+			}
+		}
+	}
+	if wholes == 0 {
+		t.Error("the liveness scan never counted the uses")
+	}
+}
+
+const aliasCLIF = `function %f(i32) -> i32 {
+block0(v0: i32):
+    v1 = iadd v0, v0
+    v2 -> v1
+    v3 = iadd v2, v2
+    return v3
+}
+`
