@@ -56,24 +56,34 @@ func NewDomTree(c *CFG) *DomTree {
 // memory d already has. Slices d returned before are stale afterwards.
 func (d *DomTree) Recompute(c *CFG) {
 	d.cfg = c
+	d.idom = resized(d.idom, len(c.rpo))
+	if len(c.rpo) > 0 {
+		d.computeIdoms(c)
+	}
+	d.derive()
+}
+
+// derive computes the tables of the tree from d.idom, which holds the
+// immediate dominators of d.cfg's blocks by RPO number.
+func (d *DomTree) derive() {
+	c := d.cfg
 	d.maxDepth = 0
 	rpo := c.rpo
 	n := len(rpo)
 	// The loops work on local copies of the slices: the compiler keeps
 	// those in registers, fields it reloads after every store.
-	idom := resized(d.idom, n)
+	idom := d.idom
 	depth := resized(d.depth, n)
 	start := reuse.Zeroed(d.childStart, n+1)
 	children := resized(d.childAll, max(n-1, 0))
 	size := reuse.Zeroed(d.size, n)
 	next := resized(d.next, n)
 	iv := reuse.Zeroed(d.interval, len(c.nodes))
-	d.idom, d.depth, d.childStart, d.childAll = idom, depth, start, children
+	d.depth, d.childStart, d.childAll = depth, start, children
 	d.size, d.next, d.interval = size, next, iv
 	if n == 0 {
 		return
 	}
-	d.computeIdoms(c)
 
 	// Depths, as a parent comes before its children in RPO, and the
 	// number of children of each block.
@@ -113,6 +123,32 @@ func (d *DomTree) Recompute(c *CFG) {
 		next[p] = pre + size[k]
 		next[k] = pre + 1
 	}
+}
+
+// SplitBlock brings d up to date after its CFG's SplitBlock(f, a, tail,
+// side, at) returned true, as Recompute would. The split block keeps its
+// immediate dominator, and immediately dominates side and tail: every
+// path from the entry to them passes through a, and none to side through
+// tail or back. tail takes a's place as the immediate dominator of a's
+// children, as every path to them leaves a through tail now. Only the
+// RPO numbers of the other blocks change: side and tail come right after a.
+func (d *DomTree) SplitBlock(a ir.Block) {
+	c := d.cfg
+	k := int32(c.RPONumber(a))
+	n := int32(len(c.rpo))
+	idom := reuse.Extended(d.idom, int(n)) // keeping the old entries
+	copy(idom[k+3:], idom[k+1:n-2])
+	for j := k + 3; j < n; j++ {
+		switch i := idom[j]; {
+		case i == k:
+			idom[j] = k + 2 // tail
+		case i > k:
+			idom[j] = i + 2
+		}
+	}
+	idom[k+1], idom[k+2] = k, k
+	d.idom = idom
+	d.derive()
 }
 
 // computeIdoms fills d.idom by RPO number, as the Cooper-Harvey-Kennedy
