@@ -25,6 +25,11 @@ type CFG struct {
 	reachableEdges int
 	rpo            []ir.Block
 
+	// computed counts the Recomputes, and splits holds the RPO numbers
+	// of the blocks split since the last (SplitBlock), for DomTree.Update.
+	computed uint64
+	splits   []int32
+
 	// Backing arrays of the spans in nodes, and working memory, kept for
 	// Recompute.
 	succAll, predAll []ir.Block
@@ -78,6 +83,8 @@ func NewCFG(f *ir.Function) *CFG {
 func (c *CFG) Recompute(f *ir.Function) {
 	// Most steps are functions of their own: the compiler keeps the loops
 	// of a small function in registers, which it does not in a long one.
+	c.computed++
+	c.splits = c.splits[:0]
 	c.readLayout(f)
 	// Blocks go last to first, and so do their instructions, so that an
 	// instruction listed twice has its first place written last: the

@@ -24,7 +24,8 @@ import (
 // few blocks and their edges, and a's instructions from at on, where
 // Recompute reads every block and instruction. It reports whether f has
 // that shape; when not, c is unchanged and only Recompute makes it f's
-// again. Slices c returned before are stale afterwards.
+// again. Slices c returned before are stale afterwards, and a dominator
+// tree of c until its Update.
 //
 // Every answer of the CFG is then as it was but for those three blocks:
 // tail has a's old successors, and is in their predecessor lists where a
@@ -92,6 +93,7 @@ func (c *CFG) SplitBlock(f *ir.Function, a, tail, side ir.Block, at int) bool {
 		nodes[c.rpo[j]].rpo = int32(j)
 	}
 	c.nodes = nodes
+	c.splits = append(c.splits, k)
 
 	// Places: tail's instructions, and the new ones of side and a (a's
 	// last, as the first listing in layout order wins).

@@ -30,11 +30,12 @@ func splitAt(f *ir.Function, a ir.Block, at int) (tail, side ir.Block) {
 }
 
 // TestSplitBlock: over random functions, split at random reachable blocks
-// one after another, the CFG and dominator tree brought up to date by
-// SplitBlock answer as fresh ones do.
+// one after another, the CFG brought up to date by SplitBlock and the
+// dominator tree by Update, after each split or a few, answer as fresh
+// ones do; and Update recomputes a tree whose CFG was recomputed.
 func TestSplitBlock(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	splits := 0
+	splits, recomputes := 0, 0
 	for iter := range 400 {
 		n := 1 + r.IntN(16)
 		succs := randomSuccs(r, n)
@@ -45,7 +46,12 @@ func TestSplitBlock(t *testing.T) {
 		f := randomSSA(r, succs, idom, rpo)
 		c := NewCFG(f)
 		d := NewDomTree(c)
-		for range 1 + r.IntN(3) {
+		for range 1 + r.IntN(4) {
+			if r.IntN(6) == 0 {
+				c.Recompute(f)
+				recomputes++
+				continue
+			}
 			rpo := c.RPO()
 			a := rpo[r.IntN(len(rpo))]
 			insts := f.Blocks[a].Insts
@@ -57,19 +63,22 @@ func TestSplitBlock(t *testing.T) {
 			if !c.SplitBlock(f, a, tail, side, at) {
 				t.Fatalf("function %d over %v: SplitBlock(block%d, %d) refused a split", iter, succs, a, at)
 			}
-			d.SplitBlock(a)
 			splits++
-			fc := NewCFG(f)
-			if got, want := describe(f, c, d, NewLiveness(f, c)), describe(f, fc, NewDomTree(fc), NewLiveness(f, fc)); got != want {
-				t.Fatalf("function %d over %v, split block%d at %d: updated\n%s\nfresh\n%s", iter, succs, a, at, got, want)
-			}
-			if c.Edges() != fc.Edges() || c.ReachableEdges() != fc.ReachableEdges() {
-				t.Fatalf("function %d: edges %d/%d, fresh %d/%d", iter, c.Edges(), c.ReachableEdges(), fc.Edges(), fc.ReachableEdges())
+			if r.IntN(2) == 0 {
+				d.Update() // else after the next split, or at the end
 			}
 		}
+		d.Update()
+		fc := NewCFG(f)
+		if got, want := describe(f, c, d, NewLiveness(f, c)), describe(f, fc, NewDomTree(fc), NewLiveness(f, fc)); got != want {
+			t.Fatalf("function %d over %v: updated\n%s\nfresh\n%s", iter, succs, got, want)
+		}
+		if c.Edges() != fc.Edges() || c.ReachableEdges() != fc.ReachableEdges() {
+			t.Fatalf("function %d: edges %d/%d, fresh %d/%d", iter, c.Edges(), c.ReachableEdges(), fc.Edges(), fc.ReachableEdges())
+		}
 	}
-	if splits < 300 {
-		t.Errorf("only %d splits", splits)
+	if splits < 500 || recomputes < 50 {
+		t.Errorf("only %d splits and %d recomputes", splits, recomputes)
 	}
 }
 

@@ -79,11 +79,12 @@ func decoy(f *ir.Function, r *rng, a *analyses) {
 		rest, dec := dc.apply(b, s)
 		// The split changes a few blocks: the CFG and dominator tree
 		// follow it rather than being computed afresh for merge.
-		if a.haveDT && a.cfg.SplitBlock(f, s.block, rest, dec, s.at) {
-			a.dt.SplitBlock(s.block)
-		} else {
+		if !a.haveDT || !a.cfg.SplitBlock(f, s.block, rest, dec, s.at) {
 			a.haveCFG, a.haveDT = false, false
 		}
+	}
+	if a.haveDT {
+		a.dt.Update()
 	}
 }
 
