@@ -325,9 +325,11 @@ func (c *CFG) InstBlock(inst ir.Inst) ir.Block {
 	return ir.NoBlock
 }
 
-// placedAt reports whether the layout puts inst at index idx of block b:
+// PlacedAt reports whether the layout puts inst at index idx of block b:
 // false for a second listing of an instruction and for IDs out of range.
-func (c *CFG) placedAt(inst ir.Inst, b ir.Block, idx int) bool {
+// It is InstBlock(inst) == b && InstIndex(inst) == idx in one comparison,
+// for the walks that ask it of every instruction.
+func (c *CFG) PlacedAt(inst ir.Inst, b ir.Block, idx int) bool {
 	return int(inst) < len(c.places) && c.places[inst] == instPlace{b + 1, int32(idx) + 1}
 }
 

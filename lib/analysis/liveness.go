@@ -318,7 +318,7 @@ func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, ins
 	for idx, inst := range insts {
 		if int(inst) >= len(places) || places[inst] != (instPlace{mark, int32(idx) + 1}) {
 			skipped = true
-			continue // placed elsewhere (CFG.placedAt)
+			continue // placed elsewhere (CFG.PlacedAt)
 		}
 		d := &instData[inst]
 		for _, v := range d.Args {
@@ -396,7 +396,7 @@ func (l *Liveness) killAll(f *ir.Function, c *CFG) {
 			kill1(p, b)
 		}
 		for idx, inst := range f.Blocks[b].Insts {
-			if c.placedAt(inst, b, idx) {
+			if c.PlacedAt(inst, b, idx) {
 				for _, r := range f.Insts[inst].Results {
 					kill1(r, b)
 				}

@@ -135,7 +135,7 @@ func (m *merger) walk(b ir.Block, depth int) {
 		m.define(p)
 	}
 	for idx, inst := range f.Blocks[b].Insts {
-		if m.cfg.InstBlock(inst) == b && m.cfg.InstIndex(inst) == idx {
+		if m.cfg.PlacedAt(inst, b, idx) {
 			for _, v := range f.Insts[inst].Results {
 				m.define(v)
 			}

@@ -90,7 +90,7 @@ func (s *operandSelector) walk(b ir.Block) {
 		s.define(p, poolParams)
 	}
 	for idx, inst := range f.Blocks[b].Insts {
-		if s.cfg.InstBlock(inst) != b || s.cfg.InstIndex(inst) != idx {
+		if !s.cfg.PlacedAt(inst, b, idx) {
 			continue // listed twice: not where the CFG places it
 		}
 		d := &f.Insts[inst]
