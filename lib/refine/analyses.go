@@ -112,12 +112,20 @@ func (a *analyses) newValues() {
 	}
 }
 
-// candidate reports whether v is a candidate (candidate(f, v)).
+// candidate reports whether v is a candidate (candidate(f, v)). It is
+// small enough to inline: the passes ask it of nearly every value.
 func (a *analyses) candidate(v ir.Value) bool {
-	if int(v) >= len(a.candidates) {
-		for w := len(a.candidates); w < len(a.f.Values); w++ {
-			a.candidates = append(a.candidates, candidate(a.f, ir.Value(w)))
-		}
+	if int(v) < len(a.candidates) {
+		return a.candidates[v]
+	}
+	return a.extendCandidates(v)
+}
+
+// extendCandidates extends the table of candidates to every value and
+// returns whether v is one.
+func (a *analyses) extendCandidates(v ir.Value) bool {
+	for w := len(a.candidates); w < len(a.f.Values); w++ {
+		a.candidates = append(a.candidates, candidate(a.f, ir.Value(w)))
 	}
 	return a.candidates[v]
 }
