@@ -119,3 +119,41 @@ block0(v0: i32):
     return v3
 }
 `
+
+// TestFunctionsWithoutAliasesResolveToThemselves: operands skips
+// ir.Function.Resolve where hasAliases says there are none, which holds
+// when Resolve is the identity there; and the passes make no alias, so
+// that the answer holds from the input on.
+func TestFunctionsWithoutAliasesResolveToThemselves(t *testing.T) {
+	clifs := []string{aliasCLIF}
+	for _, m := range testModules(t, 20) {
+		clifs = append(clifs, m.clif)
+	}
+	without := 0
+	for _, clif := range clifs {
+		in, out := parse(t, clif), refined(t, clif, Names(Passes())...)
+		for i, f := range in.Funcs {
+			g := out.Funcs[i]
+			if hasAliases(f) != hasAliases(g) {
+				t.Errorf("%s: hasAliases %v before the passes, %v after", f.Name, hasAliases(f), hasAliases(g))
+			}
+			for _, h := range []*ir.Function{f, g} {
+				if hasAliases(h) {
+					continue
+				}
+				without++
+				for v := range ir.Value(len(h.Values) + 2) {
+					if r := h.Resolve(v); r != v {
+						t.Errorf("%s without aliases: Resolve(v%d) = v%d", h.Name, v, r)
+					}
+				}
+			}
+		}
+	}
+	if mod := parse(t, aliasCLIF); !hasAliases(mod.Funcs[0]) {
+		t.Error("hasAliases misses the alias of aliasCLIF")
+	}
+	if without == 0 {
+		t.Error("no function without aliases")
+	}
+}
