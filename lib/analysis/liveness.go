@@ -27,11 +27,17 @@ import (
 // are indexed by a dense numbering of those values only.
 type Liveness struct {
 	f      *ir.Function
+	cfg    *CFG
 	global []int32    // by value ID: dense index, -1 for block-local values
 	values []ir.Value // by dense index
 	words  int        // uint64 words per set
 	in     []uint64   // by block ID: words each, empty outside the layout
 	out    []uint64
+
+	// defs holds the values each block of the layout defines (Defined),
+	// one block after the other, from defStart[k] for layout index k.
+	defs     []ir.Value
+	defStart []int32
 
 	// Working memory, kept for Recompute.
 	counts      []int32 // Recompute's use counts, which nobody asked for
@@ -80,7 +86,7 @@ func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 func (l *Liveness) RecomputeCounting(f *ir.Function, c *CFG, counts []int32) (_ []int32, whole bool) {
 	// The loops work on local copies of the slices: the compiler keeps
 	// those in registers, fields it reloads after every store.
-	l.f = f
+	l.f, l.cfg = f, c
 	nb := len(c.nodes)
 	counts = reuse.Zeroed(counts, len(f.Values))
 	redefined, whole := l.scanBlocks(f, c, counts)
@@ -286,6 +292,10 @@ func (l *Liveness) scanBlocks(f *ir.Function, c *CFG, counts []int32) (redefined
 	layout := c.layout
 	ueStart := resized(l.ueStart, len(layout)+1)
 	ue := l.ue[:0]
+	// Each value is defined once, but in a malformed function: room for
+	// all, and a second look at a block that defines more.
+	defStart := resized(l.defStart, len(layout)+1)
+	defs := slices.Grow(l.defs[:0], len(values))
 	for k, b := range layout {
 		n := len(ue)
 		ueStart[k] = int32(n)
@@ -297,24 +307,48 @@ func (l *Liveness) scanBlocks(f *ir.Function, c *CFG, counts []int32) (redefined
 		for _, p := range f.Blocks[b].Params {
 			redefined = define(scan, p, mark) || redefined
 		}
+		defStart[k] = int32(len(defs))
+		defs = append(defs, f.Blocks[b].Params...)
+		m := len(defs)
 		var r, skipped bool
-		n, r, skipped = scanInsts(scan, c.places, f.Insts, f.Blocks[b].Insts, mark, ue, n, counts)
+		n, m, r, skipped = scanInsts(scan, c.places, f.Insts, f.Blocks[b].Insts, mark, ue, n, counts, defs[:cap(defs)], m)
 		redefined = redefined || r
 		whole = whole && !skipped
 		ue = ue[:n]
+		if m <= cap(defs) {
+			defs = defs[:m]
+		} else {
+			defs = appendResults(defs, f, c, b)
+		}
 	}
 	ueStart[len(layout)] = int32(len(ue))
+	defStart[len(layout)] = int32(len(defs))
 	l.ue, l.ueStart = ue, ueStart
+	l.defs, l.defStart = defs, defStart
 	return redefined, whole
+}
+
+// appendResults appends to defs the results of the instructions c places
+// in b, in order: for a block that defines more values than scanInsts had
+// room for.
+func appendResults(defs []ir.Value, f *ir.Function, c *CFG, b ir.Block) []ir.Value {
+	for idx, inst := range f.Blocks[b].Insts {
+		if c.PlacedAt(inst, b, idx) {
+			defs = append(defs, f.Insts[inst].Results...)
+		}
+	}
+	return defs
 }
 
 // scanInsts records the uses and definitions of the instructions the
 // layout places in the block marked mark, whose instructions are insts:
 // the uses InstData.ForEachUse lists, each counted in counts. The exposed
-// uses go into ue from index n on; it returns the new end, whether a value
-// was defined in another block before, and whether it skipped an
-// instruction placed elsewhere.
-func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, insts []ir.Inst, mark ir.Block, ue []int32, n int, counts []int32) (_ int, redefined, skipped bool) {
+// uses go into ue from index n on, the results into defs from index m on
+// as far as there is room; it returns the new ends (m past len(defs) when
+// there was not), whether a value was defined in another block before, and
+// whether it skipped an instruction placed elsewhere.
+func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, insts []ir.Inst, mark ir.Block, ue []int32, n int, counts []int32,
+	defs []ir.Value, m int) (_, _ int, redefined, skipped bool) {
 	for idx, inst := range insts {
 		if int(inst) >= len(places) || places[inst] != (instPlace{mark, int32(idx) + 1}) {
 			skipped = true
@@ -345,9 +379,13 @@ func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, ins
 		}
 		for _, r := range d.Results {
 			redefined = define(scan, r, mark) || redefined
+			if m < len(defs) {
+				defs[m] = r
+			}
+			m++
 		}
 	}
-	return n, redefined, skipped
+	return n, m, redefined, skipped
 }
 
 // expose records a use of v in the block marked mark: it counts it in
@@ -403,6 +441,19 @@ func (l *Liveness) killAll(f *ir.Function, c *CFG) {
 			}
 		}
 	}
+}
+
+// Defined returns the values b defines, as the scan for uses met them:
+// its params, then the results of the instructions the CFG places in b, in
+// order (IDs out of range too); nil outside the layout. A walk that wants
+// them reads a list rather than every instruction again. The slice belongs
+// to l.
+func (l *Liveness) Defined(b ir.Block) []ir.Value {
+	if l.cfg == nil || !l.cfg.InLayout(b) {
+		return nil
+	}
+	k := l.cfg.nodes[b].pos
+	return l.defs[l.defStart[k]:l.defStart[k+1]:l.defStart[k+1]]
 }
 
 // LiveIn returns the values live on entry to b, sorted; nil outside the

@@ -323,3 +323,55 @@ func TestRecomputeCounting(t *testing.T) {
 		t.Errorf("only %d of 500 random functions whole", wholes)
 	}
 }
+
+// TestLivenessDefined holds Defined to a plain listing of each block's
+// params and placed instructions' results, on random functions tidy and
+// broken (metrics_walk_test's mutations), and on one whose instructions
+// list more results than the function has values, past the room the scan
+// makes for them.
+func TestLivenessDefined(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	muts := append(slices.Clone(mutations), mutation{"more results than values", false, func(r *rand.Rand, f *ir.Function) {
+		d := randomInst(r, f)
+		for range 2*len(f.Values) + 1 {
+			d.Results = append(d.Results, randomValue(r, f))
+		}
+	}})
+	l := new(Liveness)
+	for iter := range 200 {
+		succs := randomSuccs(r, 1+r.IntN(12))
+		dom, _ := naiveDom(succs)
+		rpo, _ := naiveRPO(succs)
+		base := randomSSA(r, succs, naiveIdom(dom), rpo)
+		if len(base.Insts) == 0 || len(base.Values) == 0 {
+			continue
+		}
+		for _, mu := range muts {
+			f := cloneFunc(base)
+			mu.do(r, f)
+			c := NewCFG(f)
+			l.Recompute(f, c)
+			fresh := NewLiveness(f, c) // room for len(f.Values) values only
+			for b := range ir.Block(len(f.Blocks) + 1) {
+				var want []ir.Value
+				if c.InLayout(b) {
+					want = append(want, f.Blocks[b].Params...)
+					for idx, inst := range f.Blocks[b].Insts {
+						if c.PlacedAt(inst, b, idx) {
+							want = append(want, f.Insts[inst].Results...)
+						}
+					}
+				}
+				if got := l.Defined(b); !slices.Equal(got, want) {
+					t.Fatalf("function %d, mutation %q: Defined(%v) = %v, want %v", iter, mu.name, b, got, want)
+				}
+				if got := fresh.Defined(b); !slices.Equal(got, want) {
+					t.Fatalf("function %d, mutation %q: fresh Defined(%v) = %v, want %v", iter, mu.name, b, got, want)
+				}
+			}
+		}
+	}
+	if got := new(Liveness).Defined(0); got != nil {
+		t.Errorf("Defined before any Recompute = %v", got)
+	}
+}
