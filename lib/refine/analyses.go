@@ -15,11 +15,12 @@ import (
 // The CFG and dominator tree stay valid when a pass changes no branch
 // target and moves no instruction, or updates them as it goes
 // (Pass.keepsCFG). Decoy splits blocks, which CFG.SplitBlock and
-// DomTree.SplitBlock follow; merge and operands only add params and args
-// and rebind operands: so the CFG and tree decoy computes serve every pass
-// up to sink, which inserts instructions. The use counts stay valid when the pass
-// counts the uses it adds and removes (Pass.keepsUses): merge and
-// operands do, so they are counted once after decoy.
+// DomTree.Update follow; merge and operands only add params and args and
+// rebind operands: so the CFG and tree decoy computes serve every pass up
+// to sink, which inserts instructions. The use counts stay valid when the
+// pass counts the uses it adds and removes (Pass.keepsUses): merge and
+// operands do, so they are counted once after decoy, by merge's liveness
+// scan (liveness).
 type analyses struct {
 	f               *ir.Function
 	cfg             *analysis.CFG
