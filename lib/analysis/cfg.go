@@ -25,6 +25,11 @@ type CFG struct {
 	reachableEdges int
 	rpo            []ir.Block
 
+	// computed counts the Recomputes, and splits holds the RPO numbers
+	// of the blocks split since the last (SplitBlock), for DomTree.Update.
+	computed uint64
+	splits   []int32
+
 	// Backing arrays of the spans in nodes, and working memory, kept for
 	// Recompute.
 	succAll, predAll []ir.Block
@@ -78,6 +83,8 @@ func NewCFG(f *ir.Function) *CFG {
 func (c *CFG) Recompute(f *ir.Function) {
 	// Most steps are functions of their own: the compiler keeps the loops
 	// of a small function in registers, which it does not in a long one.
+	c.computed++
+	c.splits = c.splits[:0]
 	c.readLayout(f)
 	// Blocks go last to first, and so do their instructions, so that an
 	// instruction listed twice has its first place written last: the
@@ -318,9 +325,11 @@ func (c *CFG) InstBlock(inst ir.Inst) ir.Block {
 	return ir.NoBlock
 }
 
-// placedAt reports whether the layout puts inst at index idx of block b:
+// PlacedAt reports whether the layout puts inst at index idx of block b:
 // false for a second listing of an instruction and for IDs out of range.
-func (c *CFG) placedAt(inst ir.Inst, b ir.Block, idx int) bool {
+// It is InstBlock(inst) == b && InstIndex(inst) == idx in one comparison,
+// for the walks that ask it of every instruction.
+func (c *CFG) PlacedAt(inst ir.Inst, b ir.Block, idx int) bool {
 	return int(inst) < len(c.places) && c.places[inst] == instPlace{b + 1, int32(idx) + 1}
 }
 

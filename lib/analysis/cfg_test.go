@@ -219,6 +219,21 @@ func TestCFGInstPositions(t *testing.T) {
 			t.Errorf("%v at %v:%d, want %v:%d", tc.inst, c.InstBlock(tc.inst), c.InstIndex(tc.inst), tc.block, tc.index)
 		}
 	}
+	// PlacedAt is InstBlock and InstIndex in one: true at the first
+	// listing of each instruction, false at the second and out of range.
+	for _, blk := range []ir.Block{0, 1, 2} {
+		for idx := range 4 {
+			for inst := range ir.Inst(len(b.f.Insts) + 1) {
+				want := c.InstBlock(inst) == blk && c.InstIndex(inst) == idx
+				if got := c.PlacedAt(inst, blk, idx); got != want {
+					t.Errorf("PlacedAt(%v, %v, %d) = %v, want %v", inst, blk, idx, got, want)
+				}
+			}
+		}
+	}
+	if !c.PlacedAt(j, 0, 1) || c.PlacedAt(j, 1, 2) {
+		t.Errorf("PlacedAt of the jump listed twice: %v at its first listing, %v at its second", c.PlacedAt(j, 0, 1), c.PlacedAt(j, 1, 2))
+	}
 }
 
 // TestCFGRandom checks successors, predecessors, reachability and RPO

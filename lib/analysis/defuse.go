@@ -82,7 +82,7 @@ func newDefUse(f *ir.Function, c *CFG) *DefUse {
 func ForEachUse(f *ir.Function, c *CFG, fn func(ir.Value, Use)) {
 	for _, b := range c.layout {
 		for idx, inst := range f.Blocks[b].Insts {
-			if !c.placedAt(inst, b, idx) {
+			if !c.PlacedAt(inst, b, idx) {
 				continue
 			}
 			instUses(f, inst, func(v ir.Value, u Use) {
@@ -174,7 +174,7 @@ func (s *depthScratch) chainDepth(f *ir.Function, c *CFG) int {
 		paramOrder[b] = n
 		n++
 		for idx, inst := range f.Blocks[b].Insts {
-			if c.placedAt(inst, b, idx) {
+			if c.PlacedAt(inst, b, idx) {
 				order[inst] = n
 				n++
 			}
@@ -207,7 +207,7 @@ func (s *depthScratch) chainDepth(f *ir.Function, c *CFG) int {
 	best := 0
 	for _, b := range c.rpo {
 		for idx, inst := range f.Blocks[b].Insts {
-			if !c.placedAt(inst, b, idx) {
+			if !c.PlacedAt(inst, b, idx) {
 				continue
 			}
 			at := order[inst]

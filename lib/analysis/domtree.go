@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"cliff/lib/internal/reuse"
 	"cliff/lib/ir"
 )
@@ -36,6 +38,11 @@ type DomTree struct {
 
 	// Working memory, kept for Recompute.
 	size, next []int32
+
+	// computed and splits are the CFG's when d was last brought up to
+	// date with it (Update).
+	computed uint64
+	splits   int
 }
 
 // interval is a block's pre-order number in a walk of the dominator tree
@@ -56,24 +63,35 @@ func NewDomTree(c *CFG) *DomTree {
 // memory d already has. Slices d returned before are stale afterwards.
 func (d *DomTree) Recompute(c *CFG) {
 	d.cfg = c
+	d.computed, d.splits = c.computed, len(c.splits)
+	d.idom = resized(d.idom, len(c.rpo))
+	if len(c.rpo) > 0 {
+		d.computeIdoms(c)
+	}
+	d.derive()
+}
+
+// derive computes the tables of the tree from d.idom, which holds the
+// immediate dominators of d.cfg's blocks by RPO number.
+func (d *DomTree) derive() {
+	c := d.cfg
 	d.maxDepth = 0
 	rpo := c.rpo
 	n := len(rpo)
 	// The loops work on local copies of the slices: the compiler keeps
 	// those in registers, fields it reloads after every store.
-	idom := resized(d.idom, n)
+	idom := d.idom
 	depth := resized(d.depth, n)
 	start := reuse.Zeroed(d.childStart, n+1)
 	children := resized(d.childAll, max(n-1, 0))
 	size := reuse.Zeroed(d.size, n)
 	next := resized(d.next, n)
 	iv := reuse.Zeroed(d.interval, len(c.nodes))
-	d.idom, d.depth, d.childStart, d.childAll = idom, depth, start, children
+	d.depth, d.childStart, d.childAll = depth, start, children
 	d.size, d.next, d.interval = size, next, iv
 	if n == 0 {
 		return
 	}
-	d.computeIdoms(c)
 
 	// Depths, as a parent comes before its children in RPO, and the
 	// number of children of each block.
@@ -113,6 +131,44 @@ func (d *DomTree) Recompute(c *CFG) {
 		next[p] = pre + size[k]
 		next[k] = pre + 1
 	}
+}
+
+// Update brings d up to date with its CFG, as Recompute would: after the
+// blocks the CFG split since d was computed (CFG.SplitBlock), by following
+// the splits, and after a Recompute of the CFG by recomputing. A split
+// block keeps its immediate dominator, and immediately dominates side and
+// tail: every path from the entry to them passes through it, and none to
+// side through tail or back. tail takes the split block's place as the
+// immediate dominator of its children, as every path to them leaves it
+// through tail now. Only the RPO numbers of the other blocks change: side
+// and tail come right after the split block. The tables derived from the
+// immediate dominators are derived once, for all the splits.
+func (d *DomTree) Update() {
+	c := d.cfg
+	if c.computed != d.computed {
+		d.Recompute(c)
+		return
+	}
+	if d.splits == len(c.splits) {
+		return
+	}
+	idom := d.idom
+	for _, k := range c.splits[d.splits:] {
+		n := int32(len(idom)) + 2
+		idom = slices.Grow(idom, 2)[:n] // keeping the old entries
+		copy(idom[k+3:], idom[k+1:n-2])
+		for j := k + 3; j < n; j++ {
+			switch i := idom[j]; {
+			case i == k:
+				idom[j] = k + 2 // tail
+			case i > k:
+				idom[j] = i + 2
+			}
+		}
+		idom[k+1], idom[k+2] = k, k
+	}
+	d.idom, d.splits = idom, len(c.splits)
+	d.derive()
 }
 
 // computeIdoms fills d.idom by RPO number, as the Cooper-Harvey-Kennedy

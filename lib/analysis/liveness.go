@@ -27,13 +27,20 @@ import (
 // are indexed by a dense numbering of those values only.
 type Liveness struct {
 	f      *ir.Function
+	cfg    *CFG
 	global []int32    // by value ID: dense index, -1 for block-local values
 	values []ir.Value // by dense index
 	words  int        // uint64 words per set
 	in     []uint64   // by block ID: words each, empty outside the layout
 	out    []uint64
 
+	// defs holds the values each block of the layout defines (Defined),
+	// one block after the other, from defStart[k] for layout index k.
+	defs     []ir.Value
+	defStart []int32
+
 	// Working memory, kept for Recompute.
+	counts      []int32 // Recompute's use counts, which nobody asked for
 	scan        []valueScan
 	ue, ueStart []int32
 	gen, kill   []uint64
@@ -61,11 +68,29 @@ func NewLiveness(f *ir.Function, c *CFG) *Liveness {
 // does, in the memory l already has. Slices l returned before are stale
 // afterwards.
 func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
+	l.counts, _ = l.RecomputeCounting(f, c, l.counts)
+}
+
+// RecomputeCounting is Recompute, and counts the uses of each value on the
+// way: the scan for upward-exposed uses reads every use, and a caller that
+// wants both (lib/refine's merge) saves a second reading of every
+// instruction. The counts go in counts' memory, by value ID: the operands,
+// block-call args and exception-handler contexts of the instructions the
+// CFG places (InstData.ForEachUse's uses), aliases resolved.
+//
+// whole reports whether those were the uses of every listing of every
+// instruction of every block of f.Layout: f.Layout names no block twice or
+// out of range, no block lists an instruction the CFG places elsewhere (or
+// out of range), and no value ID is an alias or unused. Only then are the
+// counts what a count over f.Layout's instruction lists would give.
+func (l *Liveness) RecomputeCounting(f *ir.Function, c *CFG, counts []int32) (_ []int32, whole bool) {
 	// The loops work on local copies of the slices: the compiler keeps
 	// those in registers, fields it reloads after every store.
-	l.f = f
+	l.f, l.cfg = f, c
 	nb := len(c.nodes)
-	redefined := l.scanBlocks(f, c)
+	counts = reuse.Zeroed(counts, len(f.Values))
+	redefined, whole := l.scanBlocks(f, c, counts)
+	whole = whole && len(c.layout) == len(f.Layout)
 
 	// Dense numbering of the values exposed somewhere, in value order so
 	// that walking a bitset yields sorted values.
@@ -112,6 +137,7 @@ func (l *Liveness) Recompute(f *ir.Function, c *CFG) {
 	case w > 1:
 		l.solveWords(c)
 	}
+	return counts, whole
 }
 
 // The solvers run a worklist of blocks (a blockQueue); a block whose
@@ -230,16 +256,18 @@ func (l *Liveness) startQueue(c *CFG) blockQueue {
 }
 
 // scanBlocks lists the upward-exposed uses of each block (in ue, CSR by
-// layout position, value IDs resolved and deduplicated) and marks where
-// each value is defined. It reports whether a value was defined in two
-// blocks (only in a malformed function), when defined does not say all
-// the blocks that define it.
+// layout position, value IDs resolved and deduplicated), counts every use
+// in counts (len(f.Values)) and marks where each value is defined. It
+// reports whether a value was defined in two blocks (only in a malformed
+// function), when defined does not say all the blocks that define it; and
+// whether it read every instruction of the blocks' lists, with no alias or
+// unused value ID (RecomputeCounting's whole, but for the layout).
 //
 // The loops over instructions and their uses (scanInsts) make no calls,
 // not even to grow ue: Go's calling convention saves no registers, so a
 // call in a loop, however rare, makes the compiler keep the loop's
 // variables in memory.
-func (l *Liveness) scanBlocks(f *ir.Function, c *CFG) (redefined bool) {
+func (l *Liveness) scanBlocks(f *ir.Function, c *CFG, counts []int32) (redefined, whole bool) {
 	// Resolving every value once costs less than resolving every use.
 	// Aliases and unused IDs are rare: they are resolved in a second loop,
 	// so that the first makes no call.
@@ -260,9 +288,14 @@ func (l *Liveness) scanBlocks(f *ir.Function, c *CFG) (redefined bool) {
 		}
 	}
 	l.scan = scan
+	whole = !others
 	layout := c.layout
 	ueStart := resized(l.ueStart, len(layout)+1)
 	ue := l.ue[:0]
+	// Each value is defined once, but in a malformed function: room for
+	// all, and a second look at a block that defines more.
+	defStart := resized(l.defStart, len(layout)+1)
+	defs := slices.Grow(l.defs[:0], len(values))
 	for k, b := range layout {
 		n := len(ue)
 		ueStart[k] = int32(n)
@@ -274,63 +307,95 @@ func (l *Liveness) scanBlocks(f *ir.Function, c *CFG) (redefined bool) {
 		for _, p := range f.Blocks[b].Params {
 			redefined = define(scan, p, mark) || redefined
 		}
-		var r bool
-		n, r = scanInsts(scan, c.places, f.Insts, f.Blocks[b].Insts, mark, ue, n)
+		defStart[k] = int32(len(defs))
+		defs = append(defs, f.Blocks[b].Params...)
+		m := len(defs)
+		var r, skipped bool
+		n, m, r, skipped = scanInsts(scan, c.places, f.Insts, f.Blocks[b].Insts, mark, ue, n, counts, defs[:cap(defs)], m)
 		redefined = redefined || r
+		whole = whole && !skipped
 		ue = ue[:n]
+		if m <= cap(defs) {
+			defs = defs[:m]
+		} else {
+			defs = appendResults(defs, f, c, b)
+		}
 	}
 	ueStart[len(layout)] = int32(len(ue))
+	defStart[len(layout)] = int32(len(defs))
 	l.ue, l.ueStart = ue, ueStart
-	return redefined
+	l.defs, l.defStart = defs, defStart
+	return redefined, whole
+}
+
+// appendResults appends to defs the results of the instructions c places
+// in b, in order: for a block that defines more values than scanInsts had
+// room for.
+func appendResults(defs []ir.Value, f *ir.Function, c *CFG, b ir.Block) []ir.Value {
+	for idx, inst := range f.Blocks[b].Insts {
+		if c.PlacedAt(inst, b, idx) {
+			defs = append(defs, f.Insts[inst].Results...)
+		}
+	}
+	return defs
 }
 
 // scanInsts records the uses and definitions of the instructions the
 // layout places in the block marked mark, whose instructions are insts:
-// the uses InstData.ForEachUse lists. The exposed uses go into ue from
-// index n on; it returns the new end, and whether a value was defined in
-// another block before.
-func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, insts []ir.Inst, mark ir.Block, ue []int32, n int) (int, bool) {
-	redefined := false
+// the uses InstData.ForEachUse lists, each counted in counts. The exposed
+// uses go into ue from index n on, the results into defs from index m on
+// as far as there is room; it returns the new ends (m past len(defs) when
+// there was not), whether a value was defined in another block before, and
+// whether it skipped an instruction placed elsewhere.
+func scanInsts(scan []valueScan, places []instPlace, instData []ir.InstData, insts []ir.Inst, mark ir.Block, ue []int32, n int, counts []int32,
+	defs []ir.Value, m int) (_, _ int, redefined, skipped bool) {
 	for idx, inst := range insts {
 		if int(inst) >= len(places) || places[inst] != (instPlace{mark, int32(idx) + 1}) {
-			continue // placed elsewhere (CFG.placedAt)
+			skipped = true
+			continue // placed elsewhere (CFG.PlacedAt)
 		}
 		d := &instData[inst]
 		for _, v := range d.Args {
-			n = expose(scan, v, mark, ue, n)
+			n = expose(scan, v, mark, ue, n, counts)
 		}
 		for i := range d.Dests {
 			for _, a := range d.Dests[i].Args {
 				if a.Kind == ir.ArgValue {
-					n = expose(scan, a.Value, mark, ue, n)
+					n = expose(scan, a.Value, mark, ue, n, counts)
 				}
 			}
 		}
 		for i := range d.Handlers {
 			h := &d.Handlers[i]
 			if h.Kind == ir.HandlerContext {
-				n = expose(scan, h.Context, mark, ue, n)
+				n = expose(scan, h.Context, mark, ue, n, counts)
 				continue
 			}
 			for _, a := range h.Dest.Args {
 				if a.Kind == ir.ArgValue {
-					n = expose(scan, a.Value, mark, ue, n)
+					n = expose(scan, a.Value, mark, ue, n, counts)
 				}
 			}
 		}
 		for _, r := range d.Results {
 			redefined = define(scan, r, mark) || redefined
+			if m < len(defs) {
+				defs[m] = r
+			}
+			m++
 		}
 	}
-	return n, redefined
+	return n, m, redefined, skipped
 }
 
-// expose records a use of v in the block marked mark, at ue[n] when it is
-// upward-exposed: when the block neither defined v before nor recorded it
-// already. It returns the new end of ue.
-func expose(scan []valueScan, v ir.Value, mark ir.Block, ue []int32, n int) int {
+// expose records a use of v in the block marked mark: it counts it in
+// counts (as long as scan), and puts it at ue[n] when it is upward-exposed:
+// when the block neither defined v before nor recorded it already. It
+// returns the new end of ue.
+func expose(scan []valueScan, v ir.Value, mark ir.Block, ue []int32, n int, counts []int32) int {
 	if int(v) < len(scan) {
 		if to := scan[v].to; to != ir.NoValue {
+			counts[to]++
 			if s := &scan[to]; s.defined != mark && s.exposed != mark {
 				s.exposed = mark
 				ue[n] = int32(to)
@@ -369,13 +434,26 @@ func (l *Liveness) killAll(f *ir.Function, c *CFG) {
 			kill1(p, b)
 		}
 		for idx, inst := range f.Blocks[b].Insts {
-			if c.placedAt(inst, b, idx) {
+			if c.PlacedAt(inst, b, idx) {
 				for _, r := range f.Insts[inst].Results {
 					kill1(r, b)
 				}
 			}
 		}
 	}
+}
+
+// Defined returns the values b defines, as the scan for uses met them:
+// its params, then the results of the instructions the CFG places in b, in
+// order (IDs out of range too); nil outside the layout. A walk that wants
+// them reads a list rather than every instruction again. The slice belongs
+// to l.
+func (l *Liveness) Defined(b ir.Block) []ir.Value {
+	if l.cfg == nil || !l.cfg.InLayout(b) {
+		return nil
+	}
+	k := l.cfg.nodes[b].pos
+	return l.defs[l.defStart[k]:l.defStart[k+1]:l.defStart[k+1]]
 }
 
 // LiveIn returns the values live on entry to b, sorted; nil outside the

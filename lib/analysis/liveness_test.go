@@ -212,3 +212,166 @@ func sortedKeys(m map[ir.Value]bool) []ir.Value {
 	slices.Sort(out)
 	return out
 }
+
+// naiveUseCounts counts the uses InstData.ForEachUse lists, aliases
+// resolved, over every listing of every instruction of f.Layout.
+func naiveUseCounts(f *ir.Function) []int32 {
+	counts := make([]int32, len(f.Values))
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			f.Insts[inst].ForEachUse(func(v ir.Value) {
+				if v = f.Resolve(v); int(v) < len(counts) {
+					counts[v]++
+				}
+			})
+		}
+	}
+	return counts
+}
+
+// TestRecomputeCounting: the counts RecomputeCounting takes from its scan
+// are a plain count over the layout exactly when it says they are whole,
+// which it says of tidy functions only; and the liveness is Recompute's.
+func TestRecomputeCounting(t *testing.T) {
+	// block0(v0): v1 = iadd v0, v0; brif v1, block1(v1), block2
+	// block1(v2): return v2, v0
+	// block2:     return v0
+	tidy := func() *fb {
+		b := newFB(3)
+		v0 := b.param(0)
+		v1 := b.iadd(0, v0, v0)
+		b.brif(0, v1, to(1, v1), to(2))
+		v2 := b.param(1)
+		b.ret(1, v2, v0)
+		b.ret(2, v0)
+		return b
+	}
+	for _, tc := range []struct {
+		name  string
+		build func() *ir.Function
+		whole bool
+	}{
+		{"tidy", func() *ir.Function { return tidy().f }, true},
+		{"alias", func() *ir.Function {
+			b := tidy()
+			b.ret(2, b.alias(0))
+			return b.f
+		}, false},
+		{"unused value ID", func() *ir.Function {
+			b := tidy()
+			b.f.Values = append(b.f.Values, ir.ValueData{})
+			return b.f
+		}, false},
+		{"block listed twice", func() *ir.Function {
+			b := tidy()
+			b.f.Layout = append(b.f.Layout, 1)
+			return b.f
+		}, false},
+		{"block out of range", func() *ir.Function {
+			b := tidy()
+			b.f.Layout = append(b.f.Layout, 7)
+			return b.f
+		}, false},
+		{"instruction listed twice", func() *ir.Function {
+			b := tidy()
+			b.f.Blocks[2].Insts = append([]ir.Inst{0}, b.f.Blocks[2].Insts...)
+			return b.f
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.build()
+			c := NewCFG(f)
+			l := new(Liveness)
+			counts, whole := l.RecomputeCounting(f, c, []int32{9, 9})
+			if whole != tc.whole {
+				t.Fatalf("whole = %v, want %v", whole, tc.whole)
+			}
+			if whole {
+				if want := naiveUseCounts(f); !slices.Equal(counts, want) {
+					t.Errorf("counts %v, want %v", counts, want)
+				}
+			}
+			if got, want := describe(f, c, NewDomTree(c), l), describe(f, c, NewDomTree(c), NewLiveness(f, c)); got != want {
+				t.Errorf("liveness\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+
+	r := rand.New(rand.NewPCG(13, 14))
+	l, wholes := new(Liveness), 0
+	var counts []int32
+	for iter := range 500 {
+		n := 1 + r.IntN(14)
+		succs := randomCFG(r, n)
+		c := NewCFG(graph(succs))
+		idom, rpo := domInfo(NewDomTree(c))
+		f := randomSSA(r, succs, idom, rpo)
+		c.Recompute(f)
+		var whole bool
+		counts, whole = l.RecomputeCounting(f, c, counts)
+		if whole {
+			wholes++
+			if want := naiveUseCounts(f); !slices.Equal(counts, want) {
+				t.Fatalf("function %d over %v: counts %v, want %v", iter, succs, counts, want)
+			}
+		}
+		if got, want := describe(f, c, NewDomTree(c), l), describe(f, c, NewDomTree(c), NewLiveness(f, c)); got != want {
+			t.Fatalf("function %d over %v: liveness\n%s\nwant\n%s", iter, succs, got, want)
+		}
+	}
+	if wholes < 25 { // randomSSA makes aliases: 48 of them are whole
+		t.Errorf("only %d of 500 random functions whole", wholes)
+	}
+}
+
+// TestLivenessDefined holds Defined to a plain listing of each block's
+// params and placed instructions' results, on random functions tidy and
+// broken (metrics_walk_test's mutations), and on one whose instructions
+// list more results than the function has values, past the room the scan
+// makes for them.
+func TestLivenessDefined(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	muts := append(slices.Clone(mutations), mutation{"more results than values", false, func(r *rand.Rand, f *ir.Function) {
+		d := randomInst(r, f)
+		for range 2*len(f.Values) + 1 {
+			d.Results = append(d.Results, randomValue(r, f))
+		}
+	}})
+	l := new(Liveness)
+	for iter := range 200 {
+		succs := randomSuccs(r, 1+r.IntN(12))
+		dom, _ := naiveDom(succs)
+		rpo, _ := naiveRPO(succs)
+		base := randomSSA(r, succs, naiveIdom(dom), rpo)
+		if len(base.Insts) == 0 || len(base.Values) == 0 {
+			continue
+		}
+		for _, mu := range muts {
+			f := cloneFunc(base)
+			mu.do(r, f)
+			c := NewCFG(f)
+			l.Recompute(f, c)
+			fresh := NewLiveness(f, c) // room for len(f.Values) values only
+			for b := range ir.Block(len(f.Blocks) + 1) {
+				var want []ir.Value
+				if c.InLayout(b) {
+					want = append(want, f.Blocks[b].Params...)
+					for idx, inst := range f.Blocks[b].Insts {
+						if c.PlacedAt(inst, b, idx) {
+							want = append(want, f.Insts[inst].Results...)
+						}
+					}
+				}
+				if got := l.Defined(b); !slices.Equal(got, want) {
+					t.Fatalf("function %d, mutation %q: Defined(%v) = %v, want %v", iter, mu.name, b, got, want)
+				}
+				if got := fresh.Defined(b); !slices.Equal(got, want) {
+					t.Fatalf("function %d, mutation %q: fresh Defined(%v) = %v, want %v", iter, mu.name, b, got, want)
+				}
+			}
+		}
+	}
+	if got := new(Liveness).Defined(0); got != nil {
+		t.Errorf("Defined before any Recompute = %v", got)
+	}
+}

@@ -81,7 +81,7 @@ func AddOpcodes(seen map[ir.Opcode]bool, f *ir.Function) {
 	c := NewCFG(f)
 	for _, b := range c.rpo {
 		for idx, inst := range f.Blocks[b].Insts {
-			if c.placedAt(inst, b, idx) {
+			if c.PlacedAt(inst, b, idx) {
 				seen[f.Insts[inst].Op] = true
 			}
 		}
@@ -158,14 +158,36 @@ func (s *metricsScratch) compute(f *ir.Function) Metrics {
 	if m.Blocks > 0 {
 		m.Cyclomatic = m.Edges - m.Blocks + 1
 	}
-	s.dom.Recompute(c)
-	m.DomDepth = s.dom.MaxDepth()
+	m.DomDepth = s.domDepth(c)
 	insts, depth, tidy := s.walk(f)
 	m.Insts, m.DefUseDepth = insts, depth
 	if !tidy {
 		m.DefUseDepth = s.depth.chainDepth(f, c)
 	}
 	return m
+}
+
+// domDepth returns the depth of c's dominator tree (DomTree.MaxDepth),
+// computing in s.dom only the immediate dominators and the depths: the
+// metrics ask nothing else, and Recompute derives the children and the
+// pre-order intervals too. s.dom is left half done, for the next function.
+func (s *metricsScratch) domDepth(c *CFG) int {
+	d := &s.dom
+	n := len(c.rpo)
+	d.cfg, d.idom = c, resized(d.idom, n)
+	if n == 0 {
+		return 0
+	}
+	d.computeIdoms(c)
+	idom, depth := d.idom, resized(d.depth, n)
+	d.depth = depth
+	depth[0] = 0
+	best := int32(0)
+	for k := 1; k < n; k++ {
+		depth[k] = depth[idom[k]] + 1
+		best = max(best, depth[k])
+	}
+	return int(best)
 }
 
 // walk visits the instructions the metrics count, those of reachable
@@ -223,7 +245,7 @@ func (s *metricsScratch) walk(f *ir.Function) (insts, depth int, tidy bool) {
 			}
 		}
 		for idx, inst := range f.Blocks[b].Insts {
-			// c.placedAt(inst, b, idx)
+			// c.PlacedAt(inst, b, idx)
 			if int(inst) >= len(places) || places[inst] != (instPlace{b + 1, int32(idx) + 1}) {
 				continue
 			}

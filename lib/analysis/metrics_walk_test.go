@@ -172,7 +172,7 @@ func TestWalkMatchesChainDepth(t *testing.T) {
 			insts := 0
 			for _, b := range c.RPO() {
 				for idx, inst := range f.Blocks[b].Insts {
-					if c.placedAt(inst, b, idx) {
+					if c.PlacedAt(inst, b, idx) {
 						insts++
 					}
 				}

@@ -13,12 +13,14 @@ import (
 // run. Recomputing reuses the memory of what went stale.
 //
 // The CFG and dominator tree stay valid when a pass changes no branch
-// target and moves no instruction (Pass.keepsCFG). Merge and operands only
-// add params and args and rebind operands, so operands and sink reuse
-// merge's; decoy adds blocks, sink inserts instructions, and after them
-// the next user computes afresh. The use counts stay valid when the pass
-// counts the uses it adds and removes (Pass.keepsUses): merge and
-// operands do, so they are counted once after decoy.
+// target and moves no instruction, or updates them as it goes
+// (Pass.keepsCFG). Decoy splits blocks, which CFG.SplitBlock and
+// DomTree.Update follow; merge and operands only add params and args and
+// rebind operands: so the CFG and tree decoy computes serve every pass up
+// to sink, which inserts instructions. The use counts stay valid when the
+// pass counts the uses it adds and removes (Pass.keepsUses): merge and
+// operands do, so they are counted once after decoy, by merge's liveness
+// scan (liveness).
 type analyses struct {
 	f               *ir.Function
 	cfg             *analysis.CFG
@@ -90,6 +92,19 @@ func (a *analyses) Uses() []int32 {
 	return a.uses
 }
 
+// liveness recomputes live as the liveness of the function over its CFG
+// and, when the use counts are not known, takes them from the same scan of
+// the instructions (Liveness.RecomputeCounting). Its counts are useCounts'
+// when the scan saw every listing of every instruction (whole); otherwise
+// Uses counts afresh.
+func (a *analyses) liveness(live *analysis.Liveness) {
+	if a.haveUses {
+		live.Recompute(a.f, a.CFG())
+		return
+	}
+	a.uses, a.haveUses = live.RecomputeCounting(a.f, a.CFG(), a.uses)
+}
+
 // newValues extends the use counts to the values added since they were
 // computed, which have no uses yet.
 func (a *analyses) newValues() {
@@ -98,12 +113,20 @@ func (a *analyses) newValues() {
 	}
 }
 
-// candidate reports whether v is a candidate (candidate(f, v)).
+// candidate reports whether v is a candidate (candidate(f, v)). It is
+// small enough to inline: the passes ask it of nearly every value.
 func (a *analyses) candidate(v ir.Value) bool {
-	if int(v) >= len(a.candidates) {
-		for w := len(a.candidates); w < len(a.f.Values); w++ {
-			a.candidates = append(a.candidates, candidate(a.f, ir.Value(w)))
-		}
+	if int(v) < len(a.candidates) {
+		return a.candidates[v]
+	}
+	return a.extendCandidates(v)
+}
+
+// extendCandidates extends the table of candidates to every value and
+// returns whether v is one.
+func (a *analyses) extendCandidates(v ir.Value) bool {
+	for w := len(a.candidates); w < len(a.f.Values); w++ {
+		a.candidates = append(a.candidates, candidate(a.f, ir.Value(w)))
 	}
 	return a.candidates[v]
 }

@@ -76,7 +76,15 @@ func decoy(f *ir.Function, r *rng, a *analyses) {
 	dc.copyOf = reuse.Zeroed(dc.copyOf, len(f.Values))
 	b := a.scratch.builderFor(f)
 	for _, s := range sites {
-		dc.apply(b, s)
+		rest, dec := dc.apply(b, s)
+		// The split changes a few blocks: the CFG and dominator tree
+		// follow it rather than being computed afresh for merge.
+		if !a.haveDT || !a.cfg.SplitBlock(f, s.block, rest, dec, s.at) {
+			a.haveCFG, a.haveDT = false, false
+		}
+	}
+	if a.haveDT {
+		a.dt.Update()
 	}
 }
 
@@ -332,10 +340,11 @@ func usedAlready(args []copiedArg, v ir.Value) bool {
 const opaqueBranchInsts = 7
 
 // apply splits the site's block, adds the opaque branch and builds the
-// decoy block.
-func (dc *decoyer) apply(b *ir.Builder, s *decoySite) {
+// decoy block. It returns the block holding the split block's tail and
+// the decoy block.
+func (dc *decoyer) apply(b *ir.Builder, s *decoySite) (rest, dec ir.Block) {
 	f := dc.f
-	rest, dec := b.CreateBlock(), b.CreateBlock()
+	rest, dec = b.CreateBlock(), b.CreateBlock()
 	b.SwitchToBlock(rest)
 	b.SwitchToBlock(dec)
 	// rest goes right after the split block, dec stays at the end (where
@@ -382,4 +391,5 @@ func (dc *decoyer) apply(b *ir.Builder, s *decoySite) {
 		}
 	}
 	b.Jump(rest)
+	return rest, dec
 }

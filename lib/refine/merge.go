@@ -49,7 +49,7 @@ func merge(f *ir.Function, r *rng, a *analyses) {
 		return
 	}
 	m.live = &a.scratch.live
-	m.live.Recompute(f, cfg)
+	a.liveness(m.live)
 	m.uses = a.Uses()
 	m.walk(cfg.Entry(), 0)
 	b := a.scratch.builderFor(f)
@@ -130,16 +130,10 @@ func (m *merger) joinable(b ir.Block) bool {
 func (m *merger) walk(b ir.Block, depth int) {
 	mark := m.scope.mark()
 	m.path = append(m.path[:depth], mark)
-	f := m.f
-	for _, p := range f.Blocks[b].Params {
-		m.define(p)
-	}
-	for idx, inst := range f.Blocks[b].Insts {
-		if m.cfg.InstBlock(inst) == b && m.cfg.InstIndex(inst) == idx {
-			for _, v := range f.Insts[inst].Results {
-				m.define(v)
-			}
-		}
+	// The block's params and the results of its instructions, as the
+	// liveness scan listed them.
+	for _, v := range m.live.Defined(b) {
+		m.define(v)
 	}
 	m.recordArms(b, depth)
 	for _, c := range m.dt.Children(b) {

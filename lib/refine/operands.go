@@ -46,6 +46,7 @@ func operands(f *ir.Function, r *rng, a *analyses) {
 	s := &a.scratch.selector
 	s.f, s.a, s.cfg, s.dt, s.r = f, a, cfg, a.DomTree(), r
 	s.uses = a.Uses()
+	s.aliases = hasAliases(f)
 	s.level = reuse.Filled(s.level, len(f.Values), -1)
 	for i := range s.pools {
 		s.pools[i].reset()
@@ -71,6 +72,8 @@ type operandSelector struct {
 	// value, as analysis.DefUse.ChainDepth computes it: -1 when no
 	// instruction stands behind the value (function params).
 	level []int32
+	// aliases says whether the function has aliases to resolve (resolve).
+	aliases bool
 	// taken holds the values (aliases resolved) of the operands of the
 	// instruction, or the args of the block call, being rebound; NoValue
 	// for a block-call arg that is no value.
@@ -90,7 +93,7 @@ func (s *operandSelector) walk(b ir.Block) {
 		s.define(p, poolParams)
 	}
 	for idx, inst := range f.Blocks[b].Insts {
-		if s.cfg.InstBlock(inst) != b || s.cfg.InstIndex(inst) != idx {
+		if !s.cfg.PlacedAt(inst, b, idx) {
 			continue // listed twice: not where the CFG places it
 		}
 		d := &f.Insts[inst]
@@ -142,7 +145,7 @@ func (s *operandSelector) depth(d *ir.InstData) int32 {
 // levelAfter is the level of a use of v: one more than v's; 0 when v has
 // none.
 func (s *operandSelector) levelAfter(v ir.Value) int32 {
-	if v = s.f.Resolve(v); int(v) < len(s.level) {
+	if v = s.resolve(v); int(v) < len(s.level) {
 		return s.level[v] + 1
 	}
 	return 0
@@ -161,7 +164,7 @@ func (s *operandSelector) flow(b ir.Block, d *ir.InstData) {
 			if i >= len(params) || a.Kind != ir.ArgValue {
 				continue
 			}
-			if v := s.f.Resolve(a.Value); int(v) < len(s.level) {
+			if v := s.resolve(a.Value); int(v) < len(s.level) {
 				s.level[params[i]] = max(s.level[params[i]], s.level[v])
 			}
 		}
@@ -174,7 +177,7 @@ func (s *operandSelector) rebindInst(inst ir.Inst) {
 	d := &f.Insts[inst]
 	s.taken = s.taken[:0]
 	for _, v := range d.Args {
-		s.taken = append(s.taken, f.Resolve(v))
+		s.taken = append(s.taken, s.resolve(v))
 	}
 	// A mask pattern that looks into the operands of d's opcode (the
 	// uextend of `c=uextend.i128(icmp)`) would have to ask d's users
@@ -192,7 +195,7 @@ func (s *operandSelector) rebindInst(inst ir.Inst) {
 						continue
 					}
 				}
-				s.taken[k] = f.Resolve(d.Args[k])
+				s.taken[k] = s.resolve(d.Args[k])
 			}
 		}
 	}
@@ -205,17 +208,27 @@ func (s *operandSelector) rebindInst(inst ir.Inst) {
 		for _, a := range args {
 			v := ir.NoValue // no value is ever chosen
 			if a.Kind == ir.ArgValue {
-				v = f.Resolve(a.Value)
+				v = s.resolve(a.Value)
 			}
 			s.taken = append(s.taken, v)
 		}
 		for k := range args {
 			if args[k].Kind == ir.ArgValue && s.rebindable(s.taken[k]) {
 				args[k].Value = s.choose(args[k].Value, s.taken[k])
-				s.taken[k] = f.Resolve(args[k].Value)
+				s.taken[k] = s.resolve(args[k].Value)
 			}
 		}
 	}
+}
+
+// resolve is f.Resolve(v), for the operands of every instruction: in a
+// function without aliases, most of them, v itself without a look at the
+// value's definition.
+func (s *operandSelector) resolve(v ir.Value) ir.Value {
+	if s.aliases {
+		return s.f.Resolve(v)
+	}
+	return v
 }
 
 // rebindable reports whether a use of o (an alias resolved) may be
@@ -248,7 +261,7 @@ func (s *operandSelector) choose(old, o ir.Value) ir.Value {
 
 // unchoose undoes choose's use counts for c, chosen in place of o.
 func (s *operandSelector) unchoose(c, o ir.Value) {
-	if c = s.f.Resolve(c); c != o {
+	if c = s.resolve(c); c != o {
 		s.uses[c]--
 		s.uses[o]++
 	}

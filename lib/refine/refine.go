@@ -25,8 +25,9 @@ type Pass struct {
 	KeepsResults bool
 	// keepsCFG says whether the pass leaves the CFG and the dominator tree
 	// it was handed valid: no branch target changed, no instruction moved
-	// or added; keepsUses whether it keeps the use counts it was handed
-	// up to date (see analyses).
+	// or added, or the pass brought them up to date (decoy splits blocks
+	// with CFG.SplitBlock, or marks them stale); keepsUses whether it keeps
+	// the use counts it was handed up to date (see analyses).
 	keepsCFG  bool
 	keepsUses bool
 	run       func(f *ir.Function, r *rng, a *analyses) // nil: a case-level step (prune)
@@ -39,7 +40,7 @@ type Pass struct {
 // it holds only for the code as it finally is. prune is a step of the
 // case, not of a function (its run is nil): Case and Prune run it.
 var table = []Pass{
-	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, run: decoy},
+	{Name: "decoy", Doc: "branch on an opaque always-true condition around copies of existing blocks (never run)", KeepsResults: true, keepsCFG: true, run: decoy},
 	{Name: "merge", Doc: "give join blocks params that carry the values of each incoming arm past the join", KeepsResults: true, keepsCFG: true, keepsUses: true, run: merge},
 	{Name: "operands", Doc: "rebind free operands to the most recent dominating value of their type from a weighted pool", keepsCFG: true, keepsUses: true, run: operands},
 	{Name: "sink", Doc: "fold every dead value into an accumulator threaded to the function's results", run: sink},

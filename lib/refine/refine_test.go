@@ -116,8 +116,10 @@ func TestCaseReportsUnparsableCLIF(t *testing.T) {
 // TestPassesThatKeepAnalysesDo: a pass marked keepsCFG hands the next
 // pass its CFG and dominator tree, one marked keepsUses its use counts;
 // they must be what computing them afresh after the pass gives, or the
-// next pass works on stale facts.
+// next pass works on stale facts. Decoy's splits of generated code are
+// all followed (CFG.SplitBlock), not left to a recomputation.
 func TestPassesThatKeepAnalysesDo(t *testing.T) {
+	split := 0
 	for _, c := range benchCases(t)[:16] {
 		mod := parse(t, c.CLIF)
 		for i, f := range mod.Funcs {
@@ -126,7 +128,14 @@ func TestPassesThatKeepAnalysesDo(t *testing.T) {
 				if p.run == nil {
 					continue // prune: a step of the case
 				}
+				blocks := len(f.Blocks)
 				p.run(f, newRNG(c.Seed, c.Options.Index, p.Name, i), a)
+				if p.Name == "decoy" && len(f.Blocks) > blocks {
+					split++
+					if !a.haveCFG || !a.haveDT {
+						t.Errorf("case %s, %s: decoy left its CFG to be computed afresh", c.ID, f.Name)
+					}
+				}
 				a.forget(&p)
 				if p.keepsCFG {
 					if diff := cfgDiff(a.CFG(), a.DomTree(), f); diff != "" {
@@ -138,6 +147,9 @@ func TestPassesThatKeepAnalysesDo(t *testing.T) {
 				}
 			}
 		}
+	}
+	if split == 0 {
+		t.Error("decoy split no block")
 	}
 }
 

@@ -24,7 +24,10 @@ func (s *scope) reset() {
 
 // push adds v, of type t, as the most recent value.
 func (s *scope) push(t ir.Type, v ir.Value) {
-	i := s.stacks.index(t)
+	i := s.stacks.find(t) // index, with find inlined: push is hot
+	if i < 0 {
+		i = s.stacks.addType(t)
+	}
 	s.stacks.lists[i] = append(s.stacks.lists[i], v)
 	s.log = append(s.log, pushed{int32(i), v})
 }
@@ -66,6 +69,11 @@ func (l *byType) find(t ir.Type) int {
 	if int(t) < typeSlots {
 		return int(l.slot[t]) - 1
 	}
+	return l.search(t)
+}
+
+// search is find for a type past the slots.
+func (l *byType) search(t ir.Type) int {
 	for i, lt := range l.types {
 		if lt == t {
 			return i
@@ -79,6 +87,12 @@ func (l *byType) index(t ir.Type) int {
 	if i := l.find(t); i >= 0 {
 		return i
 	}
+	return l.addType(t)
+}
+
+// addType adds an empty list for t, a type without one, and returns its
+// position.
+func (l *byType) addType(t ir.Type) int {
 	l.types = append(l.types, t)
 	if len(l.lists) < cap(l.lists) {
 		l.lists = l.lists[:len(l.lists)+1] // an emptied list of an earlier type

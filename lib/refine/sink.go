@@ -194,7 +194,7 @@ func (s *sinker) dead(b ir.Block) []ir.Value {
 	}
 	insts := s.f.Blocks[b].Insts
 	for idx, inst := range insts[:max(len(insts)-1, 0)] {
-		if s.cfg.InstBlock(inst) == b && s.cfg.InstIndex(inst) == idx {
+		if s.cfg.PlacedAt(inst, b, idx) {
 			for _, v := range s.f.Insts[inst].Results {
 				s.addIfDead(v)
 			}

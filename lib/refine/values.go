@@ -49,6 +49,18 @@ func countUse(f *ir.Function, uses []int32, v ir.Value) {
 	}
 }
 
+// hasAliases reports whether some value of f is an alias. Passes make
+// none (ir.Builder makes params and results), so a function without stays
+// without; and in it f.Resolve(v) is v.
+func hasAliases(f *ir.Function) bool {
+	for i := range f.Values {
+		if f.Values[i].Kind == ir.DefAlias {
+			return true
+		}
+	}
+	return false
+}
+
 // choosable reports whether v may flow anywhere a pass wants it: any
 // value but an address (its bits differ between runs and targets) and a
 // special-purpose function param (sret, vmctx: addresses too).

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"cliff/lib/analysis"
 	"cliff/lib/ir"
 )
 
@@ -68,5 +69,91 @@ func TestCandidatesTableIsCandidate(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLivenessHandsOnUseCounts: the use counts merge takes from the
+// liveness scan (analyses.liveness) are useCounts', on modules as decoy
+// leaves them for merge and on one with an alias, which the scan does not
+// count as useCounts does (Uses counts afresh then).
+func TestLivenessHandsOnUseCounts(t *testing.T) {
+	var mods []*ir.Module
+	for i, m := range testModules(t, 20) {
+		mod := parse(t, m.clif)
+		for k, f := range mod.Funcs {
+			var a analyses
+			a.reset(f, new(scratch))
+			decoy(f, newRNG(uint64(i), 2, "decoy", k), &a)
+		}
+		mods = append(mods, parse(t, m.clif), mod)
+	}
+	alias := parse(t, aliasCLIF)
+	mods = append(mods, alias)
+	wholes := 0
+	for _, mod := range mods {
+		for _, f := range mod.Funcs {
+			var a analyses
+			a.reset(f, new(scratch))
+			a.liveness(new(analysis.Liveness))
+			if a.haveUses {
+				wholes++
+				if mod == alias {
+					t.Errorf("%s: the liveness scan counted the uses of a function with an alias", f.Name)
+				}
+			}
+			if got, want := a.Uses(), useCounts(f, nil); !slices.Equal(got, want) {
+				t.Errorf("%s: use counts %v after liveness, useCounts %v", f.Name, got, want)
+			}
+		}
+	}
+	if wholes == 0 {
+		t.Error("the liveness scan never counted the uses")
+	}
+}
+
+const aliasCLIF = `function %f(i32) -> i32 {
+block0(v0: i32):
+    v1 = iadd v0, v0
+    v2 -> v1
+    v3 = iadd v2, v2
+    return v3
+}
+`
+
+// TestFunctionsWithoutAliasesResolveToThemselves: operands skips
+// ir.Function.Resolve where hasAliases says there are none, which holds
+// when Resolve is the identity there; and the passes make no alias, so
+// that the answer holds from the input on.
+func TestFunctionsWithoutAliasesResolveToThemselves(t *testing.T) {
+	clifs := []string{aliasCLIF}
+	for _, m := range testModules(t, 20) {
+		clifs = append(clifs, m.clif)
+	}
+	without := 0
+	for _, clif := range clifs {
+		in, out := parse(t, clif), refined(t, clif, Names(Passes())...)
+		for i, f := range in.Funcs {
+			g := out.Funcs[i]
+			if hasAliases(f) != hasAliases(g) {
+				t.Errorf("%s: hasAliases %v before the passes, %v after", f.Name, hasAliases(f), hasAliases(g))
+			}
+			for _, h := range []*ir.Function{f, g} {
+				if hasAliases(h) {
+					continue
+				}
+				without++
+				for v := range ir.Value(len(h.Values) + 2) {
+					if r := h.Resolve(v); r != v {
+						t.Errorf("%s without aliases: Resolve(v%d) = v%d", h.Name, v, r)
+					}
+				}
+			}
+		}
+	}
+	if mod := parse(t, aliasCLIF); !hasAliases(mod.Funcs[0]) {
+		t.Error("hasAliases misses the alias of aliasCLIF")
+	}
+	if without == 0 {
+		t.Error("no function without aliases")
 	}
 }
