@@ -18,6 +18,9 @@ import (
 type funcPrinter struct {
 	f      *ir.Function
 	values []ir.ValueData // f.Values, one load nearer
+	// smallValues is values[:min(len(values), smallValues)]: the values
+	// appendValue spells from the table.
+	smallValues []ir.ValueData
 
 	// constComments says whether to write the `  ; v1 = 42` comments
 	// (the options ask for them); isConst then tells the values they name
@@ -61,6 +64,7 @@ func newFuncPrinter(o Options, f *ir.Function) *funcPrinter {
 // many functions (all of a module, and many modules from the pool).
 func (p *funcPrinter) reset(o Options, f *ir.Function) {
 	p.f, p.values, p.indent = f, f.Values, 4
+	p.smallValues = f.Values[:min(len(f.Values), smallValues)]
 	p.constComments = !o.NoConstComments && !o.Compact
 	p.instAt = resize(p.instAt, len(f.Insts))
 	clear(p.instAt)
@@ -148,7 +152,7 @@ func (p *funcPrinter) resetAliases() {
 func (p *funcPrinter) appendFunction(buf []byte, o Options, f *ir.Function) []byte {
 	p.reset(o, f)
 	buf = p.appendFunc(buf)
-	p.f, p.values = nil, nil // not kept alive by a pooled printer
+	p.f, p.values, p.smallValues = nil, nil, nil // not kept alive by a pooled printer
 	return buf
 }
 
@@ -601,13 +605,25 @@ func (p *funcPrinter) appendStrayAliases(buf []byte) []byte {
 
 // appendValue writes a value reference; undefined values get a marker.
 // Every operand and result goes through it, so the usual case (a defined
-// value numbered below smallNums) comes first and copies the name from a
+// value numbered below smallValues) comes first and copies the name from a
 // table.
 func (p *funcPrinter) appendValue(buf []byte, v ir.Value) []byte {
-	if v < smallNums && int(v) < len(p.values) && p.values[v].Kind != ir.DefNone {
-		return valueNames[v].appendTo(buf)
+	if name := p.tableName(v); name != nil {
+		return name.appendTo(buf)
 	}
 	return p.appendOtherValue(buf, v)
+}
+
+// tableName returns the spelling of v in valueNames when it is what
+// appendValue writes (v is defined and numbered below smallValues), else
+// nil. The loops that write most values (appendValues, appendBlockCall)
+// use it to do appendValue's work without a call, as the compiler will
+// not inline appendValue itself.
+func (p *funcPrinter) tableName(v ir.Value) *valueName {
+	if int(v) < len(p.smallValues) && p.smallValues[v].Kind != ir.DefNone {
+		return &valueNames[v%smallValues]
+	}
+	return nil
 }
 
 // appendOtherValue is appendValue's case for large numbers, the invalid

@@ -12,8 +12,12 @@ import (
 func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
 	switch len(d.Results) {
 	case 0:
-	case 1: // the usual case, without a loop
-		buf = p.appendValue(buf, d.Results[0])
+	case 1: // the usual case, without a loop or a call
+		if name := p.tableName(d.Results[0]); name != nil { // appendValue, inlined
+			buf = name.appendTo(buf)
+		} else {
+			buf = p.appendOtherValue(buf, d.Results[0])
+		}
 		buf = append(buf, " = "...)
 	default:
 		buf = p.appendValues(buf, d.Results)
@@ -121,6 +125,11 @@ func (p *funcPrinter) appendStackMap(buf []byte, entries []ir.StackMapEntry) []b
 // operandPlan). Operands the format lacks room for, or needs but does not
 // find, come out as markers.
 func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstData) []byte {
+	if plan.onlyValues && len(d.Args) == plan.values && len(d.Dests) == 0 && len(d.Handlers) == 0 {
+		// What the items would write, as a plain list (see onlyValues).
+		buf = append(buf, ' ')
+		return p.appendValues(buf, d.Args)
+	}
 	if plan.unknown {
 		return p.appendUnknownOperands(buf, d)
 	}
@@ -136,10 +145,12 @@ func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstDa
 		buf = it.sep.append(buf)
 		switch it.kind {
 		case itemValue:
-			if int(it.value) < len(d.Args) {
-				buf = p.appendValue(buf, d.Args[it.value])
-			} else {
+			if int(it.value) >= len(d.Args) {
 				buf = append(buf, "<missing operand>"...)
+			} else if name := p.tableName(d.Args[it.value]); name != nil { // appendValue, inlined
+				buf = name.appendTo(buf)
+			} else {
+				buf = p.appendOtherValue(buf, d.Args[it.value])
 			}
 		case itemBlockCall:
 			buf = p.takeDest(buf, d, &nd)
@@ -245,7 +256,11 @@ func (p *funcPrinter) appendValues(buf []byte, vs []ir.Value) []byte {
 		if k > 0 {
 			buf = append(buf, ',', ' ')
 		}
-		buf = p.appendValue(buf, v)
+		if name := p.tableName(v); name != nil { // appendValue, inlined
+			buf = name.appendTo(buf)
+		} else {
+			buf = p.appendOtherValue(buf, v)
+		}
 	}
 	return buf
 }
@@ -393,7 +408,11 @@ func (p *funcPrinter) appendBlockCall(buf []byte, c *ir.BlockCall) []byte {
 		}
 		switch a.Kind {
 		case ir.ArgValue:
-			buf = p.appendValue(buf, a.Value)
+			if name := p.tableName(a.Value); name != nil { // appendValue, inlined
+				buf = name.appendTo(buf)
+			} else {
+				buf = p.appendOtherValue(buf, a.Value)
+			}
 		case ir.ArgRet:
 			buf = append(buf, "ret"...)
 			buf = strconv.AppendUint(buf, uint64(a.Index), 10)

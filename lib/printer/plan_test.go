@@ -90,3 +90,28 @@ func everyOpcode() *ir.Function {
 	}
 	return f
 }
+
+// TestOnlyValuesMatchesItems checks appendOperands' shortcut for the
+// formats of value operands only against the items it skips, on every
+// opcode's well-formed, short and overfull instructions (see everyOpcode).
+func TestOnlyValuesMatchesItems(t *testing.T) {
+	f := everyOpcode()
+	p := newFuncPrinter(Options{}, f)
+	shortcuts := 0
+	for i := range f.Insts {
+		d := &f.Insts[i]
+		plan := planOf(d.Op).operands
+		if !plan.onlyValues {
+			continue
+		}
+		shortcuts++
+		general := *plan
+		general.onlyValues = false
+		if got, want := string(p.appendOperands(nil, plan, d)), string(p.appendOperands(nil, &general, d)); got != want {
+			t.Errorf("%s: shortcut wrote %q, the items %q", d.Op, got, want)
+		}
+	}
+	if shortcuts == 0 {
+		t.Error("no instruction takes the shortcut")
+	}
+}

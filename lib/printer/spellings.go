@@ -100,8 +100,8 @@ var smallDigits = func() (t [smallNums][4]byte) {
 	return t
 }()
 
-// valueNames spells the values numbered below smallNums.
-var valueNames = func() (t [smallNums]valueName) {
+// valueNames spells the values numbered below smallValues.
+var valueNames = func() (t [smallValues]valueName) {
 	for n := range t {
 		s := "v" + strconv.Itoa(n)
 		t[n].n = uint8(copy(t[n].b[:], s))
@@ -109,10 +109,14 @@ var valueNames = func() (t [smallNums]valueName) {
 	return t
 }()
 
-// valueName is a shortText of 4 bytes, enough for the value names below
-// smallNums (`v999`): appending one is a single 4-byte copy.
+// smallValues is the number of value names in valueNames: a power of
+// two, so that appendValue indexes it without a bounds check.
+const smallValues = 1024
+
+// valueName is a shortText of 8 bytes, enough for the value names below
+// smallValues (`v1023`): appending one is a single 8-byte copy.
 type valueName struct {
-	b [4]byte
+	b [8]byte
 	n uint8
 }
 

@@ -70,13 +70,27 @@ func TestFixedSizeAppendsAreExact(t *testing.T) {
 		return buf
 	}
 	var p funcPrinter
-	p.reset(Options{}, &ir.Function{Values: make([]ir.ValueData, smallNums+1)})
+	p.reset(Options{}, &ir.Function{Values: make([]ir.ValueData, 2*smallValues)})
 	for k := range p.values {
-		p.values[k].Kind = ir.DefParam
+		if k%7 != 3 { // the others stay undefined
+			p.values[k].Kind = ir.DefParam
+		}
 	}
-	for v := range ir.Value(smallNums + 1) {
-		if got, want := string(p.appendValue(dirty("x "), v)), "x "+v.String(); got != want {
-			t.Errorf("appendValue(%d) = %q, want %q", v, got, want)
+	for v := range ir.Value(2*smallValues + 1) {
+		want := v.String()
+		if int(v) >= len(p.values) || p.values[v].Kind == ir.DefNone {
+			want += "<undefined>"
+		}
+		if got := string(p.appendValue(dirty("x "), v)); got != "x "+want {
+			t.Errorf("appendValue(%d) = %q, want %q", v, got, "x "+want)
+		}
+		// The copies of appendValue inlined in the loops.
+		if got := string(p.appendValues(dirty("x "), []ir.Value{v, v})); got != "x "+want+", "+want {
+			t.Errorf("appendValues(%d, %d) = %q, want %q", v, v, got, "x "+want+", "+want)
+		}
+		bc := ir.NewBlockCall(1, v)
+		if got := string(p.appendBlockCall(dirty("x "), &bc)); got != "x block1("+want+")" {
+			t.Errorf("appendBlockCall(block1(%d)) = %q, want %q", v, got, "x block1("+want+")")
 		}
 	}
 	for t0 := range ir.Type(1 << 9) {
