@@ -166,8 +166,10 @@ func (b *Builder) place() (Inst, *InstData) {
 		panic("ir.Builder: no current block (call SwitchToBlock)")
 	}
 	i := Inst(len(b.f.Insts))
-	b.f.Insts = append(grow(b.f.Insts), InstData{})
-	return i, &b.f.Insts[i]
+	b.f.Insts = grow(b.f.Insts)[:i+1]
+	d := &b.f.Insts[i]
+	*d = InstData{}
+	return i, d
 }
 
 // complete does the rest of Append for instruction i, placed in d by

@@ -232,8 +232,8 @@ func (p *funcPrinter) appendAbiParams(buf []byte, ps []ir.AbiParam) []byte {
 // declared dynamic type (`dt0`) that stands for it, since CLIF has no other
 // spelling for it.
 func (p *funcPrinter) appendType(buf []byte, t ir.Type) []byte {
-	if int(t) < len(staticTypeNames) && staticTypeNames[t].n > 0 {
-		return staticTypeNames[t].appendTo(buf)
+	if name := staticTypeName(t); name != nil {
+		return name.appendTo(buf)
 	}
 	switch {
 	case t == ir.Invalid:
@@ -272,6 +272,16 @@ var staticTypeNames = func() (names [1 << 9]shortText) {
 	}
 	return names
 }()
+
+// staticTypeName returns the spelling of t in staticTypeNames, or nil
+// when t has none there (invalid and dynamic types). appendInst uses it to
+// write the `.type` suffix, which most instructions have, without a call.
+func staticTypeName(t ir.Type) *shortText {
+	if name := &staticTypeNames[t%(1<<9)]; int(t) < len(staticTypeNames) && name.n > 0 {
+		return name
+	}
+	return nil
+}
 
 func (p *funcPrinter) dynTypeName(t ir.Type) (ir.DynamicType, bool) {
 	best, found := ir.NoDynType, false

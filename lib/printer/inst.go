@@ -27,7 +27,9 @@ func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
 	buf = plan.appendName(buf)
 	if plan.suffix == suffixAlways || plan.suffix == suffixUnlessOperand && p.needsSuffix(plan.ctrlOperand, i, d) {
 		buf = append(buf, '.')
-		if d.CtrlType == ir.Invalid {
+		if name := staticTypeName(d.CtrlType); name != nil { // appendType, inlined
+			buf = name.appendTo(buf)
+		} else if d.CtrlType == ir.Invalid {
 			buf = append(buf, "<missing type>"...)
 		} else {
 			buf = p.appendType(buf, d.CtrlType)
