@@ -59,18 +59,30 @@ func (p *funcPrinter) needsSuffix(k int, i ir.Inst, d *ir.InstData) bool {
 	if k >= len(d.Args) {
 		return true
 	}
-	v := p.resolve(d.Args[k])
-	return v == ir.NoValue || p.values[v].Type != d.CtrlType || !p.definedBefore(v, i)
+	// p.resolve, inlined for a value that is no alias (nearly all): the
+	// value is looked up once.
+	v := d.Args[k]
+	if int(v) >= len(p.values) {
+		return true // undefined
+	}
+	vd := &p.values[v]
+	if vd.Kind == ir.DefAlias {
+		if v = p.resolve(v); v == ir.NoValue {
+			return true
+		}
+		vd = &p.values[v]
+	}
+	return vd.Type != d.CtrlType || !p.definedBefore(vd, i)
 }
 
-// definedBefore reports whether v (not an alias) is a param of i's block or
-// the result of an instruction earlier in that block.
-func (p *funcPrinter) definedBefore(v ir.Value, i ir.Inst) bool {
+// definedBefore reports whether the value vd describes (no alias) is a
+// param of i's block or the result of an instruction earlier in that
+// block.
+func (p *funcPrinter) definedBefore(vd *ir.ValueData, i ir.Inst) bool {
 	at := p.instAt[i]
 	if !at.placed {
 		return false
 	}
-	vd := &p.f.Values[v]
 	switch vd.Kind {
 	case ir.DefParam:
 		return vd.Block == at.block
