@@ -618,18 +618,18 @@ func (p *funcPrinter) appendStrayAliases(buf []byte) []byte {
 // value numbered below smallValues) comes first and copies the name from a
 // table.
 func (p *funcPrinter) appendValue(buf []byte, v ir.Value) []byte {
-	if name := p.tableName(v); name != nil {
-		return name.appendTo(buf)
+	if s := p.spellings(v); s != nil {
+		return s.name.appendTo(buf)
 	}
 	return p.appendOtherValue(buf, v)
 }
 
-// tableName returns the spelling of v in valueNames when it is what
+// spellings returns the spellings of v in valueNames when they are what
 // appendValue writes (v is defined and numbered below smallValues), else
 // nil. The loops that write most values (appendValues, appendBlockCall)
 // use it to do appendValue's work without a call, as the compiler will
 // not inline appendValue itself.
-func (p *funcPrinter) tableName(v ir.Value) *valueName {
+func (p *funcPrinter) spellings(v ir.Value) *valueSpellings {
 	if int(v) < len(p.smallValues) && p.smallValues[v].Kind != ir.DefNone {
 		return &valueNames[v%smallValues]
 	}

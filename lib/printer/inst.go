@@ -13,12 +13,12 @@ func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
 	switch len(d.Results) {
 	case 0:
 	case 1: // the usual case, without a loop or a call
-		if name := p.tableName(d.Results[0]); name != nil { // appendValue, inlined
-			buf = name.appendTo(buf)
+		if s := p.spellings(d.Results[0]); s != nil { // appendValue, inlined
+			buf = s.result.appendTo(buf)
 		} else {
 			buf = p.appendOtherValue(buf, d.Results[0])
+			buf = append(buf, " = "...)
 		}
-		buf = append(buf, " = "...)
 	default:
 		buf = p.appendValues(buf, d.Results)
 		buf = append(buf, " = "...)
@@ -161,8 +161,8 @@ func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstDa
 		case itemValue:
 			if int(it.value) >= len(d.Args) {
 				buf = append(buf, "<missing operand>"...)
-			} else if name := p.tableName(d.Args[it.value]); name != nil { // appendValue, inlined
-				buf = name.appendTo(buf)
+			} else if s := p.spellings(d.Args[it.value]); s != nil { // appendValue, inlined
+				buf = s.name.appendTo(buf)
 			} else {
 				buf = p.appendOtherValue(buf, d.Args[it.value])
 			}
@@ -267,12 +267,16 @@ func (p *funcPrinter) appendUnknownOperands(buf []byte, d *ir.InstData) []byte {
 
 func (p *funcPrinter) appendValues(buf []byte, vs []ir.Value) []byte {
 	for k, v := range vs {
-		if k > 0 {
-			buf = append(buf, ',', ' ')
-		}
-		if name := p.tableName(v); name != nil { // appendValue, inlined
-			buf = name.appendTo(buf)
-		} else {
+		// appendValue, inlined, with the separator.
+		switch s := p.spellings(v); {
+		case s != nil && k > 0:
+			buf = s.comma.appendTo(buf)
+		case s != nil:
+			buf = s.name.appendTo(buf)
+		default:
+			if k > 0 {
+				buf = append(buf, ',', ' ')
+			}
 			buf = p.appendOtherValue(buf, v)
 		}
 	}
@@ -417,16 +421,22 @@ func (p *funcPrinter) appendBlockCall(buf []byte, c *ir.BlockCall) []byte {
 	}
 	buf = append(buf, '(')
 	for k, a := range c.Args {
+		if a.Kind == ir.ArgValue {
+			if s := p.spellings(a.Value); s != nil { // appendValue, inlined, with the separator
+				if k > 0 {
+					buf = s.comma.appendTo(buf)
+				} else {
+					buf = s.name.appendTo(buf)
+				}
+				continue
+			}
+		}
 		if k > 0 {
 			buf = append(buf, ", "...)
 		}
 		switch a.Kind {
 		case ir.ArgValue:
-			if name := p.tableName(a.Value); name != nil { // appendValue, inlined
-				buf = name.appendTo(buf)
-			} else {
-				buf = p.appendOtherValue(buf, a.Value)
-			}
+			buf = p.appendOtherValue(buf, a.Value)
 		case ir.ArgRet:
 			buf = append(buf, "ret"...)
 			buf = strconv.AppendUint(buf, uint64(a.Index), 10)

@@ -88,9 +88,13 @@ func TestFixedSizeAppendsAreExact(t *testing.T) {
 		if got := string(p.appendValues(dirty("x "), []ir.Value{v, v})); got != "x "+want+", "+want {
 			t.Errorf("appendValues(%d, %d) = %q, want %q", v, v, got, "x "+want+", "+want)
 		}
-		bc := ir.NewBlockCall(1, v)
-		if got := string(p.appendBlockCall(dirty("x "), &bc)); got != "x block1("+want+")" {
-			t.Errorf("appendBlockCall(block1(%d)) = %q, want %q", v, got, "x block1("+want+")")
+		d := &ir.InstData{Op: ir.OpIconst, CtrlType: ir.I32, Results: []ir.Value{v}}
+		if got := string(p.appendInst(dirty("x "), 0, d)); got != "x "+want+" = iconst.i32 0\n" {
+			t.Errorf("appendInst(%s = iconst.i32 0) = %q, want %q", v, got, "x "+want+" = iconst.i32 0\n")
+		}
+		bc := ir.NewBlockCall(1, v, v)
+		if got := string(p.appendBlockCall(dirty("x "), &bc)); got != "x block1("+want+", "+want+")" {
+			t.Errorf("appendBlockCall(block1(%d, %d)) = %q, want %q", v, v, got, "x block1("+want+", "+want+")")
 		}
 	}
 	for t0 := range ir.Type(1 << 9) {
