@@ -528,6 +528,12 @@ func (p *funcPrinter) appendBlock(buf []byte, b ir.Block) []byte {
 // what is left of it (or in full when longer). It also returns the
 // indentation left after the tags.
 func (p *funcPrinter) appendLinePrefix(buf []byte, d *ir.InstData, indent int) ([]byte, int) {
+	if x := d.SrcLoc.Bits(); len(d.DebugTags) == 0 && x <= 0xffff && d.SrcLoc.IsSet() {
+		// The usual prefix, `@0019 `, in one append.
+		const digits = "0123456789abcdef"
+		buf = append(buf, '@', digits[x>>12&0xf], digits[x>>8&0xf], digits[x>>4&0xf], digits[x&0xf], ' ')
+		return appendSpaces(buf, indent-6), indent
+	}
 	if len(d.DebugTags) > 0 {
 		start := len(buf)
 		buf = appendDebugTags(buf, d.DebugTags)

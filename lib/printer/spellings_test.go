@@ -141,3 +141,32 @@ func TestSignExtend(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendLinePrefix checks the line prefix (appendLinePrefix's usual
+// four-digit case written in one append, and the general one) against
+// write.rs's layout spelled out with SourceLoc.String.
+func TestAppendLinePrefix(t *testing.T) {
+	var p funcPrinter
+	for _, loc := range []ir.SourceLoc{{}, ir.SrcLoc(0), ir.SrcLoc(0x19), ir.SrcLoc(0xabcd), ir.SrcLoc(0xffff),
+		ir.SrcLoc(0x10000), ir.SrcLoc(0xfffffffe)} {
+		for _, tags := range [][]ir.DebugTag{nil, {ir.UserTag(7)}} {
+			for _, indent := range []int{0, 4, 6, 7, 36} {
+				want, left := "", indent
+				if len(tags) > 0 {
+					want = "<7> "
+					left = max(0, indent-len(want))
+				}
+				spelled := ""
+				if loc.IsSet() {
+					spelled = loc.String() + " "
+				}
+				want += spelled + strings.Repeat(" ", max(0, left-len(spelled)))
+				d := &ir.InstData{SrcLoc: loc, DebugTags: tags}
+				buf, gotLeft := p.appendLinePrefix([]byte("x"), d, indent)
+				if string(buf) != "x"+want || gotLeft != left {
+					t.Errorf("loc %s, tags %v, indent %d: got %q, %d; want %q, %d", loc, tags, indent, buf, gotLeft, "x"+want, left)
+				}
+			}
+		}
+	}
+}
