@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -266,5 +267,101 @@ func TestBuilderMisusePanics(t *testing.T) {
 			}()
 			misuse(ir.NewBuilder(ir.NewFunction("%m", ir.Signature{})))
 		})
+	}
+}
+
+// TestBuilderInPlaceMatchesAppend checks the helpers that build their
+// instruction in its slot (Ins, Iconst, Icmp, ...) against Append of the
+// same InstData, the general path: both must leave the same instructions
+// and values, whatever stale data the reused slots of f.Insts held.
+func TestBuilderInPlaceMatchesAppend(t *testing.T) {
+	mask := make([]byte, 16)
+	for _, tc := range []struct {
+		name    string
+		inPlace func(b *ir.Builder, x, y ir.Value)
+		general ir.InstData
+	}{
+		{"ins typed by operand", func(b *ir.Builder, x, y ir.Value) { b.Ins(ir.OpIadd, ir.Invalid, x, y) },
+			ir.InstData{Op: ir.OpIadd, Args: []ir.Value{0, 1}}},
+		{"ins with type", func(b *ir.Builder, x, y ir.Value) { b.Ins(ir.OpUextend, ir.I64, x) },
+			ir.InstData{Op: ir.OpUextend, CtrlType: ir.I64, Args: []ir.Value{0}}},
+		{"ins without operands", func(b *ir.Builder, x, y ir.Value) { b.Ins(ir.OpNop, ir.Invalid) },
+			ir.InstData{Op: ir.OpNop}},
+		{"iconst", func(b *ir.Builder, x, y ir.Value) { b.Iconst(ir.I8, -1) },
+			ir.InstData{Op: ir.OpIconst, CtrlType: ir.I8, Imm: 255}},
+		{"f16const", func(b *ir.Builder, x, y ir.Value) { b.F16const(0x3c00) },
+			ir.InstData{Op: ir.OpF16const, FloatBits: 0x3c00}},
+		{"f32const", func(b *ir.Builder, x, y ir.Value) { b.F32const(0x3f800000) },
+			ir.InstData{Op: ir.OpF32const, FloatBits: 0x3f800000}},
+		{"f64const", func(b *ir.Builder, x, y ir.Value) { b.F64const(1) },
+			ir.InstData{Op: ir.OpF64const, FloatBits: 1}},
+		{"f128const", func(b *ir.Builder, x, y ir.Value) { b.F128const(mask) },
+			ir.InstData{Op: ir.OpF128const, Bytes: mask}},
+		{"vconst inline", func(b *ir.Builder, x, y ir.Value) { b.Vconst(ir.I8X16, mask) },
+			ir.InstData{Op: ir.OpVconst, CtrlType: ir.I8X16, Bytes: mask}},
+		{"vconst of a constant", func(b *ir.Builder, x, y ir.Value) { b.VconstOf(ir.I8X16, 0) },
+			ir.InstData{Op: ir.OpVconst, CtrlType: ir.I8X16, Const: 0}},
+		{"icmp", func(b *ir.Builder, x, y ir.Value) { b.Icmp(ir.IntUlt, x, y) },
+			ir.InstData{Op: ir.OpIcmp, IntCC: ir.IntUlt, Args: []ir.Value{0, 1}}},
+		{"fcmp", func(b *ir.Builder, x, y ir.Value) { b.Fcmp(ir.FloatGt, x, y) },
+			ir.InstData{Op: ir.OpFcmp, FloatCC: ir.FloatGt, Args: []ir.Value{0, 1}}},
+		{"load", func(b *ir.Builder, x, y ir.Value) { b.Load(ir.I32, ir.MemFlags{}, x, 8) },
+			ir.InstData{Op: ir.OpLoad, CtrlType: ir.I32, Args: []ir.Value{0}, Imm: 8}},
+		{"store", func(b *ir.Builder, x, y ir.Value) { b.Store(ir.MemFlags{}, y, x, -4) },
+			ir.InstData{Op: ir.OpStore, Args: []ir.Value{1, 0}, Imm: -4}},
+		{"stack_addr", func(b *ir.Builder, x, y ir.Value) { b.StackAddr(ir.I64, 0, 4) },
+			ir.InstData{Op: ir.OpStackAddr, CtrlType: ir.I64, Slot: 0, Imm: 4}},
+		{"func_addr", func(b *ir.Builder, x, y ir.Value) { b.FuncAddr(ir.I64, 0) },
+			ir.InstData{Op: ir.OpFuncAddr, CtrlType: ir.I64, Func: 0}},
+		{"shuffle", func(b *ir.Builder, x, y ir.Value) { b.Shuffle(x, y, mask) },
+			ir.InstData{Op: ir.OpShuffle, Args: []ir.Value{0, 1}, Bytes: mask}},
+		{"trap", func(b *ir.Builder, x, y ir.Value) { b.Trap(ir.TrapCode(3)) },
+			ir.InstData{Op: ir.OpTrap, Trap: ir.TrapCode(3)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			build := func(add func(b *ir.Builder, x, y ir.Value)) *ir.Function {
+				f := ir.NewFunction("%f", ir.Signature{})
+				// Stale instructions beyond len, as a pass reusing
+				// the function's memory may leave them.
+				f.Insts = make([]ir.InstData, 3, 8)
+				for k := range f.Insts {
+					f.Insts[k] = ir.InstData{Op: ir.OpCall, Func: 7, Sig: 7, Slot: 7, GV: 7, Imm: 9, Args: []ir.Value{5}, SrcLoc: ir.SrcLoc(3)}
+				}
+				f.Insts = f.Insts[:0]
+				b := ir.NewBuilder(f)
+				b.DeclareSig(ir.Signature{})
+				b.DeclareFuncRef("%g", 0)
+				b.DeclareStackSlot(8, 0)
+				b.DeclareConstant(mask)
+				blk := b.CreateBlock()
+				x := b.AppendBlockParam(blk, ir.I64)
+				y := b.AppendBlockParam(blk, ir.I64)
+				b.SwitchToBlock(blk)
+				b.SetSrcLoc(ir.SrcLoc(0x19))
+				add(b, x, y)
+				return f
+			}
+			got := build(tc.inPlace)
+			want := build(func(b *ir.Builder, x, y ir.Value) { b.Append(tc.general) })
+			if !reflect.DeepEqual(got.Insts, want.Insts) || !reflect.DeepEqual(got.Values, want.Values) ||
+				!reflect.DeepEqual(got.Blocks, want.Blocks) {
+				t.Errorf("built in place:\n%+v\n%+v\nby Append:\n%+v\n%+v", got.Insts, got.Values, want.Insts, want.Values)
+			}
+		})
+	}
+}
+
+// TestBuilderPanicLeavesFunction checks that an instruction the Builder
+// refuses is not left in f.
+func TestBuilderPanicLeavesFunction(t *testing.T) {
+	f := ir.NewFunction("%f", ir.Signature{})
+	b := ir.NewBuilder(f)
+	b.SwitchToBlock(b.CreateBlock())
+	func() {
+		defer func() { recover() }()
+		b.Ins(ir.OpIadd, ir.Invalid)
+	}()
+	if len(f.Insts) != 0 || len(f.Blocks[0].Insts) != 0 {
+		t.Errorf("a refused instruction was kept: %d instructions", len(f.Insts))
 	}
 }

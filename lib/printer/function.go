@@ -18,6 +18,9 @@ import (
 type funcPrinter struct {
 	f      *ir.Function
 	values []ir.ValueData // f.Values, one load nearer
+	// smallValues is values[:min(len(values), smallValues)]: the values
+	// appendValue spells from the table.
+	smallValues []ir.ValueData
 
 	// constComments says whether to write the `  ; v1 = 42` comments
 	// (the options ask for them); isConst then tells the values they name
@@ -61,6 +64,7 @@ func newFuncPrinter(o Options, f *ir.Function) *funcPrinter {
 // many functions (all of a module, and many modules from the pool).
 func (p *funcPrinter) reset(o Options, f *ir.Function) {
 	p.f, p.values, p.indent = f, f.Values, 4
+	p.smallValues = f.Values[:min(len(f.Values), smallValues)]
 	p.constComments = !o.NoConstComments && !o.Compact
 	p.instAt = resize(p.instAt, len(f.Insts))
 	clear(p.instAt)
@@ -148,7 +152,7 @@ func (p *funcPrinter) resetAliases() {
 func (p *funcPrinter) appendFunction(buf []byte, o Options, f *ir.Function) []byte {
 	p.reset(o, f)
 	buf = p.appendFunc(buf)
-	p.f, p.values = nil, nil // not kept alive by a pooled printer
+	p.f, p.values, p.smallValues = nil, nil, nil // not kept alive by a pooled printer
 	return buf
 }
 
@@ -228,8 +232,8 @@ func (p *funcPrinter) appendAbiParams(buf []byte, ps []ir.AbiParam) []byte {
 // declared dynamic type (`dt0`) that stands for it, since CLIF has no other
 // spelling for it.
 func (p *funcPrinter) appendType(buf []byte, t ir.Type) []byte {
-	if int(t) < len(staticTypeNames) && staticTypeNames[t].n > 0 {
-		return staticTypeNames[t].appendTo(buf)
+	if name := staticTypeName(t); name != nil {
+		return name.appendTo(buf)
 	}
 	switch {
 	case t == ir.Invalid:
@@ -268,6 +272,16 @@ var staticTypeNames = func() (names [1 << 9]shortText) {
 	}
 	return names
 }()
+
+// staticTypeName returns the spelling of t in staticTypeNames, or nil
+// when t has none there (invalid and dynamic types). appendInst uses it to
+// write the `.type` suffix, which most instructions have, without a call.
+func staticTypeName(t ir.Type) *shortText {
+	if name := &staticTypeNames[t%(1<<9)]; int(t) < len(staticTypeNames) && name.n > 0 {
+		return name
+	}
+	return nil
+}
 
 func (p *funcPrinter) dynTypeName(t ir.Type) (ir.DynamicType, bool) {
 	best, found := ir.NoDynType, false
@@ -514,6 +528,12 @@ func (p *funcPrinter) appendBlock(buf []byte, b ir.Block) []byte {
 // what is left of it (or in full when longer). It also returns the
 // indentation left after the tags.
 func (p *funcPrinter) appendLinePrefix(buf []byte, d *ir.InstData, indent int) ([]byte, int) {
+	if x := d.SrcLoc.Bits(); len(d.DebugTags) == 0 && x <= 0xffff && d.SrcLoc.IsSet() {
+		// The usual prefix, `@0019 `, in one append.
+		const digits = "0123456789abcdef"
+		buf = append(buf, '@', digits[x>>12&0xf], digits[x>>8&0xf], digits[x>>4&0xf], digits[x&0xf], ' ')
+		return appendSpaces(buf, indent-6), indent
+	}
 	if len(d.DebugTags) > 0 {
 		start := len(buf)
 		buf = appendDebugTags(buf, d.DebugTags)
@@ -601,13 +621,25 @@ func (p *funcPrinter) appendStrayAliases(buf []byte) []byte {
 
 // appendValue writes a value reference; undefined values get a marker.
 // Every operand and result goes through it, so the usual case (a defined
-// value numbered below smallNums) comes first and copies the name from a
+// value numbered below smallValues) comes first and copies the name from a
 // table.
 func (p *funcPrinter) appendValue(buf []byte, v ir.Value) []byte {
-	if v < smallNums && int(v) < len(p.values) && p.values[v].Kind != ir.DefNone {
-		return valueNames[v].appendTo(buf)
+	if s := p.spellings(v); s != nil {
+		return s.name.appendTo(buf)
 	}
 	return p.appendOtherValue(buf, v)
+}
+
+// spellings returns the spellings of v in valueNames when they are what
+// appendValue writes (v is defined and numbered below smallValues), else
+// nil. The loops that write most values (appendValues, appendBlockCall)
+// use it to do appendValue's work without a call, as the compiler will
+// not inline appendValue itself.
+func (p *funcPrinter) spellings(v ir.Value) *valueSpellings {
+	if int(v) < len(p.smallValues) && p.smallValues[v].Kind != ir.DefNone {
+		return &valueNames[v%smallValues]
+	}
+	return nil
 }
 
 // appendOtherValue is appendValue's case for large numbers, the invalid

@@ -12,9 +12,13 @@ import (
 func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
 	switch len(d.Results) {
 	case 0:
-	case 1: // the usual case, without a loop
-		buf = p.appendValue(buf, d.Results[0])
-		buf = append(buf, " = "...)
+	case 1: // the usual case, without a loop or a call
+		if s := p.spellings(d.Results[0]); s != nil { // appendValue, inlined
+			buf = s.result.appendTo(buf)
+		} else {
+			buf = p.appendOtherValue(buf, d.Results[0])
+			buf = append(buf, " = "...)
+		}
 	default:
 		buf = p.appendValues(buf, d.Results)
 		buf = append(buf, " = "...)
@@ -23,7 +27,9 @@ func (p *funcPrinter) appendInst(buf []byte, i ir.Inst, d *ir.InstData) []byte {
 	buf = plan.appendName(buf)
 	if plan.suffix == suffixAlways || plan.suffix == suffixUnlessOperand && p.needsSuffix(plan.ctrlOperand, i, d) {
 		buf = append(buf, '.')
-		if d.CtrlType == ir.Invalid {
+		if name := staticTypeName(d.CtrlType); name != nil { // appendType, inlined
+			buf = name.appendTo(buf)
+		} else if d.CtrlType == ir.Invalid {
 			buf = append(buf, "<missing type>"...)
 		} else {
 			buf = p.appendType(buf, d.CtrlType)
@@ -53,18 +59,30 @@ func (p *funcPrinter) needsSuffix(k int, i ir.Inst, d *ir.InstData) bool {
 	if k >= len(d.Args) {
 		return true
 	}
-	v := p.resolve(d.Args[k])
-	return v == ir.NoValue || p.values[v].Type != d.CtrlType || !p.definedBefore(v, i)
+	// p.resolve, inlined for a value that is no alias (nearly all): the
+	// value is looked up once.
+	v := d.Args[k]
+	if int(v) >= len(p.values) {
+		return true // undefined
+	}
+	vd := &p.values[v]
+	if vd.Kind == ir.DefAlias {
+		if v = p.resolve(v); v == ir.NoValue {
+			return true
+		}
+		vd = &p.values[v]
+	}
+	return vd.Type != d.CtrlType || !p.definedBefore(vd, i)
 }
 
-// definedBefore reports whether v (not an alias) is a param of i's block or
-// the result of an instruction earlier in that block.
-func (p *funcPrinter) definedBefore(v ir.Value, i ir.Inst) bool {
+// definedBefore reports whether the value vd describes (no alias) is a
+// param of i's block or the result of an instruction earlier in that
+// block.
+func (p *funcPrinter) definedBefore(vd *ir.ValueData, i ir.Inst) bool {
 	at := p.instAt[i]
 	if !at.placed {
 		return false
 	}
-	vd := &p.f.Values[v]
 	switch vd.Kind {
 	case ir.DefParam:
 		return vd.Block == at.block
@@ -121,6 +139,11 @@ func (p *funcPrinter) appendStackMap(buf []byte, entries []ir.StackMapEntry) []b
 // operandPlan). Operands the format lacks room for, or needs but does not
 // find, come out as markers.
 func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstData) []byte {
+	if plan.onlyValues && len(d.Args) == plan.values && len(d.Dests) == 0 && len(d.Handlers) == 0 {
+		// What the items would write, as a plain list (see onlyValues).
+		buf = append(buf, ' ')
+		return p.appendValues(buf, d.Args)
+	}
 	if plan.unknown {
 		return p.appendUnknownOperands(buf, d)
 	}
@@ -136,10 +159,12 @@ func (p *funcPrinter) appendOperands(buf []byte, plan *operandPlan, d *ir.InstDa
 		buf = it.sep.append(buf)
 		switch it.kind {
 		case itemValue:
-			if int(it.value) < len(d.Args) {
-				buf = p.appendValue(buf, d.Args[it.value])
-			} else {
+			if int(it.value) >= len(d.Args) {
 				buf = append(buf, "<missing operand>"...)
+			} else if s := p.spellings(d.Args[it.value]); s != nil { // appendValue, inlined
+				buf = s.name.appendTo(buf)
+			} else {
+				buf = p.appendOtherValue(buf, d.Args[it.value])
 			}
 		case itemBlockCall:
 			buf = p.takeDest(buf, d, &nd)
@@ -242,10 +267,18 @@ func (p *funcPrinter) appendUnknownOperands(buf []byte, d *ir.InstData) []byte {
 
 func (p *funcPrinter) appendValues(buf []byte, vs []ir.Value) []byte {
 	for k, v := range vs {
-		if k > 0 {
-			buf = append(buf, ',', ' ')
+		// appendValue, inlined, with the separator.
+		switch s := p.spellings(v); {
+		case s != nil && k > 0:
+			buf = s.comma.appendTo(buf)
+		case s != nil:
+			buf = s.name.appendTo(buf)
+		default:
+			if k > 0 {
+				buf = append(buf, ',', ' ')
+			}
+			buf = p.appendOtherValue(buf, v)
 		}
-		buf = p.appendValue(buf, v)
 	}
 	return buf
 }
@@ -388,12 +421,22 @@ func (p *funcPrinter) appendBlockCall(buf []byte, c *ir.BlockCall) []byte {
 	}
 	buf = append(buf, '(')
 	for k, a := range c.Args {
+		if a.Kind == ir.ArgValue {
+			if s := p.spellings(a.Value); s != nil { // appendValue, inlined, with the separator
+				if k > 0 {
+					buf = s.comma.appendTo(buf)
+				} else {
+					buf = s.name.appendTo(buf)
+				}
+				continue
+			}
+		}
 		if k > 0 {
 			buf = append(buf, ", "...)
 		}
 		switch a.Kind {
 		case ir.ArgValue:
-			buf = p.appendValue(buf, a.Value)
+			buf = p.appendOtherValue(buf, a.Value)
 		case ir.ArgRet:
 			buf = append(buf, "ret"...)
 			buf = strconv.AppendUint(buf, uint64(a.Index), 10)

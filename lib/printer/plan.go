@@ -135,6 +135,10 @@ type operandPlan struct {
 	varargs        bool
 	callArgs       bool
 	exceptionTable bool
+	// onlyValues: the format has fixed value operands and nothing else
+	// (iadd, bxor, select, ...), the commonest kind, which
+	// appendOperands writes without going through the items.
+	onlyValues bool
 }
 
 // operandItem is one thing an operand plan writes.
@@ -189,6 +193,7 @@ func newOperandPlan(f ir.Format) *operandPlan {
 	if p.unknown {
 		return p
 	}
+	p.onlyValues = fi.Values > 0 && !fi.Varargs && len(fi.Imms) == 0
 	for _, k := range fi.Imms {
 		if isModifier(k) {
 			p.modifiers = append(p.modifiers, k)

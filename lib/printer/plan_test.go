@@ -90,3 +90,87 @@ func everyOpcode() *ir.Function {
 	}
 	return f
 }
+
+// TestOnlyValuesMatchesItems checks appendOperands' shortcut for the
+// formats of value operands only against the items it skips, on every
+// opcode's well-formed, short and overfull instructions (see everyOpcode).
+func TestOnlyValuesMatchesItems(t *testing.T) {
+	f := everyOpcode()
+	p := newFuncPrinter(Options{}, f)
+	shortcuts := 0
+	for i := range f.Insts {
+		d := &f.Insts[i]
+		plan := planOf(d.Op).operands
+		if !plan.onlyValues {
+			continue
+		}
+		shortcuts++
+		general := *plan
+		general.onlyValues = false
+		if got, want := string(p.appendOperands(nil, plan, d)), string(p.appendOperands(nil, &general, d)); got != want {
+			t.Errorf("%s: shortcut wrote %q, the items %q", d.Op, got, want)
+		}
+	}
+	if shortcuts == 0 {
+		t.Error("no instruction takes the shortcut")
+	}
+}
+
+// TestNeedsSuffixMatchesRule checks needsSuffix, which inlines resolve and
+// looks values up once, against write.rs's rule spelled out plainly, with
+// every value of a function (params, results before and after, aliases,
+// an alias cycle, an unused slot, out of range) as the operand that may
+// carry the type.
+func TestNeedsSuffixMatchesRule(t *testing.T) {
+	f := buildBranches()
+	n := ir.Value(len(f.Values))
+	f.Values = append(f.Values,
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: 0},     // to a param of the entry block
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: n},     // to an alias
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: 8},     // to a result
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: n + 4}, // a cycle
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: n + 3},
+		ir.ValueData{}, // unused
+		ir.ValueData{Kind: ir.DefAlias, AliasOf: 9999}, // to nothing
+	)
+	rule := func(p *funcPrinter, k int, i ir.Inst, d *ir.InstData) bool {
+		if k >= len(d.Args) {
+			return true
+		}
+		v := p.resolve(d.Args[k])
+		if v == ir.NoValue || p.values[v].Type != d.CtrlType || !p.instAt[i].placed {
+			return true
+		}
+		at, vd := p.instAt[i], &p.values[v]
+		switch vd.Kind {
+		case ir.DefParam:
+			return vd.Block != at.block
+		case ir.DefResult:
+			def := p.instAt[vd.Inst]
+			return !def.placed || def.block != at.block || def.pos >= at.pos
+		}
+		return true
+	}
+	var p funcPrinter
+	checked := 0
+	for i := range f.Insts {
+		d := &f.Insts[i]
+		plan := planOf(d.Op)
+		if plan.suffix != suffixUnlessOperand {
+			continue
+		}
+		orig := d.Args[plan.ctrlOperand]
+		for v := range ir.Value(len(f.Values) + 2) {
+			d.Args[plan.ctrlOperand] = v
+			p.reset(Options{}, f)
+			if got, want := p.needsSuffix(plan.ctrlOperand, ir.Inst(i), d), rule(&p, plan.ctrlOperand, ir.Inst(i), d); got != want {
+				t.Errorf("inst%d (%s) with operand %s: needsSuffix = %v, want %v", i, d.Op, v, got, want)
+			}
+			checked++
+		}
+		d.Args[plan.ctrlOperand] = orig
+	}
+	if checked == 0 {
+		t.Error("nothing checked")
+	}
+}

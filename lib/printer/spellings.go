@@ -100,19 +100,44 @@ var smallDigits = func() (t [smallNums][4]byte) {
 	return t
 }()
 
-// valueNames spells the values numbered below smallNums.
-var valueNames = func() (t [smallNums]valueName) {
+// valueNames spells the values numbered below smallValues.
+var valueNames = func() (t [smallValues]valueSpellings) {
 	for n := range t {
 		s := "v" + strconv.Itoa(n)
-		t[n].n = uint8(copy(t[n].b[:], s))
+		t[n].name = newValueName(s)
+		t[n].comma = newValueName(", " + s)
+		t[n].result = newValueName(s + " = ")
 	}
 	return t
 }()
 
-// valueName is a shortText of 4 bytes, enough for the value names below
-// smallNums (`v999`): appending one is a single 4-byte copy.
+// valueSpellings are the ways a value is written: its name alone, after
+// the comma of a list, and as an instruction's single result. Each comes
+// in one append, separator included.
+type valueSpellings struct {
+	name   valueName // v12
+	comma  valueName // , v12
+	result valueName // v12 =
+}
+
+func newValueName(s string) valueName {
+	var t valueName
+	if len(s) > len(t.b) {
+		panic("printer: value spelling too long: " + s)
+	}
+	t.n = uint8(copy(t.b[:], s))
+	return t
+}
+
+// smallValues is the number of value names in valueNames: a power of
+// two, so that appendValue indexes it without a bounds check.
+const smallValues = 1024
+
+// valueName is a shortText of 8 bytes, enough for the value spellings
+// below smallValues (`, v1023`, `v1023 = `): appending one is a single
+// 8-byte copy.
 type valueName struct {
-	b [4]byte
+	b [8]byte
 	n uint8
 }
 

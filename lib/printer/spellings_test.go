@@ -70,13 +70,31 @@ func TestFixedSizeAppendsAreExact(t *testing.T) {
 		return buf
 	}
 	var p funcPrinter
-	p.reset(Options{}, &ir.Function{Values: make([]ir.ValueData, smallNums+1)})
+	p.reset(Options{}, &ir.Function{Values: make([]ir.ValueData, 2*smallValues)})
 	for k := range p.values {
-		p.values[k].Kind = ir.DefParam
+		if k%7 != 3 { // the others stay undefined
+			p.values[k].Kind = ir.DefParam
+		}
 	}
-	for v := range ir.Value(smallNums + 1) {
-		if got, want := string(p.appendValue(dirty("x "), v)), "x "+v.String(); got != want {
-			t.Errorf("appendValue(%d) = %q, want %q", v, got, want)
+	for v := range ir.Value(2*smallValues + 1) {
+		want := v.String()
+		if int(v) >= len(p.values) || p.values[v].Kind == ir.DefNone {
+			want += "<undefined>"
+		}
+		if got := string(p.appendValue(dirty("x "), v)); got != "x "+want {
+			t.Errorf("appendValue(%d) = %q, want %q", v, got, "x "+want)
+		}
+		// The copies of appendValue inlined in the loops.
+		if got := string(p.appendValues(dirty("x "), []ir.Value{v, v})); got != "x "+want+", "+want {
+			t.Errorf("appendValues(%d, %d) = %q, want %q", v, v, got, "x "+want+", "+want)
+		}
+		d := &ir.InstData{Op: ir.OpIconst, CtrlType: ir.I32, Results: []ir.Value{v}}
+		if got := string(p.appendInst(dirty("x "), 0, d)); got != "x "+want+" = iconst.i32 0\n" {
+			t.Errorf("appendInst(%s = iconst.i32 0) = %q, want %q", v, got, "x "+want+" = iconst.i32 0\n")
+		}
+		bc := ir.NewBlockCall(1, v, v)
+		if got := string(p.appendBlockCall(dirty("x "), &bc)); got != "x block1("+want+", "+want+")" {
+			t.Errorf("appendBlockCall(block1(%d, %d)) = %q, want %q", v, v, got, "x block1("+want+", "+want+")")
 		}
 	}
 	for t0 := range ir.Type(1 << 9) {
@@ -120,6 +138,35 @@ func TestSignExtend(t *testing.T) {
 	} {
 		if got := signExtend(tc.x, tc.t); got != tc.want {
 			t.Errorf("signExtend(%#x, %s) = %d, want %d", tc.x, tc.t, got, tc.want)
+		}
+	}
+}
+
+// TestAppendLinePrefix checks the line prefix (appendLinePrefix's usual
+// four-digit case written in one append, and the general one) against
+// write.rs's layout spelled out with SourceLoc.String.
+func TestAppendLinePrefix(t *testing.T) {
+	var p funcPrinter
+	for _, loc := range []ir.SourceLoc{{}, ir.SrcLoc(0), ir.SrcLoc(0x19), ir.SrcLoc(0xabcd), ir.SrcLoc(0xffff),
+		ir.SrcLoc(0x10000), ir.SrcLoc(0xfffffffe)} {
+		for _, tags := range [][]ir.DebugTag{nil, {ir.UserTag(7)}} {
+			for _, indent := range []int{0, 4, 6, 7, 36} {
+				want, left := "", indent
+				if len(tags) > 0 {
+					want = "<7> "
+					left = max(0, indent-len(want))
+				}
+				spelled := ""
+				if loc.IsSet() {
+					spelled = loc.String() + " "
+				}
+				want += spelled + strings.Repeat(" ", max(0, left-len(spelled)))
+				d := &ir.InstData{SrcLoc: loc, DebugTags: tags}
+				buf, gotLeft := p.appendLinePrefix([]byte("x"), d, indent)
+				if string(buf) != "x"+want || gotLeft != left {
+					t.Errorf("loc %s, tags %v, indent %d: got %q, %d; want %q, %d", loc, tags, indent, buf, gotLeft, "x"+want, left)
+				}
+			}
 		}
 	}
 }
