@@ -42,6 +42,11 @@ type guard struct {
 	// the condition says the value is in range); the others fire when
 	// it is not 0 (a bitselect's mask: when any bit is set).
 	firesOnZero bool
+	// local says the select precedes its site's consumer in the
+	// consumer's block and raw is not defined between them: each time
+	// the consumer runs, raw holds the value the select last chose from
+	// (see needsRecheck).
+	local bool
 }
 
 // A site is an operand of a consumer fed by a chain of guards, the
@@ -55,8 +60,16 @@ type site struct {
 // sites finds every guarded operand of f.
 func sites(f *ir.Function) []site {
 	var out []site
+	// order numbers the instructions from 1 as the scan meets them: at a
+	// consumer, those of its block met so far, the ones before it, have
+	// an order of at least the block's first.
+	order := make([]int32, len(f.Insts))
+	next := int32(1)
 	for _, b := range f.Layout {
+		first := next
 		for _, inst := range f.Blocks[b].Insts {
+			order[inst] = next
+			next++
 			d := &f.Insts[inst]
 			if ub.IsScaffold(d) || ub.IsPruned(d) {
 				continue
@@ -67,6 +80,10 @@ func sites(f *ir.Function) []site {
 					g, ok := guardOf(f, v, d.Op)
 					if !ok {
 						break
+					}
+					g.local = order[g.sel] >= first
+					if def, ok := resultOf(f, g.raw); ok && order[def] > order[g.sel] {
+						g.local = false // raw is defined between the select and its consumer
 					}
 					chain = append(chain, g)
 					v = g.raw
@@ -119,12 +136,18 @@ func guardOf(f *ir.Function, v ir.Value, consumer ir.Opcode) (guard, bool) {
 
 // scaffoldDef returns the scaffold instruction that defines v.
 func scaffoldDef(f *ir.Function, v ir.Value) (ir.Inst, bool) {
+	inst, ok := resultOf(f, v)
+	return inst, ok && ub.IsScaffold(&f.Insts[inst])
+}
+
+// resultOf returns the instruction that defines v, if an instruction
+// does (not a block param).
+func resultOf(f *ir.Function, v ir.Value) (ir.Inst, bool) {
 	v = f.Resolve(v)
 	if int(v) >= len(f.Values) || f.Values[v].Kind != ir.DefResult {
 		return ir.NoInst, false
 	}
-	inst := f.Values[v].Inst
-	return inst, ub.IsScaffold(&f.Insts[inst])
+	return f.Values[v].Inst, true
 }
 
 // isSubstitute reports whether v is a guard's substitute: a scaffold

@@ -110,13 +110,20 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		for _, s := range found[i] {
 			d := &f.Insts[s.inst]
 			v := d.Args[s.arg]
+			n := 0 // guards pruned, from the consumer outward
 			for _, g := range s.chain {
 				if seen[i][g.sel]&fired != 0 {
 					break
 				}
 				v = g.raw
+				n++
 				cnt.Pruned[g.kind]++
 				seen[i][g.sel] |= pruned
+			}
+			if !provenSame(s.chain[:n]) {
+				for _, g := range s.chain[:n] {
+					seen[i][g.sel] |= recheck
+				}
 			}
 			if v != d.Args[s.arg] {
 				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
@@ -130,10 +137,12 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 	}
 	// A guard's select dominates its consumer (SSA): on an input where no
 	// pruned select ran, no pruned operation ran, and the re-check would
-	// run the very instructions the observation did. The others run again.
+	// run the very instructions the observation did. Nor would it where
+	// the pruned selects that ran are all shown to pass their consumers
+	// the value they now read (sameOperand). The others run again.
 	var again []int
 	for k, sels := range ranOn {
-		if slices.ContainsFunc(sels, func(r selectRef) bool { return seen[r.fn][r.inst]&pruned != 0 }) {
+		if slices.ContainsFunc(sels, func(r selectRef) bool { return seen[r.fn][r.inst]&recheck != 0 }) {
 			again = append(again, k)
 		}
 	}
@@ -167,7 +176,28 @@ const (
 	ran                  // it ran on some input
 	fired                // it chose its substitute on some input
 	pruned               // its guard was dropped
+	recheck              // pruned, and the inputs it ran on are run again
 )
+
+// sameOperand reports whether a consumer whose guards chain (outermost
+// first, all of them dropped) never fired reads, on every execution,
+// the very value through the raw operand that it read through the
+// outermost select: then the pruned case runs the instructions the
+// guarded one ran, on the same values, and re-checking it would only
+// repeat the observation. Each select runs before the consumer in its
+// block, so its latest choice is of this pass through the block; it
+// chose its raw operand (it never fired), which no instruction between
+// them redefines. Without that (a raw defined between them, which
+// valid SSA rules out, or a select in another block, where it holds by
+// dominance but is not shown here) the inputs it ran on are re-checked.
+func sameOperand(chain []guard) bool {
+	for _, g := range chain {
+		if !g.local {
+			return false
+		}
+	}
+	return true
+}
 
 // A selectRef is a guard's select: a function of the module by index, and
 // its instruction.
@@ -251,6 +281,10 @@ func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refi
 	}
 	return true
 }
+
+// provenSame is sameOperand; tests make it prove nothing, to check it
+// against the re-check.
+var provenSame = sameOperand
 
 // rerun is run for the re-check; tests make it fail.
 var rerun = run
