@@ -69,6 +69,9 @@ type thread struct {
 	// a guard in a loop is observed on every trip.
 	obsOps   []ir.DataValue
 	obsBytes []byte
+	// blockArgs holds a jump's block args between reading them and
+	// writing the destination's params.
+	blockArgs []Value
 }
 
 // frameAt returns the frame for depth, ready for fn: its values are not
@@ -183,7 +186,6 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 	for i, p := range params {
 		fr.vals[p] = args[i]
 	}
-	var scratch []Value
 	watched := fr.fn.watched // nil unless observed: one test per instruction
 	for {
 		insts := f.Blocks[block].Insts
@@ -215,7 +217,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			}
 			// flowJump: block args are read before any param is written.
 			dest := fr.dest
-			scratch = scratch[:0]
+			scratch := t.blockArgs[:0]
 			for _, a := range dest.Args {
 				if a.Kind != ir.ArgValue {
 					return nil, fmt.Errorf("%w: try_call block args", ErrUnsupported)
@@ -225,6 +227,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			for i, p := range f.Blocks[dest.Block].Params {
 				fr.vals[p] = scratch[i]
 			}
+			t.blockArgs = scratch
 			block = dest.Block
 			jumped = true
 			break
