@@ -69,6 +69,9 @@ type thread struct {
 	// a guard in a loop is observed on every trip.
 	obsOps   []ir.DataValue
 	obsBytes []byte
+	// entryArgs holds the arguments of a Call: the entry block's params
+	// take them before anything else runs.
+	entryArgs []Value
 	// blockArgs holds a jump's block args between reading them and
 	// writing the destination's params.
 	blockArgs []Value
