@@ -57,9 +57,14 @@ type site struct {
 	chain []guard
 }
 
-// sites finds every guarded operand of f.
-func sites(f *ir.Function) []site {
+// sites finds every guarded operand of f, and counts the uses of each
+// of its values by the instructions of its layout (operands and block
+// args), which removeDead needs once guards are dropped: one pass over
+// the function for both.
+func sites(f *ir.Function) (found []site, uses []int) {
 	var out []site
+	uses = make([]int, len(f.Values))
+	use := func(v ir.Value) { uses[f.Resolve(v)]++ }
 	// order numbers the instructions from 1 as the scan meets them: at a
 	// consumer, those of its block met so far, the ones before it, have
 	// an order of at least the block's first.
@@ -71,6 +76,23 @@ func sites(f *ir.Function) []site {
 			order[inst] = next
 			next++
 			d := &f.Insts[inst]
+			for _, a := range d.Args {
+				use(a)
+			}
+			for _, c := range d.Dests {
+				for _, a := range c.Args {
+					if a.Kind == ir.ArgValue {
+						use(a.Value)
+					}
+				}
+			}
+			for _, h := range d.Handlers {
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						use(a.Value)
+					}
+				}
+			}
 			if ub.IsScaffold(d) || ub.IsPruned(d) {
 				continue
 			}
@@ -94,7 +116,7 @@ func sites(f *ir.Function) []site {
 			}
 		}
 	}
-	return out
+	return out, uses
 }
 
 // guardOf returns the guard that defines v, if one does; consumer is the

@@ -78,9 +78,10 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		return cnt, fmt.Errorf("prune: no function %s in the module", entry)
 	}
 	found := make([][]site, len(mod.Funcs))
+	uses := make([][]int, len(mod.Funcs))
 	total := 0
 	for i, f := range mod.Funcs {
-		found[i] = sites(f)
+		found[i], uses[i] = sites(f)
 		total += len(found[i])
 		for _, s := range found[i] {
 			for _, g := range s.chain {
@@ -127,6 +128,8 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 			}
 			if v != d.Args[s.arg] {
 				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
+				uses[i][f.Resolve(d.Args[s.arg])]--
+				uses[i][f.Resolve(v)]++
 				d.Args[s.arg] = v
 				d.SrcLoc = ub.PrunedLoc
 			}
@@ -156,7 +159,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		return cnt, nil
 	}
 	for i, f := range mod.Funcs {
-		removeDead(f, found[i])
+		removeDead(f, found[i], uses[i], seen[i])
 	}
 	cnt.Changed++
 	return cnt, nil
@@ -319,38 +322,19 @@ func isZero(b []byte) bool {
 
 // removeDead removes the guards' instructions left without uses, and the
 // scaffold instructions that fed only them. Only scaffold instructions
-// without effects go: never a loop counter's branch or a store.
-func removeDead(f *ir.Function, found []site) {
-	uses := make([]int, len(f.Values))
-	use := func(v ir.Value) { uses[f.Resolve(v)]++ }
-	for _, b := range f.Layout {
-		for _, inst := range f.Blocks[b].Insts {
-			d := &f.Insts[inst]
-			for _, a := range d.Args {
-				use(a)
-			}
-			for _, c := range d.Dests {
-				for _, a := range c.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-			for _, h := range d.Handlers {
-				for _, a := range h.Dest.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-		}
-	}
+// without effects go: never a loop counter's branch or a store. uses
+// counts the uses of each value of f as it now is (sites' counts, less
+// the pruned operands); shown marks the pruned selects (Module's seen),
+// the only guards that can have lost their uses.
+func removeDead(f *ir.Function, found []site, uses []int, shown []uint8) {
 	dead := make([]bool, len(f.Insts))
 	any := false
 	var work []ir.Inst
 	for _, s := range found {
 		for _, g := range s.chain {
-			work = append(work, g.sel)
+			if shown[g.sel]&pruned != 0 {
+				work = append(work, g.sel)
+			}
 		}
 	}
 	for len(work) > 0 {
@@ -381,6 +365,9 @@ func removeDead(f *ir.Function, found []site) {
 	}
 	for _, b := range f.Layout {
 		insts := f.Blocks[b].Insts
+		if !slices.ContainsFunc(insts, func(inst ir.Inst) bool { return dead[inst] }) {
+			continue
+		}
 		kept := make([]ir.Inst, 0, len(insts))
 		for _, inst := range insts {
 			if !dead[inst] {

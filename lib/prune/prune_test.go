@@ -474,28 +474,110 @@ block2:
 // where sameOperand shows it would repeat the observation leaves every
 // case as pruning that re-checks every input a pruned select ran on, and
 // that re-check passes.
+// The table's cases and generated ones (gen.Sample) are compared.
 func TestSameOperandAgreesWithRecheck(t *testing.T) {
+	var cases []sampleCase
 	for _, tc := range moduleCases {
-		t.Run(tc.name, func(t *testing.T) {
-			fast := mustParse(t, tc.clif)
-			fastCnt, err := Module(fast, "%main", args(t, fast, tc.inputs), refinterp.DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
+		mod := mustParse(t, tc.clif)
+		cases = append(cases, sampleCase{text: tc.clif, entry: "%main", inputs: args(t, mod, tc.inputs)})
+	}
+	cases = append(cases, sampleCases(t, 100)...)
+	for i, c := range cases {
+		fast := c.module(t)
+		fastCnt, err := Module(fast, c.entry, c.inputs, refinterp.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := provenSame
+		provenSame = func([]guard) bool { return false }
+		slow := c.module(t)
+		slowCnt, err := Module(slow, c.entry, c.inputs, refinterp.DefaultLimits)
+		provenSame = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fastCnt != slowCnt || Total(slowCnt.Restored) != 0 {
+			t.Errorf("case %d: counts %+v, re-checking every input %+v", i, fastCnt, slowCnt)
+		}
+		if text(fast) != text(slow) {
+			t.Errorf("case %d: pruned\n%s\nre-checking every input\n%s", i, text(fast), text(slow))
+		}
+	}
+}
+
+// countUses counts the uses of each value of f by its layout's
+// instructions, afresh.
+func countUses(f *ir.Function) []int {
+	uses := make([]int, len(f.Values))
+	for _, b := range f.Layout {
+		for _, inst := range f.Blocks[b].Insts {
+			d := &f.Insts[inst]
+			vals := slices.Clone(d.Args)
+			for _, c := range d.Dests {
+				for _, a := range c.Args {
+					if a.Kind == ir.ArgValue {
+						vals = append(vals, a.Value)
+					}
+				}
 			}
-			defer func(saved func([]guard) bool) { provenSame = saved }(provenSame)
-			provenSame = func([]guard) bool { return false }
-			slow := mustParse(t, tc.clif)
-			slowCnt, err := Module(slow, "%main", args(t, slow, tc.inputs), refinterp.DefaultLimits)
-			if err != nil {
-				t.Fatal(err)
+			for _, h := range d.Handlers {
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						vals = append(vals, a.Value)
+					}
+				}
 			}
-			if fastCnt != slowCnt || Total(slowCnt.Restored) != 0 {
-				t.Errorf("counts %+v, re-checking every input %+v", fastCnt, slowCnt)
+			for _, v := range vals {
+				uses[f.Resolve(v)]++
 			}
-			if text(fast) != text(slow) {
-				t.Errorf("pruned\n%s\nre-checking every input\n%s", text(fast), text(slow))
+		}
+	}
+	return uses
+}
+
+// TestUseCounts: the uses sites counts in its pass are a fresh count's,
+// and after pruning no guard is left that a fresh count shows dead (the
+// counts removeDead went by followed the rewrites): on the table's cases
+// and generated ones.
+func TestUseCounts(t *testing.T) {
+	var cases []sampleCase
+	for _, tc := range moduleCases {
+		mod := mustParse(t, tc.clif)
+		cases = append(cases, sampleCase{text: tc.clif, entry: "%main", inputs: args(t, mod, tc.inputs)})
+	}
+	cases = append(cases, sampleCases(t, 100)...)
+	for i, c := range cases {
+		mod := c.module(t)
+		var found [][]site
+		for _, f := range mod.Funcs {
+			fs, uses := sites(f)
+			if want := countUses(f); !slices.Equal(uses, want) {
+				t.Errorf("case %d, %s: sites counted uses %v, want %v", i, f.Name, uses, want)
 			}
-		})
+			found = append(found, fs)
+		}
+		if _, err := Module(mod, c.entry, c.inputs, refinterp.DefaultLimits); err != nil {
+			t.Fatal(err)
+		}
+		for k, f := range mod.Funcs {
+			uses := countUses(f)
+			inLayout := map[ir.Inst]bool{}
+			for _, b := range f.Layout {
+				for _, inst := range f.Blocks[b].Insts {
+					inLayout[inst] = true
+				}
+			}
+			for _, s := range found[k] {
+				for _, g := range s.chain {
+					if inLayout[g.sel] && uses[f.Insts[g.sel].Results[0]] == 0 {
+						t.Errorf("case %d, %s: the guard %s is left without uses", i, f.Name, g.sel)
+					}
+				}
+			}
+		}
+		if errs := verify.ModuleWith(mod, verify.DefaultOptions()); len(errs) > 0 {
+			t.Errorf("case %d: the pruned module does not verify: %v", i, errs)
+		}
 	}
 }
 
@@ -528,7 +610,8 @@ block0(v0: i64, v1: i64):
 		t.Run(tc.name, func(t *testing.T) {
 			mod := mustParse(t, tc.clif)
 			var got []bool
-			for _, s := range sites(mod.Func("%main")) {
+			found, _ := sites(mod.Func("%main"))
+			for _, s := range found {
 				got = append(got, sameOperand(s.chain))
 			}
 			if !slices.Equal(got, tc.want) {
