@@ -2,6 +2,7 @@ package refinterp
 
 import (
 	"fmt"
+	"slices"
 
 	"cliff/lib/ir"
 )
@@ -43,12 +44,22 @@ func (fn *function) prepare() error {
 			break
 		}
 	}
+	// A function has values of a few types: each is checked once (passed
+	// holds those that passed, up to its size).
+	var passed [8]ir.Type
+	npassed := 0
 	for v := range f.Values {
-		if t := f.Values[v].Type; t != ir.Invalid {
-			if err := checkType(t); err != nil {
-				fn.err = fmt.Errorf("%s: %s: %w", f.Name, ir.Value(v), err)
-				return fn.err
-			}
+		t := f.Values[v].Type
+		if t == ir.Invalid || slices.Contains(passed[:npassed], t) {
+			continue
+		}
+		if err := checkType(t); err != nil {
+			fn.err = fmt.Errorf("%s: %s: %w", f.Name, ir.Value(v), err)
+			return fn.err
+		}
+		if npassed < len(passed) {
+			passed[npassed] = t
+			npassed++
 		}
 	}
 	fn.err = fn.layoutSlots()
