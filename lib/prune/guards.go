@@ -62,9 +62,7 @@ type site struct {
 // args), which removeDead needs once guards are dropped: one pass over
 // the function for both.
 func sites(f *ir.Function) (found []site, uses []int) {
-	var out []site
 	uses = make([]int, len(f.Values))
-	use := func(v ir.Value) { uses[f.Resolve(v)]++ }
 	// order numbers the instructions from 1 as the scan meets them: at a
 	// consumer, those of its block met so far, the ones before it, have
 	// an order of at least the block's first.
@@ -76,27 +74,13 @@ func sites(f *ir.Function) (found []site, uses []int) {
 			order[inst] = next
 			next++
 			d := &f.Insts[inst]
-			for _, a := range d.Args {
-				use(a)
-			}
-			for _, c := range d.Dests {
-				for _, a := range c.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-			for _, h := range d.Handlers {
-				for _, a := range h.Dest.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-			if ub.IsScaffold(d) || ub.IsPruned(d) {
-				continue
-			}
+			consumer := !ub.IsScaffold(d) && !ub.IsPruned(d)
 			for k, a := range d.Args {
+				v := f.Resolve(a)
+				uses[v]++
+				if !consumer || !selectResult(f, v) {
+					continue
+				}
 				var chain []guard
 				for v := a; ; {
 					g, ok := guardOf(f, v, d.Op)
@@ -111,12 +95,37 @@ func sites(f *ir.Function) (found []site, uses []int) {
 					v = g.raw
 				}
 				if len(chain) > 0 {
-					out = append(out, site{inst: inst, arg: k, chain: chain})
+					found = append(found, site{inst: inst, arg: k, chain: chain})
+				}
+			}
+			for _, c := range d.Dests {
+				for _, a := range c.Args {
+					if a.Kind == ir.ArgValue {
+						uses[f.Resolve(a.Value)]++
+					}
+				}
+			}
+			for _, h := range d.Handlers {
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						uses[f.Resolve(a.Value)]++
+					}
 				}
 			}
 		}
 	}
-	return out, uses
+	return found, uses
+}
+
+// selectResult reports whether the resolved value v is the result of a
+// select or a bitselect: the only operands that can be guards, which
+// most are not.
+func selectResult(f *ir.Function, v ir.Value) bool {
+	if int(v) >= len(f.Values) || f.Values[v].Kind != ir.DefResult {
+		return false
+	}
+	op := f.Insts[f.Values[v].Inst].Op
+	return op == ir.OpSelect || op == ir.OpBitselect
 }
 
 // guardOf returns the guard that defines v, if one does; consumer is the
