@@ -40,8 +40,12 @@
 // trap, undefined behaviour, a limit, an unsupported opcode) is left as
 // it is. The pruned case runs again on the reference, on every input on
 // which a pruned guard's select ran (on the others it runs what the
-// guarded case ran: a select dominates its consumer): unless each returns
-// what the guarded case returned, every guard is put back
+// guarded case ran: a select dominates its consumer), except where each
+// pruned select that ran precedes its consumer in the consumer's block
+// with nothing between them redefining its raw operand (the pruned
+// case then reads the values the guarded one read: the re-check would
+// repeat the observation): unless each returns what the guarded case
+// returned, every guard is put back
 // (Counts.Restored): a case that is undefined or traps on its inputs is
 // never compared. Guards of code that never runs (decoy copies) never
 // fire and are pruned: that code stays unexecuted on every target.

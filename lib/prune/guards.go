@@ -42,6 +42,11 @@ type guard struct {
 	// the condition says the value is in range); the others fire when
 	// it is not 0 (a bitselect's mask: when any bit is set).
 	firesOnZero bool
+	// local says the select precedes its site's consumer in the
+	// consumer's block and raw is not defined between them: each time
+	// the consumer runs, raw holds the value the select last chose from
+	// (see needsRecheck).
+	local bool
 }
 
 // A site is an operand of a consumer fed by a chain of guards, the
@@ -52,32 +57,75 @@ type site struct {
 	chain []guard
 }
 
-// sites finds every guarded operand of f.
-func sites(f *ir.Function) []site {
-	var out []site
+// sites finds every guarded operand of f, and counts the uses of each
+// of its values by the instructions of its layout (operands and block
+// args), which removeDead needs once guards are dropped: one pass over
+// the function for both.
+func sites(f *ir.Function) (found []site, uses []int) {
+	uses = make([]int, len(f.Values))
+	// order numbers the instructions from 1 as the scan meets them: at a
+	// consumer, those of its block met so far, the ones before it, have
+	// an order of at least the block's first.
+	order := make([]int32, len(f.Insts))
+	next := int32(1)
 	for _, b := range f.Layout {
+		first := next
 		for _, inst := range f.Blocks[b].Insts {
+			order[inst] = next
+			next++
 			d := &f.Insts[inst]
-			if ub.IsScaffold(d) || ub.IsPruned(d) {
-				continue
-			}
+			consumer := !ub.IsScaffold(d) && !ub.IsPruned(d)
 			for k, a := range d.Args {
+				v := f.Resolve(a)
+				uses[v]++
+				if !consumer || !selectResult(f, v) {
+					continue
+				}
 				var chain []guard
 				for v := a; ; {
 					g, ok := guardOf(f, v, d.Op)
 					if !ok {
 						break
 					}
+					g.local = order[g.sel] >= first
+					if def, ok := resultOf(f, g.raw); ok && order[def] > order[g.sel] {
+						g.local = false // raw is defined between the select and its consumer
+					}
 					chain = append(chain, g)
 					v = g.raw
 				}
 				if len(chain) > 0 {
-					out = append(out, site{inst: inst, arg: k, chain: chain})
+					found = append(found, site{inst: inst, arg: k, chain: chain})
+				}
+			}
+			for _, c := range d.Dests {
+				for _, a := range c.Args {
+					if a.Kind == ir.ArgValue {
+						uses[f.Resolve(a.Value)]++
+					}
+				}
+			}
+			for _, h := range d.Handlers {
+				for _, a := range h.Dest.Args {
+					if a.Kind == ir.ArgValue {
+						uses[f.Resolve(a.Value)]++
+					}
 				}
 			}
 		}
 	}
-	return out
+	return found, uses
+}
+
+// selectResult reports whether the resolved value v is the result of a
+// select or a bitselect: the only operands that can be guards, which
+// most are not.
+func selectResult(f *ir.Function, v ir.Value) bool {
+	if int(v) >= len(f.Values) || f.Values[v].Kind != ir.DefResult {
+		return false
+	}
+	op := f.Insts[f.Values[v].Inst].Op
+	return op == ir.OpSelect || op == ir.OpBitselect
 }
 
 // guardOf returns the guard that defines v, if one does; consumer is the
@@ -119,12 +167,18 @@ func guardOf(f *ir.Function, v ir.Value, consumer ir.Opcode) (guard, bool) {
 
 // scaffoldDef returns the scaffold instruction that defines v.
 func scaffoldDef(f *ir.Function, v ir.Value) (ir.Inst, bool) {
+	inst, ok := resultOf(f, v)
+	return inst, ok && ub.IsScaffold(&f.Insts[inst])
+}
+
+// resultOf returns the instruction that defines v, if an instruction
+// does (not a block param).
+func resultOf(f *ir.Function, v ir.Value) (ir.Inst, bool) {
 	v = f.Resolve(v)
 	if int(v) >= len(f.Values) || f.Values[v].Kind != ir.DefResult {
 		return ir.NoInst, false
 	}
-	inst := f.Values[v].Inst
-	return inst, ub.IsScaffold(&f.Insts[inst])
+	return f.Values[v].Inst, true
 }
 
 // isSubstitute reports whether v is a guard's substitute: a scaffold

@@ -78,9 +78,10 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		return cnt, fmt.Errorf("prune: no function %s in the module", entry)
 	}
 	found := make([][]site, len(mod.Funcs))
+	uses := make([][]int, len(mod.Funcs))
 	total := 0
 	for i, f := range mod.Funcs {
-		found[i] = sites(f)
+		found[i], uses[i] = sites(f)
 		total += len(found[i])
 		for _, s := range found[i] {
 			for _, g := range s.chain {
@@ -110,16 +111,25 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		for _, s := range found[i] {
 			d := &f.Insts[s.inst]
 			v := d.Args[s.arg]
+			n := 0 // guards pruned, from the consumer outward
 			for _, g := range s.chain {
 				if seen[i][g.sel]&fired != 0 {
 					break
 				}
 				v = g.raw
+				n++
 				cnt.Pruned[g.kind]++
 				seen[i][g.sel] |= pruned
 			}
+			if !provenSame(s.chain[:n]) {
+				for _, g := range s.chain[:n] {
+					seen[i][g.sel] |= recheck
+				}
+			}
 			if v != d.Args[s.arg] {
 				undo = append(undo, change{fn: i, inst: s.inst, arg: s.arg, old: d.Args[s.arg], loc: d.SrcLoc})
+				uses[i][f.Resolve(d.Args[s.arg])]--
+				uses[i][f.Resolve(v)]++
 				d.Args[s.arg] = v
 				d.SrcLoc = ub.PrunedLoc
 			}
@@ -130,10 +140,12 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 	}
 	// A guard's select dominates its consumer (SSA): on an input where no
 	// pruned select ran, no pruned operation ran, and the re-check would
-	// run the very instructions the observation did. The others run again.
+	// run the very instructions the observation did. Nor would it where
+	// the pruned selects that ran are all shown to pass their consumers
+	// the value they now read (sameOperand). The others run again.
 	var again []int
 	for k, sels := range ranOn {
-		if slices.ContainsFunc(sels, func(r selectRef) bool { return seen[r.fn][r.inst]&pruned != 0 }) {
+		if slices.ContainsFunc(sels, func(r selectRef) bool { return seen[r.fn][r.inst]&recheck != 0 }) {
 			again = append(again, k)
 		}
 	}
@@ -147,7 +159,7 @@ func Module(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refinterp
 		return cnt, nil
 	}
 	for i, f := range mod.Funcs {
-		removeDead(f, found[i])
+		removeDead(f, found[i], uses[i], seen[i])
 	}
 	cnt.Changed++
 	return cnt, nil
@@ -167,7 +179,28 @@ const (
 	ran                  // it ran on some input
 	fired                // it chose its substitute on some input
 	pruned               // its guard was dropped
+	recheck              // pruned, and the inputs it ran on are run again
 )
+
+// sameOperand reports whether a consumer whose guards chain (outermost
+// first, all of them dropped) never fired reads, on every execution,
+// the very value through the raw operand that it read through the
+// outermost select: then the pruned case runs the instructions the
+// guarded one ran, on the same values, and re-checking it would only
+// repeat the observation. Each select runs before the consumer in its
+// block, so its latest choice is of this pass through the block; it
+// chose its raw operand (it never fired), which no instruction between
+// them redefines. Without that (a raw defined between them, which
+// valid SSA rules out, or a select in another block, where it holds by
+// dominance but is not shown here) the inputs it ran on are re-checked.
+func sameOperand(chain []guard) bool {
+	for _, g := range chain {
+		if !g.local {
+			return false
+		}
+	}
+	return true
+}
 
 // A selectRef is a guard's select: a function of the module by index, and
 // its instruction.
@@ -252,6 +285,10 @@ func sameAnswers(mod *ir.Module, entry string, inputs [][]ir.DataValue, lim refi
 	return true
 }
 
+// provenSame is sameOperand; tests make it prove nothing, to check it
+// against the re-check.
+var provenSame = sameOperand
+
 // rerun is run for the re-check; tests make it fail.
 var rerun = run
 
@@ -285,38 +322,19 @@ func isZero(b []byte) bool {
 
 // removeDead removes the guards' instructions left without uses, and the
 // scaffold instructions that fed only them. Only scaffold instructions
-// without effects go: never a loop counter's branch or a store.
-func removeDead(f *ir.Function, found []site) {
-	uses := make([]int, len(f.Values))
-	use := func(v ir.Value) { uses[f.Resolve(v)]++ }
-	for _, b := range f.Layout {
-		for _, inst := range f.Blocks[b].Insts {
-			d := &f.Insts[inst]
-			for _, a := range d.Args {
-				use(a)
-			}
-			for _, c := range d.Dests {
-				for _, a := range c.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-			for _, h := range d.Handlers {
-				for _, a := range h.Dest.Args {
-					if a.Kind == ir.ArgValue {
-						use(a.Value)
-					}
-				}
-			}
-		}
-	}
+// without effects go: never a loop counter's branch or a store. uses
+// counts the uses of each value of f as it now is (sites' counts, less
+// the pruned operands); shown marks the pruned selects (Module's seen),
+// the only guards that can have lost their uses.
+func removeDead(f *ir.Function, found []site, uses []int, shown []uint8) {
 	dead := make([]bool, len(f.Insts))
 	any := false
 	var work []ir.Inst
 	for _, s := range found {
 		for _, g := range s.chain {
-			work = append(work, g.sel)
+			if shown[g.sel]&pruned != 0 {
+				work = append(work, g.sel)
+			}
 		}
 	}
 	for len(work) > 0 {
@@ -347,6 +365,9 @@ func removeDead(f *ir.Function, found []site) {
 	}
 	for _, b := range f.Layout {
 		insts := f.Blocks[b].Insts
+		if !slices.ContainsFunc(insts, func(inst ir.Inst) bool { return dead[inst] }) {
+			continue
+		}
 		kept := make([]ir.Inst, 0, len(insts))
 		for _, inst := range insts {
 			if !dead[inst] {

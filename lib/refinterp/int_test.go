@@ -1,6 +1,7 @@
 package refinterp
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -112,6 +113,60 @@ func TestIntKernelsExact(t *testing.T) {
 				bq, br := new(big.Int).QuoRem(toBig(x, w, true), toBig(y, w, true), new(big.Int))
 				if mask(q, w) != wrap(bq, w) || mask(r, w) != wrap(br, w) {
 					t.Errorf("sdiv/srem.i%d(%#x, %#x) = %#x, %#x; want %#x, %#x", w, x.Lo, y.Lo, mask(q, w).Lo, mask(r, w).Lo, wrap(bq, w).Lo, wrap(br, w).Lo)
+				}
+			}
+		}
+	}
+}
+
+// TestConversionsExact holds the float64 paths of fcvt_to_int and
+// fcvt_from_int (lanes and integers of 64 bits or less) to their
+// math/big paths, on edge values of every float width (zeros, halves,
+// the integer types' bounds and their neighbours, infinities, NaNs,
+// subnormals) and random bit patterns: a bound off by one or a double
+// rounding would show here.
+func TestConversionsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, wx := range []uint{16, 32, 64} {
+		var floats []u128
+		for _, f := range []float64{0, 0.5, 0.999, 1, 1.5, 2, 127, 127.5, 128, 128.5, 255, 255.5, 256,
+			32767, 32768, 65535, 65536, 1 << 31, 1<<31 + 0.5, 1 << 32, 1 << 53, 1 << 63, 1 << 64, 1 << 65,
+			math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64} {
+			for _, g := range []float64{f, -f, math.Nextafter(f, 0), -math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)), -math.Nextafter(f, math.Inf(1))} {
+				floats = append(floats, encodeFloat(g, wx))
+			}
+		}
+		floats = append(floats, mask(u64(1), wx), mask(not128(u128{}), wx)) // the smallest subnormal, a NaN with every bit set
+		for range 2000 {
+			floats = append(floats, mask(u64(rng.Uint64()), wx))
+		}
+		for _, wr := range []uint{8, 16, 32, 64} {
+			for _, signed := range []bool{false, true} {
+				for _, x := range floats {
+					c, v := truncToInt(x, wx, wr, signed)
+					bc, bv := truncToIntBig(x, wx, wr, signed)
+					if c != bc || v != bv {
+						t.Errorf("truncToInt(%#x f%d, i%d, signed %v) = %d %#x, want %d %#x", x.Lo, wx, wr, signed, c, v.Lo, bc, bv.Lo)
+					}
+				}
+			}
+		}
+	}
+	for _, wx := range []uint{8, 16, 32, 64} {
+		minS := minSigned(wx)
+		ints := []u128{{}, u64(1), mask(not128(u128{}), wx), minS, mask(sub128(minS, u64(1)), wx), mask(add128(minS, u64(1)), wx),
+			u64(1<<24 + 1), u64(1<<53 + 1), u64(1<<53 + 3), mask(u64(1<<63+1<<10+1), wx)}
+		for range 2000 {
+			x := rng.Uint64() >> rng.UintN(64) // every magnitude
+			ints = append(ints, mask(u64(x), wx))
+		}
+		for _, w := range []uint{32, 64} {
+			for _, signed := range []bool{false, true} {
+				for _, x := range ints {
+					x = mask(x, wx)
+					if got, want := intLaneToFloat(x, wx, signed, w), intLaneToFloatBig(x, wx, signed, w); got != want {
+						t.Errorf("intLaneToFloat(%#x i%d, signed %v, f%d) = %#x, want %#x", x.Lo, wx, signed, w, got.Lo, want.Lo)
+					}
 				}
 			}
 		}

@@ -86,7 +86,8 @@ func (in *Interp) Call(name string, args []ir.DataValue) (Outcome, error) {
 	if len(args) != len(sig.Params) {
 		return Outcome{}, fmt.Errorf("%s takes %d arguments, got %d", name, len(sig.Params), len(args))
 	}
-	vals := make([]Value, len(args))
+	t := &in.thread
+	vals := t.entryArgs[:0]
 	for i, a := range args {
 		if a.Type != sig.Params[i].Type {
 			return Outcome{}, fmt.Errorf("argument %d: type %s but %s wants %s", i, a.Type, name, sig.Params[i].Type)
@@ -95,17 +96,17 @@ func (in *Interp) Call(name string, args []ir.DataValue) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("argument %d: %w", i, err)
 		}
-		vals[i] = v
+		vals = append(vals, v)
 	}
-	t := &in.thread
+	t.entryArgs = vals
 	t.in, t.fuel, t.pinned = in, in.limits.Fuel, Value{}
 	t.mem.pop(memMark{})
 	rets, err := t.call(fn, vals, 1)
-	var tr *trapError
-	if errors.As(err, &tr) {
-		return Outcome{Trap: tr.code}, nil
-	}
 	if err != nil {
+		var tr *trapError // only here: errors.As moves it to the heap
+		if errors.As(err, &tr) {
+			return Outcome{Trap: tr.code}, nil
+		}
 		return Outcome{}, err
 	}
 	out := Outcome{Results: make([]ir.DataValue, len(rets))}

@@ -134,6 +134,22 @@ block0(v0: i64):
     v1 = splat.i64x4 v0
     return v0
 }`, []ir.DataValue{i64(0)}, DefaultLimits, 0, ErrUnsupported},
+		// prepare checks each type once, remembering up to 8 that passed.
+		{"256-bit vector after ten types", `function %f(i64) -> i64 {
+block0(v0: i64):
+    v1 = ireduce.i8 v0
+    v2 = ireduce.i16 v0
+    v3 = ireduce.i32 v0
+    v4 = uextend.i128 v0
+    v5 = bitcast.f64 v0
+    v6 = splat.i64x2 v0
+    v7 = splat.i8x16 v1
+    v8 = splat.i16x8 v2
+    v9 = splat.i32x4 v3
+    v10 = ireduce.i8 v0
+    v11 = splat.i64x4 v0
+    return v0
+}`, []ir.DataValue{i64(0)}, DefaultLimits, 0, ErrUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := mustParse(t, tc.src)

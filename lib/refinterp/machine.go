@@ -2,6 +2,7 @@ package refinterp
 
 import (
 	"fmt"
+	"slices"
 
 	"cliff/lib/ir"
 )
@@ -43,12 +44,22 @@ func (fn *function) prepare() error {
 			break
 		}
 	}
+	// A function has values of a few types: each is checked once (passed
+	// holds those that passed, up to its size).
+	var passed [8]ir.Type
+	npassed := 0
 	for v := range f.Values {
-		if t := f.Values[v].Type; t != ir.Invalid {
-			if err := checkType(t); err != nil {
-				fn.err = fmt.Errorf("%s: %s: %w", f.Name, ir.Value(v), err)
-				return fn.err
-			}
+		t := f.Values[v].Type
+		if t == ir.Invalid || slices.Contains(passed[:npassed], t) {
+			continue
+		}
+		if err := checkType(t); err != nil {
+			fn.err = fmt.Errorf("%s: %s: %w", f.Name, ir.Value(v), err)
+			return fn.err
+		}
+		if npassed < len(passed) {
+			passed[npassed] = t
+			npassed++
 		}
 	}
 	fn.err = fn.layoutSlots()
@@ -69,6 +80,12 @@ type thread struct {
 	// a guard in a loop is observed on every trip.
 	obsOps   []ir.DataValue
 	obsBytes []byte
+	// entryArgs holds the arguments of a Call: the entry block's params
+	// take them before anything else runs.
+	entryArgs []Value
+	// blockArgs holds a jump's block args between reading them and
+	// writing the destination's params.
+	blockArgs []Value
 }
 
 // frameAt returns the frame for depth, ready for fn: its values are not
@@ -183,7 +200,6 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 	for i, p := range params {
 		fr.vals[p] = args[i]
 	}
-	var scratch []Value
 	watched := fr.fn.watched // nil unless observed: one test per instruction
 	for {
 		insts := f.Blocks[block].Insts
@@ -215,7 +231,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			}
 			// flowJump: block args are read before any param is written.
 			dest := fr.dest
-			scratch = scratch[:0]
+			scratch := t.blockArgs[:0]
 			for _, a := range dest.Args {
 				if a.Kind != ir.ArgValue {
 					return nil, fmt.Errorf("%w: try_call block args", ErrUnsupported)
@@ -225,6 +241,7 @@ func (t *thread) run(fr *frame, args []Value) ([]Value, error) {
 			for i, p := range f.Blocks[dest.Block].Params {
 				fr.vals[p] = scratch[i]
 			}
+			t.blockArgs = scratch
 			block = dest.Block
 			jumped = true
 			break

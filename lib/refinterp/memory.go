@@ -128,7 +128,8 @@ func readInt(b []byte, order binary.ByteOrder) u128 {
 
 // writeInt writes the n = len(b) low bytes of x in the byte order.
 func writeInt(b []byte, x u128, order binary.ByteOrder) {
-	le := Bytes(nil, x, len(b))
+	var buf [16]byte // on the stack: a store is no allocation
+	le := Bytes(buf[:0], x, len(b))
 	if order == binary.BigEndian {
 		for i := range le {
 			b[len(b)-1-i] = le[i]
