@@ -25,7 +25,7 @@ func (fg *funcGen) fill(seed uint64) {
 		case actCompute:
 			fg.compute(&sr)
 		case actSnippet:
-			if fg.c.g.opts.Corpus != nil && fg.c.sw.on["snippets"] {
+			if fg.c.g.opts.Corpus != nil && fg.c.sw.snippets {
 				fg.snippet(&sr)
 			} else {
 				fg.compute(&sr)
