@@ -1,6 +1,12 @@
 package gen
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"cliff/lib/ir"
+	"cliff/lib/profile"
+)
 
 // TestSwarmHotFeatures checks that the features a swarm keeps as fields
 // (asked per instruction rather than looked up in the map) say what its
@@ -47,5 +53,42 @@ func TestSwarmHotFeatures(t *testing.T) {
 	on := map[string]bool{"constants": true, "snippets": true}
 	if got := hot(newSwarm(on, nil)); !got["constants"] || !got["snippets"] || got["crossover"] || got[edgeConstantsFeature] {
 		t.Errorf("newSwarm(%v) keeps %v", on, got)
+	}
+}
+
+// TestTypeOK checks typeOK, a test of the case's type bits, against the
+// case's list of types, for every type code, over cases with the type
+// features drawn and forced on or off.
+func TestTypeOK(t *testing.T) {
+	p, err := profile.Load("compat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		features map[string]bool
+	}{
+		{"drawn", nil},
+		{"all-on", map[string]bool{"floats": true, "vectors": true, "i128": true, "f16": true, "f128": true}},
+		{"all-off", map[string]bool{"floats": false, "vectors": false, "i128": false, "f16": false, "f128": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := DefaultOptions(p, 1, 3)
+			opts.Features = tc.features
+			g, err := New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := range uint64(32) {
+				c := newCaseGen(g, seed)
+				for code := range 1 << 16 {
+					ty := ir.Type(code)
+					want := ty == ir.Invalid || slices.Contains(c.types, ty)
+					if got := c.typeOK(ty); got != want {
+						t.Fatalf("seed %d: typeOK(%s) = %v, the case's types %v say %v", seed, ty, got, c.types, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -33,8 +33,9 @@ type tables struct {
 	// free operand may have: what restrictsFree asks of profile.FreeTypes,
 	// which makes the list each time.
 	freeTyped []bool
-	// freeOperands caches operandTypes.
+	// freeOperands caches operandTypes, takersOf takers.
 	freeOperands map[operandKey]candidateSet
+	takersOf     map[takersKey][]opType
 	// callConvs are the profile's calling conventions that functions
 	// with returns may use.
 	callConvs []ir.CallConv
@@ -77,7 +78,7 @@ func computation(op ir.Opcode, crashOnly bool) bool {
 
 func newTables(p *profile.Profile, crashOnly bool) *tables {
 	t := &tables{prof: p, byFamily: make([][]opType, len(families)), sameShape: map[opType][]opType{}, abi: map[ir.Type]bool{},
-		freeOperands: map[operandKey]candidateSet{}}
+		freeOperands: map[operandKey]candidateSet{}, takersOf: map[takersKey][]opType{}}
 	for _, ty := range p.ABITypes {
 		t.abi[ty] = true
 	}
