@@ -92,3 +92,47 @@ func TestTypeOK(t *testing.T) {
 		})
 	}
 }
+
+// TestChooseTypes checks chooseTypes, which asks the swarm once per type
+// feature, against asking it about every feature of every candidate type,
+// over profiles and cases with the type features drawn, on and off.
+func TestChooseTypes(t *testing.T) {
+	for _, name := range []string{"compat", "x86_64", "riscv64", "pulley32"} {
+		p, err := profile.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, features := range []map[string]bool{
+			nil,
+			{"floats": true, "vectors": true, "i128": true, "f16": true, "f128": true},
+			{"floats": false, "vectors": true, "i128": false, "f16": true, "f128": false},
+		} {
+			g, err := New(DefaultOptions(p, 1, 3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.opts.Features = features
+			for seed := range uint64(64) {
+				c := newCaseGen(g, seed)
+				var types, abiTypes []ir.Type
+				var set candidateSet
+				for i, ty := range candidateTypes {
+					ok := g.tab.usable&(1<<i) != 0
+					for _, f := range typeFeatures(ty) {
+						ok = ok && c.sw.on[f]
+					}
+					if ok {
+						types, set = append(types, ty), set|1<<i
+						if g.tab.abi[ty] {
+							abiTypes = append(abiTypes, ty)
+						}
+					}
+				}
+				if !slices.Equal(c.types, types) || !slices.Equal(c.abiTypes, abiTypes) || c.typeSet != set {
+					t.Fatalf("%s %v seed %d: types %v, ABI %v, set %b; want %v, %v, %b",
+						name, features, seed, c.types, c.abiTypes, c.typeSet, types, abiTypes, set)
+				}
+			}
+		}
+	}
+}

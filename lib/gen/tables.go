@@ -29,6 +29,8 @@ type tables struct {
 	// usable are the candidate types the profile lets cliff-gen make
 	// values of (usable), which every case asks.
 	usable candidateSet
+	// abiSet are the candidate types of abi.
+	abiSet candidateSet
 	// freeTyped says by opcode whether the profile lists the types its
 	// free operand may have: what restrictsFree asks of profile.FreeTypes,
 	// which makes the list each time.
@@ -85,6 +87,9 @@ func newTables(p *profile.Profile, crashOnly bool) *tables {
 	for i, ty := range candidateTypes {
 		if usable(p, ty) {
 			t.usable |= 1 << i
+		}
+		if t.abi[ty] {
+			t.abiSet |= 1 << i
 		}
 	}
 	for _, cc := range p.CallConvs {
