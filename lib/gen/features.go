@@ -147,9 +147,8 @@ type swarm struct {
 	// summing them each time cost more than the draw.
 	total int
 	// The features asked about per instruction, operand or leaf, copied
-	// from on: looking a string up in a map each time was a tenth of the
-	// cost of emitting an instruction. on must not change them after
-	// newSwarm (TestSwarmHotFeatures).
+	// from on rather than hashing their names into it each time. on must
+	// not change them after newSwarm (TestSwarmHotFeatures).
 	constants, edgeConstants, crossover, snippets bool
 }
 
