@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"cliff/lib/ir"
 	"cliff/lib/profile"
@@ -124,33 +125,47 @@ func candidateOf(t ir.Type) candidateSet {
 	return candidateBits[t]
 }
 
-// candidateFeatures are the typeFeatures of each candidate type.
-var candidateFeatures = func() [][]string {
-	out := make([][]string, len(candidateTypes))
+// typeFeatureSets are the features candidate types need (typeFeatures),
+// each with the set of candidates that need it: chooseTypes asks the
+// swarm about each feature once, not about each feature of each type.
+var typeFeatureSets = func() (out []typeFeatureSet) {
 	for i, t := range candidateTypes {
-		out[i] = typeFeatures(t)
+		for _, f := range typeFeatures(t) {
+			k := slices.IndexFunc(out, func(s typeFeatureSet) bool { return s.name == f })
+			if k < 0 {
+				k = len(out)
+				out = append(out, typeFeatureSet{name: f})
+			}
+			out[k].set |= 1 << i
+		}
 	}
 	return out
 }()
 
+// typeFeatureSet is a feature and the candidate types that need it.
+type typeFeatureSet struct {
+	name string
+	set  candidateSet
+}
+
+// chooseTypes sets the case's types: the candidates the profile makes
+// usable whose features the swarm has on, in candidateTypes order, and
+// those of them the ABI passes.
 func (c *caseGen) chooseTypes() {
-	c.types = make([]ir.Type, 0, len(candidateTypes))
-	c.abiTypes = make([]ir.Type, 0, len(candidateTypes))
-	for i, t := range candidateTypes {
-		if c.tab.usable&(1<<i) == 0 {
-			continue
+	set := c.tab.usable
+	for _, f := range typeFeatureSets {
+		if !c.sw.on[f.name] {
+			set &^= f.set
 		}
-		ok := true
-		for _, f := range candidateFeatures[i] {
-			ok = ok && c.sw.on[f]
-		}
-		if !ok {
-			continue
-		}
-		c.types = append(c.types, t)
-		c.typeSet |= 1 << i
-		if c.tab.abi[t] {
-			c.abiTypes = append(c.abiTypes, t)
+	}
+	c.typeSet = set
+	c.types = make([]ir.Type, 0, set.len())
+	c.abiTypes = make([]ir.Type, 0, (set & c.tab.abiSet).len())
+	for ; set != 0; set &= set - 1 {
+		i := bits.TrailingZeros32(uint32(set))
+		c.types = append(c.types, candidateTypes[i])
+		if c.tab.abiSet&(1<<i) != 0 {
+			c.abiTypes = append(c.abiTypes, candidateTypes[i])
 		}
 	}
 }

@@ -28,6 +28,10 @@ import (
 // edgeConstantsFeature names the feature.
 const edgeConstantsFeature = "edge_constants"
 
+// edgeConstantsTag is the stream key of an instruction's constant plan,
+// hashed once rather than per instruction.
+var edgeConstantsTag = tag(edgeConstantsFeature)
+
 // Probabilities of the feature's choices.
 const (
 	allConstChance     = 0.15 // every operand of a pure instruction constant
@@ -46,10 +50,10 @@ type constPlan struct {
 // planConstants draws the constant plan of an instruction of info; r is
 // the instruction's stream, left as it was.
 func (fg *funcGen) planConstants(r *rng, info *ir.OpcodeInfo) constPlan {
-	if !fg.c.sw.on[edgeConstantsFeature] || !pureForConstants(info) {
+	if !fg.c.sw.edgeConstants || !pureForConstants(info) {
 		return constPlan{}
 	}
-	cp := constPlan{on: true, r: newRng(derive(r.State, tag(edgeConstantsFeature)))}
+	cp := constPlan{on: true, r: newRng(derive(r.State, edgeConstantsTag))}
 	cp.all = cp.r.chance(allConstChance)
 	return cp
 }

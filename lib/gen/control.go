@@ -66,7 +66,7 @@ func (fg *funcGen) region(depth int, path uint64) {
 	case leaf:
 		// A crossover draws from a stream of its own, and only in
 		// cases with the feature on: the others stay as they were.
-		if fg.c.sw.on["crossover"] {
+		if fg.c.sw.crossover {
 			cr := newRng(derive(path, crossKey))
 			if cr.chance(crossLeaf) && fg.crossover(&cr) {
 				return

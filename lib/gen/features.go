@@ -146,11 +146,17 @@ type swarm struct {
 	// total is the sum of weights: each computation draws a family, and
 	// summing them each time cost more than the draw.
 	total int
+	// The features asked about per instruction, operand or leaf, copied
+	// from on rather than hashing their names into it each time. on must
+	// not change them after newSwarm (TestSwarmHotFeatures).
+	constants, edgeConstants, crossover, snippets bool
 }
 
 // newSwarm returns a swarm with the given features and family weights.
 func newSwarm(on map[string]bool, weights []int) swarm {
-	return swarm{on: on, weights: weights, total: splitmix.Sum(weights)}
+	return swarm{on: on, weights: weights, total: splitmix.Sum(weights),
+		constants: on["constants"], edgeConstants: on[edgeConstantsFeature],
+		crossover: on["crossover"], snippets: on["snippets"]}
 }
 
 // Stream keys of the features and families, and the names families have

@@ -25,7 +25,7 @@ func (fg *funcGen) fill(seed uint64) {
 		case actCompute:
 			fg.compute(&sr)
 		case actSnippet:
-			if fg.c.g.opts.Corpus != nil && fg.c.sw.on["snippets"] {
+			if fg.c.g.opts.Corpus != nil && fg.c.sw.snippets {
 				fg.snippet(&sr)
 			} else {
 				fg.compute(&sr)
@@ -90,15 +90,10 @@ func (fg *funcGen) compute(r *rng) {
 	}
 }
 
-// typeOK reports whether the case uses t (Invalid: no type, fine).
+// typeOK reports whether the case uses t (Invalid: no type, fine). The
+// case's types are candidates, each a bit of typeSet: a test of that bit,
+// not a scan of c.types, since each instruction drawn asks it of its
+// controlling type and results (TestTypeOK).
 func (c *caseGen) typeOK(t ir.Type) bool {
-	if t == ir.Invalid {
-		return true
-	}
-	for _, u := range c.types {
-		if u == t {
-			return true
-		}
-	}
-	return false
+	return t == ir.Invalid || candidateOf(t)&c.typeSet != 0
 }

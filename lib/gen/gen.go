@@ -69,6 +69,7 @@ type Generator struct {
 	weights *swarmWeights // nil without Options.Weights
 	arena   arena         // what functions are allocated from (arena.go)
 	scope   scope         // of the function being generated, reused by the next
+	takers  []opType      // consume's scratch
 }
 
 // New checks the options and prepares the tables.

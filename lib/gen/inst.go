@@ -335,7 +335,7 @@ func (fg *funcGen) immediates(r *rng, d *ir.InstData, types []ir.Type, given *ir
 // division by a constant) match only an operand defined by an iconst; one
 // operand still varies, so the optimiser cannot fold the instruction.
 func (fg *funcGen) constOperand(r *rng, info *ir.OpcodeInfo, t ir.Type) bool {
-	return fg.c.sw.on["constants"] && t.IsInt() && !t.IsVector() &&
+	return fg.c.sw.constants && t.IsInt() && !t.IsVector() &&
 		info.Flags&(ir.FlagSideEffects|ir.FlagCanLoad|ir.FlagCanStore|ir.FlagCall) == 0 && r.chance(0.25)
 }
 

@@ -196,17 +196,43 @@ func (fg *funcGen) consume(r *rng, loaded scoped) {
 		if fam < 0 {
 			return
 		}
-		var takers []opType
-		for _, ot := range fg.c.tab.byFamily[fam] {
-			if takesType(ot, t) && fg.c.typeOK(ot.ctrl) {
+		takers := fg.c.g.takers[:0]
+		for _, ot := range fg.c.tab.takers(fam, t) {
+			if fg.c.typeOK(ot.ctrl) {
 				takers = append(takers, ot)
 			}
 		}
+		fg.c.g.takers = takers
 		if len(takers) > 0 {
 			fg.emit(r, takers[r.intn(len(takers))], nil, nil)
 			return
 		}
 	}
+}
+
+// takers returns the computations of family fam that take an operand of
+// type t whatever else is chosen (takesType), in byFamily's order. They
+// depend on the profile only: a load's consume asked takesType of every
+// computation of the family each time (TestTakers).
+func (tab *tables) takers(fam int, t ir.Type) []opType {
+	key := takersKey{fam, t}
+	if ots, ok := tab.takersOf[key]; ok {
+		return ots
+	}
+	var ots []opType
+	for _, ot := range tab.byFamily[fam] {
+		if takesType(ot, t) {
+			ots = append(ots, ot)
+		}
+	}
+	tab.takersOf[key] = ots
+	return ots
+}
+
+// takersKey names the computations of a family that take a type.
+type takersKey struct {
+	fam int
+	t   ir.Type
 }
 
 // takesType reports whether an operand of ot has type t whatever else is

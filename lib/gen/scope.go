@@ -1,6 +1,10 @@
 package gen
 
-import "cliff/lib/ir"
+import (
+	"math/bits"
+
+	"cliff/lib/ir"
+)
 
 // scope holds the values that dominate the current position, newest last.
 // Entering a region that does not dominate what follows it (an arm of an
@@ -13,6 +17,9 @@ type scope struct {
 	// by type: the generator makes values of fixed-width types only, whose
 	// codes are below fixedTypeCodes.
 	byType [fixedTypeCodes][]ir.Value
+	// typed has bit t set when byType[t] may hold values: reset empties
+	// those lists only, not all 256 for each function.
+	typed [fixedTypeCodes / 64]uint64
 }
 
 // fixedTypeCodes bounds the ir.Type codes of scalars and fixed vectors.
@@ -21,8 +28,12 @@ const fixedTypeCodes = 0x100
 // reset empties the scope for the next function, keeping its storage.
 func (s *scope) reset() *scope {
 	s.stack, s.types = s.stack[:0], s.types[:0]
-	for t := range s.byType {
-		s.byType[t] = s.byType[t][:0]
+	for w, set := range s.typed {
+		for ; set != 0; set &= set - 1 {
+			t := w*64 + bits.TrailingZeros64(set)
+			s.byType[t] = s.byType[t][:0]
+		}
+		s.typed[w] = 0
 	}
 	return s
 }
@@ -34,6 +45,7 @@ func (s *scope) push(v ir.Value, t ir.Type) {
 	s.stack = append(s.stack, v)
 	s.types = append(s.types, t)
 	s.byType[t] = append(s.byType[t], v)
+	s.typed[t/64] |= 1 << (t % 64)
 }
 
 func (s *scope) mark() int { return len(s.stack) }

@@ -71,7 +71,13 @@ func shuffleMask(r *rng) []byte {
 	}
 	w := 1 << r.intn(4) // lane bytes
 	n := 16 / w         // lanes per operand
-	pick := shuffleShapes[r.intn(len(shuffleShapes))](r, n)
+	shape := shuffleShapes[r.intn(len(shuffleShapes))]
+	// The shapes are called through a func value, which escape analysis
+	// cannot see into: handing them r would move every caller's stream to
+	// the heap (each slot of fill allocated one). They draw from a copy.
+	s := *r
+	pick := shape(&s, n)
+	*r = s
 	for i := range n {
 		lane := pick(i) % (2 * n)
 		for b := range w {

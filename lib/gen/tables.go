@@ -29,12 +29,15 @@ type tables struct {
 	// usable are the candidate types the profile lets cliff-gen make
 	// values of (usable), which every case asks.
 	usable candidateSet
+	// abiSet are the candidate types of abi.
+	abiSet candidateSet
 	// freeTyped says by opcode whether the profile lists the types its
 	// free operand may have: what restrictsFree asks of profile.FreeTypes,
 	// which makes the list each time.
 	freeTyped []bool
-	// freeOperands caches operandTypes.
+	// freeOperands caches operandTypes, takersOf takers.
 	freeOperands map[operandKey]candidateSet
+	takersOf     map[takersKey][]opType
 	// callConvs are the profile's calling conventions that functions
 	// with returns may use.
 	callConvs []ir.CallConv
@@ -77,13 +80,16 @@ func computation(op ir.Opcode, crashOnly bool) bool {
 
 func newTables(p *profile.Profile, crashOnly bool) *tables {
 	t := &tables{prof: p, byFamily: make([][]opType, len(families)), sameShape: map[opType][]opType{}, abi: map[ir.Type]bool{},
-		freeOperands: map[operandKey]candidateSet{}}
+		freeOperands: map[operandKey]candidateSet{}, takersOf: map[takersKey][]opType{}}
 	for _, ty := range p.ABITypes {
 		t.abi[ty] = true
 	}
 	for i, ty := range candidateTypes {
 		if usable(p, ty) {
 			t.usable |= 1 << i
+		}
+		if t.abi[ty] {
+			t.abiSet |= 1 << i
 		}
 	}
 	for _, cc := range p.CallConvs {

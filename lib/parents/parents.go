@@ -9,7 +9,6 @@ package parents
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -78,6 +77,7 @@ func Load(path string) (*Corpus, error) {
 		return nil, err
 	}
 	defer closer.Close()
+	var dec decoder
 	for {
 		line, err := rd.NextRaw()
 		if errors.Is(err, io.EOF) {
@@ -90,7 +90,7 @@ func Load(path string) (*Corpus, error) {
 			continue
 		}
 		var s record.Snippet
-		if err := json.Unmarshal(line, &s); err != nil {
+		if err := dec.unmarshal(line, &s); err != nil {
 			return nil, fmt.Errorf("%s: record %d: %w", path, rd.Record(), err)
 		}
 		if s.Kind != record.KindSnippet {
