@@ -87,6 +87,7 @@ func NewReader(name string, r io.Reader) *Reader {
 // decompressor and closes the file (but not stdin).
 func Open(path string) (*Reader, io.Closer, error) {
 	if path == "-" {
+		growPipe(os.Stdin)
 		r := NewReader("stdin", os.Stdin)
 		return r, r, nil
 	}

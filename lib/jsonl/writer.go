@@ -77,6 +77,7 @@ func Create(path string, inputs ...string) (*Writer, error) {
 		return nil, err
 	}
 	if path == "-" {
+		growPipe(os.Stdout)
 		return NewWriter(os.Stdout), nil
 	}
 	out, err := openOutput(path)
