@@ -13,7 +13,10 @@ import (
 // wakes a Go scheduler that spins a while for work. A 1 MB pipe halved the
 // context switches of that pipeline and took about 6% off its CPU time
 // (system time 1.12 to 0.93 s for 20,000 cases, user time too; paired
-// runs, November 2026).
+// runs, November 2026). The kernel counts pipe memory per user
+// (/proc/sys/fs/pipe-user-pages-soft, 64 MB by default; root is exempt):
+// past it, an unprivileged user's new pipes get a single page, so a host
+// running more than some sixty pipelines at once wants that limit raised.
 const pipeSize = 1 << 20
 
 // fSetPipeSize is F_SETPIPE_SZ, which package syscall does not name.
