@@ -144,34 +144,26 @@ func (fp *funcParser) typeInst(d *ir.InstData, explicit bool, opTok *token) (boo
 	return true, nil
 }
 
-// ctrlTypeSets holds, per opcode, the set of its controlling type as a
-// bitmap of the types, made on first use (see validCtrl).
-var ctrlTypeSets = make([]atomic.Pointer[typeBitmap], len(ir.Opcodes())+1)
-
-// typeBitmap has bit t set for each type t of a set. Valid types are below
-// 1<<9 (ir.Type.Valid).
-type typeBitmap [1 << 9 / 64]uint64
+// ctrlTypeSets holds, per opcode, the set of its controlling type as
+// ir.TypeBits, made on first use (see validCtrl).
+var ctrlTypeSets = make([]atomic.Pointer[ir.TypeBits], len(ir.Opcodes())+1)
 
 // validCtrl reports whether t is in set, the controlling type set of op,
 // as set.Contains does: by a bit of the opcode's bitmap, as the parser
 // checks a type per instruction and the set's own check costs more than
 // the rest of typing it.
 func validCtrl(op ir.Opcode, set *ir.TypeSet, t ir.Type) bool {
-	if int(op) >= len(ctrlTypeSets) || int(t) >= 1<<9 {
+	if int(op) >= len(ctrlTypeSets) {
 		return set.Contains(t)
 	}
 	m := ctrlTypeSets[op].Load()
 	if m == nil {
 		// Goroutines that make it at once make the same bitmap.
-		m = new(typeBitmap)
-		for u := range ir.Type(1 << 9) {
-			if set.Contains(u) {
-				m[u/64] |= 1 << (u % 64)
-			}
-		}
+		bits := set.Bits()
+		m = &bits
 		ctrlTypeSets[op].Store(m)
 	}
-	return m[t/64]&(1<<(t%64)) != 0
+	return m.Has(t)
 }
 
 // exampleType names a member of the controlling type set for messages.

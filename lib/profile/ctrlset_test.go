@@ -27,7 +27,7 @@ func TestCtrlFilterHoldsWhatEntriesName(t *testing.T) {
 	}
 	anyOps := 0
 	for op, roots := range s.byOp {
-		for ty := range ir.Type(ctrlSetTypes) {
+		for ty := range ir.Type(ir.TypeSpace) {
 			want := false
 			for _, i := range roots {
 				e := &s.entries[i]
@@ -46,7 +46,7 @@ func TestCtrlFilterHoldsWhatEntriesName(t *testing.T) {
 	}
 	var c ctrlSet
 	c.add(ir.I32, false)
-	if !c.mayHold(ir.I32) || c.mayHold(ir.I64) || !c.mayHold(ir.Type(ctrlSetTypes)) {
+	if !c.mayHold(ir.I32) || c.mayHold(ir.I64) || !c.mayHold(ir.Type(ir.TypeSpace)) {
 		t.Error("ctrlSet{i32}: want i32 and types beyond the set's range, not i64")
 	}
 }

@@ -15,7 +15,7 @@ type Patterns struct {
 	entries []MaskEntry
 	// Indexed by opcode, not maps: refine asks Match of every instruction
 	// after every pass, and a map lookup there was a tenth of its time.
-	byOp  [][]int // entries by root opcode
+	byOp [][]int // entries by root opcode
 	// ctrls, by root opcode, are the controlling types its entries name:
 	// most instructions of a masked opcode (22 patterns for iadd, all
 	// of narrow vectors) have a type none names, and are passed over
@@ -24,27 +24,24 @@ type Patterns struct {
 	inner []bool // opcodes of producers with operand patterns of their own
 }
 
-// A ctrlSet is a set of controlling types, or every type (any).
+// A ctrlSet is a set of controlling types, or every type (any). A code
+// past ir.TypeSpace (no type is) is let through rather than dropped.
 type ctrlSet struct {
 	any  bool
-	bits [ctrlSetTypes / 64]uint64
+	bits ir.TypeBits
 }
 
-// ctrlSetTypes bounds the types a ctrlSet holds one by one; a larger
-// type (none is, today) is always let through.
-const ctrlSetTypes = 512
-
 func (c *ctrlSet) add(t ir.Type, any bool) {
-	if any || int(t) >= ctrlSetTypes {
+	if any || t >= ir.TypeSpace {
 		c.any = true
 		return
 	}
-	c.bits[t/64] |= 1 << (t % 64)
+	c.bits.Add(t)
 }
 
 // mayHold reports whether an entry of the set could match type t.
 func (c *ctrlSet) mayHold(t ir.Type) bool {
-	return c.any || int(t) >= ctrlSetTypes || c.bits[t/64]&(1<<(t%64)) != 0
+	return c.any || t >= ir.TypeSpace || c.bits.Has(t)
 }
 
 // Patterns returns the operand-producer mask entries that apply to p

@@ -75,26 +75,20 @@ type typeRule struct {
 // type, so that a check is one bit test instead of decoding the type.
 type typeSet struct {
 	set  ir.TypeSet
-	bits [typeSpace / 64]uint64
+	bits ir.TypeBits
 }
 
 // typeSpace bounds the valid types: an ir.Type is 9 bits (lane kind, log2
 // lanes, dynamic), and larger values are not types (TestTypeSpace).
-const typeSpace = 1 << 9
+const typeSpace = ir.TypeSpace
 
 func newTypeSet(s ir.TypeSet) *typeSet {
-	ts := &typeSet{set: s}
-	for t := range typeSpace {
-		if s.Contains(ir.Type(t)) {
-			ts.bits[t/64] |= 1 << (t % 64)
-		}
-	}
-	return ts
+	return &typeSet{set: s, bits: s.Bits()}
 }
 
 // contains is TypeSet.Contains.
 func (s *typeSet) contains(t ir.Type) bool {
-	return t < typeSpace && s.bits[t/64]&(1<<(t%64)) != 0
+	return s.bits.Has(t)
 }
 
 // validTypes is Type.Valid by type, for the checks of every result and
